@@ -1,0 +1,198 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// recorder collects a run's events.
+type recorder struct {
+	mu     sync.Mutex
+	events []Event
+}
+
+func (r *recorder) emit(ev Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, ev)
+}
+
+func (r *recorder) kinds() []EventKind {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []EventKind
+	for _, e := range r.events {
+		out = append(out, e.Kind)
+	}
+	return out
+}
+
+func (r *recorder) logs() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, e := range r.events {
+		if e.Kind == EventLog {
+			out = append(out, e.Text)
+		}
+	}
+	return out
+}
+
+func (r *recorder) errors() []Error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []Error
+	for _, e := range r.events {
+		if e.Kind == EventError {
+			out = append(out, *e.Error)
+		}
+	}
+	return out
+}
+
+func run(t *testing.T, p *Pool, req Request) (Result, *recorder) {
+	t.Helper()
+	rec := &recorder{}
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	res, err := p.Run(ctx, req, rec.emit)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return res, rec
+}
+
+func files(kv ...string) []File {
+	var fs []File
+	for i := 0; i+1 < len(kv); i += 2 {
+		fs = append(fs, File{Path: kv[i], Source: kv[i+1]})
+	}
+	return fs
+}
+
+func TestRunTwoFileTypeScript(t *testing.T) {
+	p := NewPool(Config{Workers: 1})
+	res, rec := run(t, p, Request{Files: files(
+		"src/main.ts", `import { facts } from "playground";
+import { Counter } from "./counter.js";
+const c = new Counter();
+facts.count = c.value;
+for (let i = 0; i < 3; i++) {
+  await new Promise((r) => setTimeout(r, 5));
+  c.inc();
+  facts.count = c.value;
+  console.log("tick", i, { v: c.value });
+}
+export default { final: c.value };
+`,
+		"src/counter.ts", `export class Counter { value: number = 0; inc(): void { this.value++; } }
+`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome = %s; events %+v", res.Outcome, rec.events)
+	}
+	want := []string{"tick 0 { v: 1 }", "tick 1 { v: 2 }", "tick 2 { v: 3 }"}
+	if got := rec.logs(); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("logs = %q; want %q", got, want)
+	}
+	if got := string(res.Facts["count"]); got != "3" {
+		t.Errorf("facts.count = %s; want 3", got)
+	}
+	if got := string(res.Output); got != `{"final":3}` {
+		t.Errorf("output = %s; want {\"final\":3}", got)
+	}
+	var facts int
+	for _, e := range rec.events {
+		if e.Kind == EventFact {
+			facts++
+		}
+	}
+	if facts != 4 {
+		t.Errorf("got %d fact events; want 4", facts)
+	}
+}
+
+func TestRunSyntaxErrorPointsAtFile(t *testing.T) {
+	p := NewPool(Config{Workers: 1})
+	res, rec := run(t, p, Request{Files: files(
+		"src/main.ts", "import { x } from './b';\nconsole.log(x);\n",
+		"src/b.ts", "export const x = 1;\nexport const y = (;\n")})
+	if res.Outcome != OutcomeError {
+		t.Fatalf("outcome = %s; want error", res.Outcome)
+	}
+	errs := rec.errors()
+	if len(errs) != 1 {
+		t.Fatalf("errors = %+v; want one", errs)
+	}
+	if e := errs[0]; e.Kind != KindSyntax || e.File != "src/b.ts" || e.Line != 2 || e.Column != 19 {
+		t.Errorf("error = %+v; want SYNTAX_ERROR at src/b.ts:2:19", e)
+	}
+}
+
+func TestRunRuntimeErrorMapped(t *testing.T) {
+	p := NewPool(Config{Workers: 1})
+	res, rec := run(t, p, Request{Files: files(
+		"src/main.ts", "import { f } from './a';\nf();\n",
+		"src/a.ts", "import { g } from './b';\nexport function f() {\n  g();\n}\n",
+		"src/b.ts", "export function g(): void {\n  const o: any = null;\n  throw new TypeError('boom ' + typeof o);\n}\n")})
+	if res.Outcome != OutcomeError {
+		t.Fatalf("outcome = %s; want error", res.Outcome)
+	}
+	errs := rec.errors()
+	if len(errs) != 1 {
+		t.Fatalf("errors = %+v; want one", errs)
+	}
+	e := errs[0]
+	if e.Kind != KindRuntime || e.Message != "TypeError: boom object" || e.File != "src/b.ts" || e.Line != 3 {
+		t.Errorf("error = %+v; want RUNTIME_ERROR TypeError at src/b.ts:3", e)
+	}
+	if !strings.Contains(e.Stack, "src/a.ts:3:") || strings.Contains(e.Stack, "bundle") {
+		t.Errorf("stack = %q; want user frames only, through src/a.ts:3", e.Stack)
+	}
+}
+
+func TestRunTimeoutKeepsOutput(t *testing.T) {
+	p := NewPool(Config{Workers: 1})
+	start := time.Now()
+	res, rec := run(t, p, Request{Timeout: 200 * time.Millisecond, Files: files("main.js", "console.log('before'); while (true) {}")})
+	if res.Outcome != OutcomeTimeout || !res.TimedOut {
+		t.Fatalf("outcome = %s timedOut=%v; want timeout", res.Outcome, res.TimedOut)
+	}
+	if got := rec.logs(); len(got) != 1 || got[0] != "before" {
+		t.Errorf("logs = %q; want [before]", got)
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("timeout took %v", el)
+	}
+	errs := rec.errors()
+	if len(errs) != 1 || errs[0].Kind != KindTimeout {
+		t.Errorf("errors = %+v; want one TIMEOUT", errs)
+	}
+}
+
+func TestRunPreviews(t *testing.T) {
+	p := NewPool(Config{Workers: 1})
+	_, rec := run(t, p, Request{Files: files("main.js", `
+class Foo { constructor() { this.a = 1; } }
+const o = { x: 1 }; o.self = o;
+const g = { get boom() { throw new Error("getter ran"); } };
+console.log(undefined, 12n, Symbol("s"), function f() {}, NaN, -0, new Date(0), /a/g, new Map([["k", 1]]), new Set([1]), [1, , 3], new Foo(), o, g);
+`)})
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	var args []json.RawMessage
+	for _, e := range rec.events {
+		if e.Kind == EventLog {
+			args = e.Args
+		}
+	}
+	got, _ := json.Marshal(args)
+	want := `[{"$t":"undefined"},{"$t":"bigint","v":"12"},{"$t":"symbol","v":"Symbol(s)"},{"$t":"function","name":"f"},{"$t":"number","v":"NaN"},{"$t":"number","v":"-0"},{"$t":"date","v":"1970-01-01T00:00:00.000Z"},{"$t":"regexp","v":"/a/g"},{"$t":"map","entries":[["k",1]]},{"$t":"set","values":[1]},{"$t":"array","items":[1,{"$t":"empty","count":1},3]},{"$t":"object","class":"Foo","props":{"a":1}},{"$t":"object","class":"Object","props":{"x":1,"self":{"$t":"circular","path":"$"}}},{"$t":"object","class":"Object","props":{"boom":{"$t":"getter"}}}]`
+	if string(got) != want {
+		t.Errorf("args =\n%s\nwant\n%s", got, want)
+	}
+}

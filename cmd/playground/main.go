@@ -1,0 +1,234 @@
+// Command playground serves the JavaScript/TypeScript playground: the page,
+// the WebSocket sessions that run snippets, and the stats endpoint.
+//
+// Every flag may also be given as an environment variable named
+// PLAYGROUND_ plus the flag name in upper case with '-' as '_' (for example
+// PLAYGROUND_RATE=10); a flag on the command line wins. $PORT, when set,
+// replaces the port of -addr.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/playground-dev/playground/ratelimit"
+	"github.com/playground-dev/playground/sandbox"
+	"github.com/playground-dev/playground/web"
+	"github.com/playground-dev/playground/ws"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr, nil); err != nil {
+		fmt.Fprintln(os.Stderr, "playground:", err)
+		os.Exit(1)
+	}
+}
+
+// config is everything the flags decide.
+type config struct {
+	addr           string
+	origins        string
+	trustedProxies string
+	timeout        time.Duration
+	minTimeout     time.Duration
+	maxTimeout     time.Duration
+	rate           float64
+	burst          int
+	workers        int
+	queue          int
+	maxFiles       int
+	maxSourceBytes int
+	maxOutputBytes int
+	maxEvents      int
+	logLevel       string
+}
+
+func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*config, error) {
+	c := &config{}
+	fs := flag.NewFlagSet("playground", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "listen `address`; $PORT, if set, replaces the port")
+	fs.StringVar(&c.origins, "origins", "", "comma-separated browser origin `patterns` allowed besides the server's own host (e.g. \"*.example.com,docs.example.org\")")
+	fs.StringVar(&c.trustedProxies, "trusted-proxies", "", "comma-separated `CIDRs` of reverse proxies whose X-Forwarded-For is believed")
+	fs.DurationVar(&c.timeout, "timeout", 5*time.Second, "default run time limit when a run asks for none")
+	fs.DurationVar(&c.minTimeout, "min-timeout", 50*time.Millisecond, "smallest time limit a run may ask for")
+	fs.DurationVar(&c.maxTimeout, "max-timeout", 30*time.Second, "largest time limit a run may ask for")
+	fs.Float64Var(&c.rate, "rate", 4, "runs per second each client IP may start (token bucket refill rate)")
+	fs.IntVar(&c.burst, "burst", 8, "runs a client IP may start at once (token bucket size)")
+	fs.IntVar(&c.workers, "workers", runtime.NumCPU(), "runs executing at once")
+	fs.IntVar(&c.queue, "queue", 0, "runs that may wait for a worker before the server answers busy (0: 64 per worker)")
+	fs.IntVar(&c.maxFiles, "max-files", 32, "files one run may have")
+	fs.IntVar(&c.maxSourceBytes, "max-source-bytes", 256<<10, "bytes of source all files of one run may hold")
+	fs.IntVar(&c.maxOutputBytes, "max-output-bytes", 1<<20, "bytes of console text one run may print")
+	fs.IntVar(&c.maxEvents, "max-events", 10_000, "events (logs, facts, errors) one run may send")
+	fs.StringVar(&c.logLevel, "log-level", "info", "log `level`: debug, info, warn or error")
+	fs.VisitAll(func(f *flag.Flag) {
+		f.Usage += " (env " + envName(f.Name) + ")"
+	})
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var envErr error
+	fs.VisitAll(func(f *flag.Flag) {
+		if v := getenv(envName(f.Name)); v != "" && !set[f.Name] && envErr == nil {
+			if err := fs.Set(f.Name, v); err != nil {
+				envErr = fmt.Errorf("%s=%q: %v", envName(f.Name), v, err)
+			}
+		}
+	})
+	if envErr != nil {
+		return nil, envErr
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected arguments: %q", fs.Args())
+	}
+	if port := getenv("PORT"); port != "" {
+		host, _, err := net.SplitHostPort(c.addr)
+		if err != nil {
+			return nil, fmt.Errorf("-addr %q: %v", c.addr, err)
+		}
+		c.addr = net.JoinHostPort(host, port)
+	}
+	return c, nil
+}
+
+func envName(flagName string) string {
+	return "PLAYGROUND_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func parsePrefixes(s string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, p := range splitList(s) {
+		if !strings.Contains(p, "/") {
+			a, err := netip.ParseAddr(p)
+			if err != nil {
+				return nil, fmt.Errorf("trusted proxy %q: %v", p, err)
+			}
+			out = append(out, netip.PrefixFrom(a, a.BitLen()))
+			continue
+		}
+		pr, err := netip.ParsePrefix(p)
+		if err != nil {
+			return nil, fmt.Errorf("trusted proxy %q: %v", p, err)
+		}
+		out = append(out, pr.Masked())
+	}
+	return out, nil
+}
+
+// run serves until ctx ends. When ready is non-nil it receives the bound
+// address once the server listens (tests use it).
+func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer, ready chan<- string) error {
+	c, err := parseFlags(args, getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
+		return fmt.Errorf("-log-level: %v", err)
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	proxies, err := parsePrefixes(c.trustedProxies)
+	if err != nil {
+		return err
+	}
+
+	pool := sandbox.NewPool(sandbox.Config{
+		Workers:        c.workers,
+		QueueSize:      c.queue,
+		DefaultTimeout: c.timeout,
+		MinTimeout:     c.minTimeout,
+		MaxTimeout:     c.maxTimeout,
+		Limits:         sandbox.Limits{MaxOutputBytes: c.maxOutputBytes, MaxEvents: c.maxEvents},
+		Log:            log,
+	})
+	defer pool.Close()
+	lim := ratelimit.New(ratelimit.Config{PerSecond: c.rate, Burst: c.burst})
+
+	a := pool.Announce()
+	site := web.NewServer(web.Config{
+		Runner:  pool,
+		Limiter: lim,
+		Limits: ws.Limits{
+			TimeoutMs:       ws.Range{Default: a.TimeoutMs.Default, Min: a.TimeoutMs.Min, Max: a.TimeoutMs.Max},
+			MaxFiles:        c.maxFiles,
+			MaxSourceBytes:  c.maxSourceBytes,
+			MaxOutputBytes:  a.MaxOutputBytes,
+			MaxEvents:       a.MaxEvents,
+			MaxTimers:       a.MaxTimers,
+			MaxMessageBytes: int64(c.maxSourceBytes) + 64<<10,
+			RunsPerSecond:   lim.Config().PerSecond,
+			RunBurst:        lim.Config().Burst,
+			PreviewDepth:    a.Depth,
+			PreviewKeys:     a.Keys,
+			PreviewString:   a.String,
+		},
+		Modules:        a.Modules,
+		OriginPatterns: splitList(c.origins),
+		TrustedProxies: proxies,
+		PoolStats:      func() any { return pool.Stats() },
+		Log:            log,
+	})
+
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           site,
+		ReadHeaderTimeout: 5 * time.Second,
+		IdleTimeout:       time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	log.Info("playground listening", "addr", "http://"+ln.Addr().String())
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+
+	select {
+	case err := <-serveErr:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(shutCtx) // stop accepting; finish plain HTTP
+	site.Close()              // sessions close with 1001 and cancel their runs
+	if err := site.Wait(shutCtx); err != nil {
+		log.Warn("sessions still open at shutdown", "err", err)
+	}
+	return nil
+}

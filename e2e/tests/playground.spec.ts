@@ -1,0 +1,92 @@
+import { test, expect, type Page, type APIRequestContext } from "@playwright/test";
+
+async function openPlayground(page: Page) {
+  await page.goto("/");
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await expect(page.getByTestId("connection")).toHaveText("connected");
+}
+
+async function activeRuns(request: APIRequestContext): Promise<number> {
+  const res = await request.get("/api/stats");
+  expect(res.ok()).toBeTruthy();
+  return (await res.json()).activeRuns;
+}
+
+test("edit a file, run, and watch logs and facts stream in", async ({ page }) => {
+  await openPlayground(page);
+  const tabs = page.getByTestId("file-tab");
+  await expect(tabs).toHaveCount(2);
+  await expect(tabs.nth(0)).toContainText("src/main.ts");
+  await expect(tabs.nth(1)).toContainText("src/counter.ts");
+
+  // Edit the imported module: increment by 10 instead of 1.
+  await tabs.nth(1).click();
+  const editor = page.locator(".cm-content");
+  await expect(editor).toContainText("increment(by = 1)");
+  await page.getByText("increment(by = 1)").click();
+  await page.keyboard.press("End");
+  for (let i = 0; i < "): number {".length; i++) await page.keyboard.press("ArrowLeft");
+  await page.keyboard.type("0");
+  await expect(editor).toContainText("increment(by = 10): number {");
+
+  await tabs.nth(0).click();
+  await page.getByTestId("run-button").click();
+
+  const lines = page.getByTestId("console-line");
+  await expect(lines.filter({ hasText: "tick 1" })).toHaveCount(1);
+  // The first tick arrives while the run is still going.
+  await expect(page.getByTestId("run-status")).toContainText("running");
+  await expect(lines.filter({ hasText: "tick 5" })).toHaveCount(1);
+  await expect(lines.filter({ hasText: "tick 1 { value: 10 }" })).toHaveCount(1);
+  await expect(page.locator('[data-testid="fact"][data-key="count"] [data-testid="fact-value"]')).toHaveText("50");
+  await expect(page.locator('[data-testid="fact"][data-key="history"] [data-testid="fact-value"]')).toHaveText("[10,20,30,40,50]");
+  await expect(page.getByTestId("run-status")).toHaveAttribute("data-outcome", "ok");
+  await page.screenshot({ path: "screenshots/run-ok.png" });
+});
+
+test("an error in an imported file links to its line", async ({ page }) => {
+  await openPlayground(page);
+  await page.getByTestId("examples").selectOption({ label: "An error in another file" });
+  await page.getByTestId("run-button").click();
+  const loc = page.getByTestId("error-location");
+  await expect(loc).toHaveText("src/parse.ts:4:11");
+  await expect(page.getByTestId("error-line")).toContainText("RUNTIME_ERROR: RangeError: not a number: forty-two");
+  await loc.click();
+  await expect(page.locator('[data-testid="file-tab"][aria-selected="true"]')).toContainText("src/parse.ts");
+  await expect(page.locator(".cm-error-line")).toContainText("throw new RangeError");
+  await page.screenshot({ path: "screenshots/error.png" });
+});
+
+test("Ctrl+Enter runs; Stop cancels", async ({ page }) => {
+  await openPlayground(page);
+  await page.getByTestId("examples").selectOption({ label: "A timeout (infinite loop)" });
+  await page.locator(".cm-content").click();
+  await page.keyboard.press("Control+Enter");
+  await expect(page.getByTestId("run-status")).toContainText("running");
+  await page.getByTestId("stop-button").click();
+  await expect(page.getByTestId("run-status")).toHaveAttribute("data-outcome", "cancelled");
+});
+
+test("closing the page mid-run leaves zero active runs on the server", async ({ browser, request }) => {
+  const page = await browser.newPage();
+  await openPlayground(page);
+  await page.getByTestId("examples").selectOption({ label: "A timeout (infinite loop)" });
+  await page.getByTestId("run-button").click();
+  await expect(page.getByTestId("run-status")).toContainText("running");
+  await expect.poll(() => activeRuns(request)).toBe(1);
+  await page.close();
+  await expect.poll(() => activeRuns(request), { timeout: 3_000 }).toBe(0);
+});
+
+test("files can be added and removed", async ({ page }) => {
+  await openPlayground(page);
+  page.on("dialog", (d) => d.accept(d.type() === "prompt" ? "src/extra.ts" : undefined));
+  await page.getByTestId("add-file").click();
+  const tabs = page.getByTestId("file-tab");
+  await expect(tabs).toHaveCount(3);
+  await expect(tabs.nth(2)).toContainText("src/extra.ts");
+  await expect(tabs.nth(2)).toHaveAttribute("aria-selected", "true");
+  await page.getByTestId("remove-file").nth(2).click();
+  await expect(tabs).toHaveCount(2);
+});

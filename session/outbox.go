@@ -1,0 +1,136 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// outbox holds encoded messages waiting for the writer. It never blocks a
+// producer: past maxBytes it marks itself overflowed and the writer closes
+// the socket ("client too slow"). It is safe for concurrent use.
+type outbox struct {
+	maxBytes int
+	wake     chan struct{} // buffered 1: there is something to do
+
+	mu          sync.Mutex // guards the fields below
+	q           [][]byte
+	bytes       int
+	overflowed  bool
+	closeCode   websocket.StatusCode // non-zero: close after flushing
+	closeReason string
+}
+
+func newOutbox(maxBytes int) *outbox {
+	return &outbox{maxBytes: maxBytes, wake: make(chan struct{}, 1)}
+}
+
+func (o *outbox) push(b []byte) {
+	o.mu.Lock()
+	if o.overflowed || o.closeCode != 0 {
+		o.mu.Unlock()
+		return
+	}
+	if o.bytes+len(b) > o.maxBytes {
+		o.overflowed = true
+		o.q, o.bytes = nil, 0
+	} else {
+		o.q = append(o.q, b)
+		o.bytes += len(b)
+	}
+	o.mu.Unlock()
+	o.signal()
+}
+
+func (o *outbox) closeAfterFlush(code websocket.StatusCode, reason string) {
+	o.mu.Lock()
+	if o.closeCode == 0 {
+		o.closeCode, o.closeReason = code, reason
+	}
+	o.mu.Unlock()
+	o.signal()
+}
+
+func (o *outbox) signal() {
+	select {
+	case o.wake <- struct{}{}:
+	default:
+	}
+}
+
+// take returns everything queued and what to do after writing it.
+func (o *outbox) take() (msgs [][]byte, overflowed bool, code websocket.StatusCode, reason string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	msgs, o.q, o.bytes = o.q, nil, 0
+	return msgs, o.overflowed, o.closeCode, o.closeReason
+}
+
+// send encodes v and queues it for the writer.
+func (s *Session) send(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		s.cfg.Log.Error("encode message", "session", s.id, "err", err)
+		return
+	}
+	s.out.push(b)
+}
+
+// writeLoop is the socket's only writer. It returns when ctx ends or a write
+// fails, cancelling the session in the latter case.
+func (s *Session) writeLoop(ctx context.Context, cancel context.CancelFunc) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.out.wake:
+		}
+		msgs, overflowed, code, reason := s.out.take()
+		if overflowed {
+			s.cfg.Log.Warn("client too slow; closing", "session", s.id, "ip", s.cfg.Key)
+			s.conn.Close(websocket.StatusPolicyViolation, "client too slow: it stopped reading")
+			cancel()
+			return
+		}
+		for _, b := range msgs {
+			wctx, wcancel := context.WithTimeout(ctx, s.cfg.WriteTimeout)
+			err := s.conn.WriteRaw(wctx, b)
+			wcancel()
+			if err != nil {
+				cancel()
+				return
+			}
+		}
+		if code != 0 {
+			s.conn.Close(code, reason)
+			cancel()
+			return
+		}
+	}
+}
+
+// pingLoop pings the peer every PingInterval and drops it when a ping goes
+// unanswered for that long.
+func (s *Session) pingLoop(ctx context.Context, cancel context.CancelFunc) {
+	t := time.NewTicker(s.cfg.PingInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		pctx, pcancel := context.WithTimeout(ctx, s.cfg.PingInterval)
+		err := s.conn.Ping(pctx)
+		pcancel()
+		if err != nil && ctx.Err() == nil {
+			s.cfg.Log.Info("peer stopped answering pings", "session", s.id, "ip", s.cfg.Key)
+			s.conn.CloseNow()
+			cancel()
+			return
+		}
+	}
+}

@@ -1,0 +1,232 @@
+// Package session serves one browser tab: it reads protocol messages from a
+// ws.Conn, runs at most one program at a time through a Runner, and streams
+// that run's events back, stamped with the run's id, seq and t, through one
+// writer with a bounded outbox.
+package session
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/playground-dev/playground/sandbox"
+	"github.com/playground-dev/playground/ws"
+)
+
+// Runner runs one program, calling emit for each event in order; emit never
+// blocks. *sandbox.Pool satisfies it.
+type Runner interface {
+	Run(ctx context.Context, req sandbox.Request, emit func(sandbox.Event)) (sandbox.Result, error)
+}
+
+// Limiter reports whether key may start a run now, and if not, when to
+// retry. *ratelimit.Limiter satisfies it.
+type Limiter interface {
+	Allow(key string) (ok bool, retryAfter time.Duration)
+}
+
+// Config configures a Session. Runner, Limiter and Hello are required.
+type Config struct {
+	Runner  Runner
+	Limiter Limiter
+	// Key is the client's rate-limit and fairness key (its IP).
+	Key string
+	// Hello is sent first; its Session field is filled in.
+	Hello ws.Hello
+	// Metrics, shared by all sessions of a server, counts sessions and runs. May be nil.
+	Metrics *Metrics
+	Log     *slog.Logger
+	// OutboxBytes caps what may wait to be written; a tab that falls this
+	// far behind is disconnected. Defaults to 8 MiB.
+	OutboxBytes int
+	// PingInterval is how often the server pings; a peer that does not
+	// answer within it is dropped. Defaults to 30s.
+	PingInterval time.Duration
+	// WriteTimeout bounds one frame's write. Defaults to 10s.
+	WriteTimeout time.Duration
+	// MaxProtocolErrors is how many protocol errors a socket may make
+	// before it is closed with 1008. Defaults to 20.
+	MaxProtocolErrors int
+}
+
+func (c Config) withDefaults() Config {
+	if c.OutboxBytes <= 0 {
+		c.OutboxBytes = 8 << 20
+	}
+	if c.PingInterval <= 0 {
+		c.PingInterval = 30 * time.Second
+	}
+	if c.WriteTimeout <= 0 {
+		c.WriteTimeout = 10 * time.Second
+	}
+	if c.MaxProtocolErrors <= 0 {
+		c.MaxProtocolErrors = 20
+	}
+	if c.Log == nil {
+		c.Log = slog.Default()
+	}
+	if c.Metrics == nil {
+		c.Metrics = &Metrics{}
+	}
+	return c
+}
+
+// Metrics counts what all sessions are doing. Its fields are read with Load.
+type Metrics struct {
+	Sessions   atomic.Int64 // open sockets
+	ActiveRuns atomic.Int64 // runs between their run message and their done
+	QueuedRuns atomic.Int64 // active runs waiting for a sandbox slot
+	Runs       atomic.Int64 // runs received, in all
+}
+
+// Session is one tab's connection. Serve owns it; no other method may be
+// called concurrently with Serve.
+type Session struct {
+	cfg  Config
+	conn *ws.Conn
+	id   string
+	out  *outbox
+
+	protocolErrors int
+
+	mu     sync.Mutex // guards active
+	active *activeRun
+}
+
+type activeRun struct {
+	id     string
+	cancel context.CancelFunc
+	done   chan struct{} // closed when the run's done has been queued
+}
+
+// New returns a session for conn.
+func New(conn *ws.Conn, cfg Config) *Session {
+	cfg = cfg.withDefaults()
+	var b [9]byte
+	_, _ = rand.Read(b[:])
+	s := &Session{cfg: cfg, conn: conn, id: hex.EncodeToString(b[:])}
+	s.out = newOutbox(cfg.OutboxBytes)
+	return s
+}
+
+// ID returns the session's opaque id, as sent in hello.
+func (s *Session) ID() string { return s.id }
+
+// Serve handles messages until the connection closes or ctx is done, then
+// cancels the active run. It returns nil for a normal close and waits for
+// every goroutine it started.
+func (s *Session) Serve(ctx context.Context) error {
+	m := s.cfg.Metrics
+	m.Sessions.Add(1)
+	defer m.Sessions.Add(-1)
+
+	var wg sync.WaitGroup
+	defer wg.Wait() // 2nd: nothing outlives Serve
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // 1st: stop the writer, the pinger and the run
+
+	hello := s.cfg.Hello
+	hello.Type, hello.Protocol, hello.Session = ws.TypeHello, ws.Subprotocol, s.id
+	s.send(hello)
+
+	// The reader ends when the socket does. Server shutdown (the parent ctx)
+	// and a writer or pinger that gives up close the socket, which ends it.
+	stopClose := context.AfterFunc(ctx, func() {
+		s.conn.Close(websocket.StatusGoingAway, "server closing session")
+	})
+	defer stopClose()
+	wg.Go(func() { s.writeLoop(ctx, cancel) })
+	wg.Go(func() { s.pingLoop(ctx, cancel) })
+	err := s.readLoop(context.WithoutCancel(ctx), ctx, &wg)
+	cancel()
+	s.conn.CloseNow()
+	switch websocket.CloseStatus(err) {
+	case websocket.StatusNormalClosure, websocket.StatusGoingAway, websocket.StatusNoStatusRcvd:
+		return nil
+	}
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// readLoop reads with readCtx (never cancelled: the socket's close ends
+// it) and starts runs under ctx.
+func (s *Session) readLoop(readCtx, ctx context.Context, wg *sync.WaitGroup) error {
+	for {
+		b, err := s.conn.Read(readCtx)
+		if errors.Is(err, ws.ErrBinaryFrame) {
+			if s.protocolError(err.Error(), "") {
+				return err
+			}
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		msg, err := ws.Decode(b)
+		var re *ws.RunError
+		switch {
+		case errors.As(err, &re):
+			s.cfg.Metrics.Runs.Add(1)
+			s.refuse(re.ID, ws.OutcomeInvalid, 0, &ws.Error{Kind: ws.KindInvalidRequest, Message: fmt.Sprintf("invalid run: %s: %s", re.Field, re.Reason)})
+			continue
+		case err != nil:
+			if s.protocolError(err.Error(), "") {
+				return err
+			}
+			continue
+		}
+		switch m := msg.(type) {
+		case *ws.Run:
+			s.cfg.Metrics.Runs.Add(1)
+			s.startRun(ctx, wg, m)
+		case *ws.Cancel:
+			s.mu.Lock()
+			if a := s.active; a != nil && a.id == m.ID {
+				a.cancel()
+			}
+			s.mu.Unlock()
+		case *ws.Ping:
+			s.send(ws.Pong{Type: ws.TypePong, T: m.T})
+		}
+	}
+}
+
+// protocolError answers a message that cannot be understood and reports
+// whether the socket has now made too many.
+func (s *Session) protocolError(msg, id string) bool {
+	s.protocolErrors++
+	s.send(ws.ProtocolError{Type: ws.TypeProtocolError, Message: msg, ID: id})
+	if s.protocolErrors >= s.cfg.MaxProtocolErrors {
+		s.cfg.Log.Warn("too many protocol errors", "session", s.id, "ip", s.cfg.Key)
+		s.out.closeAfterFlush(websocket.StatusPolicyViolation, "too many protocol errors")
+		return true
+	}
+	return false
+}
+
+// refuse ends a run that will not execute with one error (optional) and its done.
+func (s *Session) refuse(id, outcome string, retryAfter time.Duration, e *ws.Error) {
+	seq := uint64(0)
+	if e != nil {
+		seq++
+		e.RunHeader = ws.RunHeader{Type: ws.TypeError, ID: id, Seq: seq}
+		s.send(e)
+	}
+	seq++
+	done := ws.Done{RunHeader: ws.RunHeader{Type: ws.TypeDone, ID: id, Seq: seq}, Outcome: outcome, Facts: map[string]json.RawMessage{}}
+	if outcome == ws.OutcomeRateLimited || outcome == ws.OutcomeBusy {
+		ms := float64(retryAfter.Milliseconds())
+		done.RetryAfterMs = &ms
+	}
+	s.send(done)
+}

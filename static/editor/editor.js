@@ -1,0 +1,92 @@
+// CodeMirror 6 for the playground page, bundled into ../editor.bundle.js by
+// `go generate ./static`. The page imports createEditor and nothing else of
+// CodeMirror, so this file is the whole editor surface.
+import { EditorState, StateEffect, StateField, RangeSet } from "@codemirror/state";
+import {
+  EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter,
+  drawSelection, dropCursor, rectangularSelection, crosshairCursor, Decoration, gutter, GutterMarker,
+} from "@codemirror/view";
+import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import {
+  syntaxHighlighting, defaultHighlightStyle, bracketMatching, indentOnInput, foldGutter, foldKeymap,
+} from "@codemirror/language";
+import { searchKeymap, highlightSelectionMatches } from "@codemirror/search";
+import { closeBrackets, closeBracketsKeymap, autocompletion, completionKeymap } from "@codemirror/autocomplete";
+import { javascript } from "@codemirror/lang-javascript";
+
+// Error marks: a line decoration and a gutter marker for each reported error.
+const setErrors = StateEffect.define();
+const errorLine = Decoration.line({ class: "cm-error-line" });
+class ErrorMarker extends GutterMarker {
+  constructor(message) { super(); this.message = message; }
+  toDOM() {
+    const el = document.createElement("span");
+    el.className = "cm-error-marker";
+    el.textContent = "●";
+    el.title = this.message;
+    return el;
+  }
+}
+const errorField = StateField.define({
+  create: () => ({ lines: Decoration.none, markers: RangeSet.empty }),
+  update(value, tr) {
+    value = { lines: value.lines.map(tr.changes), markers: value.markers.map(tr.changes) };
+    for (const e of tr.effects) {
+      if (!e.is(setErrors)) continue;
+      const lines = [], markers = [];
+      for (const { line, message } of e.value) {
+        if (line < 1 || line > tr.state.doc.lines) continue;
+        const from = tr.state.doc.line(line).from;
+        lines.push(errorLine.range(from));
+        markers.push(new ErrorMarker(message).range(from));
+      }
+      value = { lines: Decoration.set(lines, true), markers: RangeSet.of(markers, true) };
+    }
+    return value;
+  },
+  provide: (f) => [
+    EditorView.decorations.from(f, (v) => v.lines),
+    gutter({ class: "cm-error-gutter", markers: (view) => view.state.field(f).markers }),
+  ],
+});
+
+function language(path) {
+  return javascript({ typescript: /\.tsx?$/.test(path), jsx: /\.[jt]sx$/.test(path) });
+}
+
+// createEditor mounts an editor in parent. Each file has its own
+// EditorState (so undo history is per file); the caller swaps them.
+export function createEditor(parent, { onChange, onRun }) {
+  const runKeys = keymap.of([{ key: "Mod-Enter", preventDefault: true, run: () => { onRun(); return true; } }]);
+  const extensions = (path) => [
+    runKeys,
+    lineNumbers(), highlightActiveLineGutter(), foldGutter(), history(), drawSelection(), dropCursor(),
+    EditorState.allowMultipleSelections.of(true), indentOnInput(),
+    syntaxHighlighting(defaultHighlightStyle, { fallback: true }), bracketMatching(), closeBrackets(),
+    autocompletion(), rectangularSelection(), crosshairCursor(), highlightActiveLine(), highlightSelectionMatches(),
+    keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...searchKeymap, ...historyKeymap, ...foldKeymap, ...completionKeymap, indentWithTab]),
+    language(path), errorField,
+    EditorView.updateListener.of((u) => { if (u.docChanged) onChange(u.state.doc.toString()); }),
+    EditorView.contentAttributes.of({ "aria-label": "Code editor: " + path }),
+  ];
+  const view = new EditorView({ parent });
+  return {
+    view,
+    newState: (doc, path) => EditorState.create({ doc, extensions: extensions(path) }),
+    setState: (state) => view.setState(state),
+    getState: () => view.state,
+    getText: () => view.state.doc.toString(),
+    setText(text) {
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+    },
+    markErrors(errors) { view.dispatch({ effects: setErrors.of(errors) }); },
+    goTo(line, column) {
+      const doc = view.state.doc;
+      const l = doc.line(Math.min(Math.max(line, 1), doc.lines));
+      const pos = Math.min(l.from + Math.max(column - 1, 0), l.to);
+      view.dispatch({ selection: { anchor: pos }, effects: EditorView.scrollIntoView(pos, { y: "center" }) });
+      view.focus();
+    },
+    focus: () => view.focus(),
+  };
+}

@@ -1,0 +1,163 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"sync"
+	"time"
+
+	"github.com/playground-dev/playground/session"
+	"github.com/playground-dev/playground/static"
+	"github.com/playground-dev/playground/ws"
+)
+
+// Config configures a Server. Runner, Limiter and Limits are required.
+type Config struct {
+	Runner  session.Runner
+	Limiter session.Limiter
+	// Limits and Modules are announced in every hello and enforced by sessions.
+	Limits  ws.Limits
+	Modules []string
+	// OriginPatterns are browser origins allowed besides the server's own
+	// host (path.Match patterns such as "*.example.com").
+	OriginPatterns []string
+	// InsecureSkipOriginCheck accepts WebSockets from any origin (tests only).
+	InsecureSkipOriginCheck bool
+	// TrustedProxies are peers whose X-Forwarded-For is believed.
+	TrustedProxies []netip.Prefix
+	// Session is the template for each session's tuning (ping interval,
+	// outbox size); its Runner, Limiter, Key, Hello and Metrics are set here.
+	Session session.Config
+	// PoolStats, if set, adds the sandbox pool's figures to /api/stats.
+	PoolStats func() any
+	Log       *slog.Logger
+}
+
+// Server serves the playground. It is an http.Handler; Close and Wait end
+// its WebSocket sessions, which http.Server.Shutdown does not track.
+type Server struct {
+	cfg     Config
+	mux     *http.ServeMux
+	metrics session.Metrics
+	started time.Time
+
+	ctx      context.Context // cancelled by Close: sessions end with 1001
+	cancel   context.CancelFunc
+	sessions sync.WaitGroup
+}
+
+// NewServer returns a Server ready to serve.
+func NewServer(cfg Config) *Server {
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), started: time.Now()}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.routes()
+	return s
+}
+
+func (s *Server) routes() {
+	assets, err := fs.Sub(static.FS(), ".")
+	if err != nil {
+		panic(err)
+	}
+	s.mux.HandleFunc("GET /{$}", s.handleIndex)
+	s.mux.HandleFunc("GET /ws", s.handleWS)
+	s.mux.Handle("GET /static/", http.StripPrefix("/static/", cacheControl(http.FileServerFS(assets))))
+	s.mux.HandleFunc("GET /healthz", s.handleHealth)
+	s.mux.HandleFunc("GET /api/stats", s.handleStats)
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// Metrics returns the counters of all sessions.
+func (s *Server) Metrics() *session.Metrics { return &s.metrics }
+
+// Close ends every session: each closes its socket with 1001 (going away)
+// and cancels its run.
+func (s *Server) Close() { s.cancel() }
+
+// Wait blocks until every session has ended or ctx is done.
+func (s *Server) Wait(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { s.sessions.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
+	ip := clientIP(r, s.cfg.TrustedProxies)
+	if s.ctx.Err() != nil {
+		http.Error(w, "server is shutting down", http.StatusServiceUnavailable)
+		return
+	}
+	conn, err := ws.Accept(w, r, ws.AcceptOptions{
+		OriginPatterns:          s.cfg.OriginPatterns,
+		InsecureSkipOriginCheck: s.cfg.InsecureSkipOriginCheck,
+		ReadLimit:               s.cfg.Limits.MaxMessageBytes,
+	})
+	if err != nil {
+		s.cfg.Log.Warn("websocket refused", "ip", ip, "err", err)
+		return
+	}
+	s.sessions.Add(1)
+	defer s.sessions.Done()
+	cfg := s.cfg.Session
+	cfg.Runner, cfg.Limiter, cfg.Key, cfg.Metrics = s.cfg.Runner, s.cfg.Limiter, ip, &s.metrics
+	cfg.Hello = ws.Hello{Limits: s.cfg.Limits, Modules: s.cfg.Modules}
+	if cfg.Log == nil {
+		cfg.Log = s.cfg.Log
+	}
+	sess := session.New(conn, cfg)
+	s.cfg.Log.Info("session opened", "session", sess.ID(), "ip", ip)
+	err = sess.Serve(s.ctx)
+	s.cfg.Log.Info("session closed", "session", sess.ID(), "ip", ip, "err", err)
+}
+
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Write([]byte("ok\n"))
+}
+
+// Stats is the body of GET /api/stats.
+type Stats struct {
+	Sessions   int64 `json:"sessions"`
+	ActiveRuns int64 `json:"activeRuns"`
+	QueuedRuns int64 `json:"queuedRuns"`
+	Runs       int64 `json:"runs"`
+	UptimeSec  int64 `json:"uptimeSec"`
+	Pool       any   `json:"pool,omitempty"`
+}
+
+func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) {
+	st := Stats{
+		Sessions:   s.metrics.Sessions.Load(),
+		ActiveRuns: s.metrics.ActiveRuns.Load(),
+		QueuedRuns: s.metrics.QueuedRuns.Load(),
+		Runs:       s.metrics.Runs.Load(),
+		UptimeSec:  int64(time.Since(s.started).Seconds()),
+	}
+	if s.cfg.PoolStats != nil {
+		st.Pool = s.cfg.PoolStats()
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	json.NewEncoder(w).Encode(st)
+}
+
+func cacheControl(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-cache")
+		h.ServeHTTP(w, r)
+	})
+}

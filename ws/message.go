@@ -1,0 +1,236 @@
+package ws
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// Subprotocol is the WebSocket subprotocol the server offers.
+const Subprotocol = "playground.v1"
+
+// Message types, as they appear in the "type" field.
+const (
+	TypeRun    = "run"
+	TypeCancel = "cancel"
+	TypePing   = "ping"
+
+	TypeHello         = "hello"
+	TypeQueued        = "queued"
+	TypeStarted       = "started"
+	TypeLog           = "log"
+	TypeFact          = "fact"
+	TypeCall          = "call"
+	TypeError         = "error"
+	TypeDone          = "done"
+	TypePong          = "pong"
+	TypeProtocolError = "protocol_error"
+)
+
+// Message is a decoded client message: *Run, *Cancel or *Ping.
+type Message interface{ clientMessage() }
+
+// File is one source file of a run.
+type File struct {
+	Path   string `json:"path"`
+	Source string `json:"source"`
+}
+
+// Run asks the server to bundle and run Files.
+type Run struct {
+	ID    string `json:"id"`
+	Files []File `json:"files"`
+	// Entry is the entry path, "" for the protocol's default.
+	Entry string `json:"entry,omitempty"`
+	// Input is any JSON, or empty when absent.
+	Input json.RawMessage `json:"input,omitempty"`
+	// TimeoutMs is the requested timeout, nil when absent; the server clamps it.
+	TimeoutMs     *float64 `json:"timeoutMs,omitempty"`
+	Deterministic bool     `json:"deterministic,omitempty"`
+}
+
+// Cancel asks the server to cancel run ID.
+type Cancel struct {
+	ID string `json:"id"`
+}
+
+// Ping asks for a Pong carrying T back.
+type Ping struct {
+	T json.RawMessage `json:"t,omitempty"`
+}
+
+func (*Run) clientMessage()    {}
+func (*Cancel) clientMessage() {}
+func (*Ping) clientMessage()   {}
+
+// Errors returned by Decode, to be tested with errors.Is.
+var (
+	ErrBadJSON     = errors.New("message is not a JSON object")
+	ErrUnknownType = errors.New("unknown message type")
+	ErrBadField    = errors.New("bad field")
+)
+
+// RunError is returned by Decode for a run that has a valid id but breaks a
+// rule of the protocol: the server answers it with an INVALID_REQUEST error
+// and a done of outcome "invalid" for ID.
+type RunError struct {
+	ID     string
+	Field  string // the JSON field at fault, e.g. "files[1].path"
+	Reason string
+}
+
+func (e *RunError) Error() string { return fmt.Sprintf("run %s: %s: %s", e.ID, e.Field, e.Reason) }
+
+var (
+	idPattern      = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,64}$`)
+	segmentPattern = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+)
+
+// Extensions lists the file extensions a run's files may have.
+var Extensions = []string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".json"}
+
+// Decode parses one client message strictly: unknown fields, trailing data,
+// wrong types and missing required fields are errors. It never panics.
+func Decode(b []byte) (Message, error) {
+	var head struct {
+		Type *string `json:"type"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil || !bytes.HasPrefix(bytes.TrimLeft(b, " \t\r\n"), []byte("{")) {
+		return nil, ErrBadJSON
+	}
+	if head.Type == nil {
+		return nil, fmt.Errorf("%w: missing \"type\"", ErrBadField)
+	}
+	switch *head.Type {
+	case TypeRun:
+		return decodeRun(b)
+	case TypeCancel:
+		var m struct {
+			Type string  `json:"type"`
+			ID   *string `json:"id"`
+		}
+		if err := strict(b, &m); err != nil {
+			return nil, err
+		}
+		if m.ID == nil {
+			return nil, fmt.Errorf("%w: cancel needs \"id\"", ErrBadField)
+		}
+		return &Cancel{ID: *m.ID}, nil
+	case TypePing:
+		var m struct {
+			Type string          `json:"type"`
+			T    json.RawMessage `json:"t"`
+		}
+		if err := strict(b, &m); err != nil {
+			return nil, err
+		}
+		return &Ping{T: m.T}, nil
+	default:
+		return nil, fmt.Errorf("%w %q (want run, cancel or ping)", ErrUnknownType, *head.Type)
+	}
+}
+
+func decodeRun(b []byte) (Message, error) {
+	// The id first, loosely, so that a run broken elsewhere can still be
+	// answered with its own done.
+	var idOnly struct {
+		ID json.RawMessage `json:"id"`
+	}
+	_ = json.Unmarshal(b, &idOnly)
+	var id string
+	if err := json.Unmarshal(idOnly.ID, &id); err != nil || !idPattern.MatchString(id) {
+		return nil, fmt.Errorf("%w: run \"id\" must be 1-64 characters of [A-Za-z0-9._:-]", ErrBadField)
+	}
+	var m struct {
+		Type          string          `json:"type"`
+		ID            string          `json:"id"`
+		Files         *[]File         `json:"files"`
+		Entry         *string         `json:"entry"`
+		Input         json.RawMessage `json:"input"`
+		TimeoutMs     *float64        `json:"timeoutMs"`
+		Deterministic *bool           `json:"deterministic"`
+	}
+	if err := strict(b, &m); err != nil {
+		return nil, &RunError{ID: id, Field: "message", Reason: strings.TrimPrefix(err.Error(), ErrBadField.Error()+": ")}
+	}
+	r := &Run{ID: id, Input: m.Input, TimeoutMs: m.TimeoutMs}
+	if m.Deterministic != nil {
+		r.Deterministic = *m.Deterministic
+	}
+	if m.Files == nil || len(*m.Files) == 0 {
+		return nil, &RunError{ID: id, Field: "files", Reason: "at least one file is required"}
+	}
+	r.Files = *m.Files
+	seen := make(map[string]bool, len(r.Files))
+	for i, f := range r.Files {
+		field := fmt.Sprintf("files[%d].path", i)
+		if err := CheckPath(f.Path); err != nil {
+			return nil, &RunError{ID: id, Field: field, Reason: err.Error()}
+		}
+		if seen[f.Path] {
+			return nil, &RunError{ID: id, Field: field, Reason: fmt.Sprintf("duplicate path %q", f.Path)}
+		}
+		seen[f.Path] = true
+	}
+	if m.Entry != nil {
+		if !seen[*m.Entry] {
+			return nil, &RunError{ID: id, Field: "entry", Reason: fmt.Sprintf("%q is not one of the files", *m.Entry)}
+		}
+		r.Entry = *m.Entry
+	}
+	if len(r.Input) > 0 && bytes.Equal(bytes.TrimSpace(r.Input), []byte("null")) {
+		r.Input = json.RawMessage("null")
+	}
+	if r.TimeoutMs != nil && (math.IsNaN(*r.TimeoutMs) || *r.TimeoutMs <= 0) {
+		return nil, &RunError{ID: id, Field: "timeoutMs", Reason: "must be a positive number of milliseconds"}
+	}
+	return r, nil
+}
+
+// CheckPath reports whether p is a valid file path of the protocol: relative,
+// '/'-separated segments of [A-Za-z0-9._-], no "." or ".." segment, no
+// leading '/', and one of Extensions.
+func CheckPath(p string) error {
+	switch {
+	case p == "":
+		return errors.New("path is empty")
+	case len(p) > 256:
+		return errors.New("path is longer than 256 bytes")
+	case strings.HasPrefix(p, "/"):
+		return fmt.Errorf("path %q must be relative (no leading /)", p)
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "." || seg == ".." {
+			return fmt.Errorf("path %q must not contain %q segments", p, seg)
+		}
+		if !segmentPattern.MatchString(seg) {
+			return fmt.Errorf("path %q: segments are made of A-Z a-z 0-9 . _ -", p)
+		}
+	}
+	ext := path.Ext(p)
+	for _, e := range Extensions {
+		if ext == e {
+			return nil
+		}
+	}
+	return fmt.Errorf("path %q: extension must be one of %s", p, strings.Join(Extensions, " "))
+}
+
+// strict decodes b into v, refusing unknown fields and trailing data.
+func strict(b []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return fmt.Errorf("%w: %s", ErrBadField, strings.TrimPrefix(err.Error(), "json: "))
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return fmt.Errorf("%w: data after the JSON object", ErrBadField)
+	}
+	return nil
+}

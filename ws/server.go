@@ -1,0 +1,144 @@
+package ws
+
+import "encoding/json"
+
+// RunHeader starts every server message that belongs to a run.
+type RunHeader struct {
+	Type string `json:"type"`
+	ID   string `json:"id"`
+	// Seq numbers a run's messages 1, 2, 3 … with no gaps.
+	Seq uint64 `json:"seq"`
+	// T is milliseconds since the run started executing; 0 before that.
+	T float64 `json:"t"`
+}
+
+// Hello is the first message on every socket.
+type Hello struct {
+	Type     string   `json:"type"`
+	Protocol string   `json:"protocol"`
+	Session  string   `json:"session"`
+	Limits   Limits   `json:"limits"`
+	Modules  []string `json:"modules"`
+}
+
+// Limits announces every limit the server enforces. Times are in ms, sizes in bytes.
+type Limits struct {
+	TimeoutMs       Range   `json:"timeoutMs"`
+	MaxFiles        int     `json:"maxFiles"`
+	MaxSourceBytes  int     `json:"maxSourceBytes"`
+	MaxOutputBytes  int     `json:"maxOutputBytes"`
+	MaxEvents       int     `json:"maxEvents"`
+	MaxTimers       int     `json:"maxTimers"`
+	MaxMessageBytes int64   `json:"maxMessageBytes"`
+	RunsPerSecond   float64 `json:"runsPerSecond"`
+	RunBurst        int     `json:"runBurst"`
+	PreviewDepth    int     `json:"previewDepth"`
+	PreviewKeys     int     `json:"previewKeys"`
+	PreviewString   int     `json:"previewString"`
+}
+
+// Range is a default value and the bounds it is clamped into.
+type Range struct {
+	Default float64 `json:"default"`
+	Min     float64 `json:"min"`
+	Max     float64 `json:"max"`
+}
+
+// Queued says the run waits for a sandbox slot; Position 1 is next.
+type Queued struct {
+	RunHeader
+	Position int `json:"position"`
+}
+
+// Started says execution began with the clamped TimeoutMs.
+type Started struct {
+	RunHeader
+	TimeoutMs float64 `json:"timeoutMs"`
+}
+
+// Log is one console call: Text as a console prints it, Args as previews.
+type Log struct {
+	RunHeader
+	Level string            `json:"level"`
+	Text  string            `json:"text"`
+	Args  []json.RawMessage `json:"args"`
+}
+
+// Fact says a fact changed; Value is null with Deleted when it was removed.
+type Fact struct {
+	RunHeader
+	Key     string          `json:"key"`
+	Value   json.RawMessage `json:"value"`
+	Deleted bool            `json:"deleted,omitempty"`
+}
+
+// Call says a host function call finished after Ms milliseconds.
+type Call struct {
+	RunHeader
+	Name  string  `json:"name"`
+	Ms    float64 `json:"ms"`
+	OK    bool    `json:"ok"`
+	Error string  `json:"error,omitempty"`
+}
+
+// Error reports a problem; File, Line, Column (1-based) are in the user's file.
+type Error struct {
+	RunHeader
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+	Stack   string `json:"stack,omitempty"`
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+}
+
+// Done is the last message of every run, sent exactly once.
+type Done struct {
+	RunHeader
+	Outcome      string                     `json:"outcome"`
+	DurationMs   float64                    `json:"durationMs"`
+	TimedOut     bool                       `json:"timedOut"`
+	Facts        map[string]json.RawMessage `json:"facts"`
+	Output       json.RawMessage            `json:"output,omitempty"`
+	RetryAfterMs *float64                   `json:"retryAfterMs,omitempty"`
+	Stats        Stats                      `json:"stats"`
+}
+
+// Stats says where a run's time and output went.
+type Stats struct {
+	QueueMs     float64 `json:"queueMs"`
+	BundleMs    float64 `json:"bundleMs"`
+	RunMs       float64 `json:"runMs"`
+	Logs        int     `json:"logs"`
+	OutputBytes int     `json:"outputBytes"`
+	Truncated   bool    `json:"truncated"`
+}
+
+// Pong answers a Ping with its T.
+type Pong struct {
+	Type string          `json:"type"`
+	T    json.RawMessage `json:"t,omitempty"`
+}
+
+// ProtocolError answers a message the server cannot understand.
+type ProtocolError struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+	ID      string `json:"id,omitempty"`
+}
+
+// Outcomes of a run (done.outcome).
+const (
+	OutcomeOK          = "ok"
+	OutcomeError       = "error"
+	OutcomeTimeout     = "timeout"
+	OutcomeMemoryLimit = "memory_limit"
+	OutcomeOutputLimit = "output_limit"
+	OutcomeCancelled   = "cancelled"
+	OutcomeRateLimited = "rate_limited"
+	OutcomeBusy        = "busy"
+	OutcomeInvalid     = "invalid"
+)
+
+// KindInvalidRequest is the error kind of a run that broke a protocol rule.
+const KindInvalidRequest = "INVALID_REQUEST"

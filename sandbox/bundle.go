@@ -45,9 +45,18 @@ export const host = ` + runtimeParam + `.host;
 `
 
 // Target is the ECMAScript level esbuild lowers snippets to: the highest that
-// goja runs, pinned by TestBundleTargetRunsInGoja. Top-level await is kept
-// (Supported below) because the bundle runs inside an async function.
+// goja runs, pinned by TestBundleTargetRunsInGoja, with the exceptions in
+// supported. Top-level await is kept because the bundle runs inside an async
+// function.
 const Target = api.ES2022
+
+// supported overrides esbuild's feature table for goja: goja has no async
+// generators or for-await, which esbuild then lowers to generators.
+var supported = map[string]bool{
+	"top-level-await": true,
+	"async-generator": false,
+	"for-await":       false,
+}
 
 // extensions are the file extensions a snippet may use, in the order an
 // extensionless import tries them.
@@ -81,7 +90,7 @@ func bundle(files []File, entry string) bundled {
 		Format:      api.FormatESModule,
 		Platform:    api.PlatformNeutral,
 		Target:      Target,
-		Supported:   map[string]bool{"top-level-await": true},
+		Supported:   supported,
 		Sourcemap:   api.SourceMapInline,
 		// The map must let errors point into the user's files; their text is already there.
 		SourcesContent: api.SourcesContentExclude,

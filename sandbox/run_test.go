@@ -196,3 +196,109 @@ console.log(undefined, 12n, Symbol("s"), function f() {}, NaN, -0, new Date(0), 
 		t.Errorf("args =\n%s\nwant\n%s", got, want)
 	}
 }
+
+func TestFactsNestedAndDeleted(t *testing.T) {
+	p := NewPool(Config{Workers: 1})
+	res, rec := run(t, p, Request{Files: files("main.ts", `
+import { facts } from "playground";
+facts.todos = [];
+facts.tmp = 1;
+delete facts.tmp;
+await null;
+facts.todos.push("a");
+await new Promise((r) => setTimeout(r, 1));
+facts.todos.push("b");
+facts.user = { name: "x" };
+facts.user.name = "y";
+`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+	}
+	var got []string
+	for _, e := range rec.events {
+		if e.Kind == EventFact {
+			s := e.Key + "=" + string(e.Value)
+			if e.Deleted {
+				s += " (deleted)"
+			}
+			got = append(got, s)
+		}
+	}
+	// Top-level sets are sent at once; nested mutations when the task ends.
+	want := []string{`todos=[]`, `tmp=1`, `tmp=null (deleted)`, `todos=["a"]`, `user={"name":"x"}`, `todos=["a","b"]`, `user={"name":"y"}`}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("fact events = %q; want %q", got, want)
+	}
+	if string(res.Facts["todos"]) != `["a","b"]` || string(res.Facts["user"]) != `{"name":"y"}` || len(res.Facts) != 2 {
+		t.Errorf("final facts = %v", res.Facts)
+	}
+}
+
+func TestInputIsFrozen(t *testing.T) {
+	p := NewPool(Config{Workers: 1})
+	res, rec := run(t, p, Request{Input: json.RawMessage(`{"start":5,"list":[1]}`), Files: files("main.ts", `
+import { input } from "playground";
+"use strict";
+let threw = false;
+try { (input as any).list.push(2); } catch { threw = true; }
+console.log(input.start, threw, Object.isFrozen(input.list));
+`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+	}
+	if got := rec.logs(); len(got) != 1 || got[0] != "5 true true" {
+		t.Errorf("logs = %q; want [5 true true]", got)
+	}
+}
+
+func TestUnsettledTopLevelAwait(t *testing.T) {
+	p := NewPool(Config{Workers: 1})
+	res, rec := run(t, p, Request{Files: files("main.ts", `await new Promise(() => {});`)})
+	if res.Outcome != OutcomeError {
+		t.Fatalf("outcome %s; want error", res.Outcome)
+	}
+	if errs := rec.errors(); len(errs) != 1 || !strings.Contains(errs[0].Message, "never settled") {
+		t.Errorf("errors = %+v", errs)
+	}
+}
+
+func TestOutputLimit(t *testing.T) {
+	p := NewPool(Config{Workers: 1, Limits: Limits{MaxOutputBytes: 1000}})
+	res, rec := run(t, p, Request{Files: files("main.ts", `for (let i = 0; ; i++) console.log("line", i);`)})
+	if res.Outcome != OutcomeOutputLimit || !res.Stats.Truncated {
+		t.Fatalf("outcome %s truncated=%v; want output_limit", res.Outcome, res.Stats.Truncated)
+	}
+	logs := rec.logs()
+	if len(logs) == 0 || logs[0] != "line 0" || res.Stats.OutputBytes > 1000 {
+		t.Errorf("kept %d logs (%d bytes); want the first lines, at most 1000 bytes", len(logs), res.Stats.OutputBytes)
+	}
+	if errs := rec.errors(); len(errs) != 1 || errs[0].Kind != KindOutputLimit {
+		t.Errorf("errors = %+v; want one OUTPUT_LIMIT", errs)
+	}
+}
+
+func TestCancelStopsRun(t *testing.T) {
+	p := NewPool(Config{Workers: 1})
+	ctx, cancel := context.WithCancel(t.Context())
+	rec := &recorder{}
+	done := make(chan Result)
+	go func() {
+		res, _ := p.Run(ctx, Request{Files: files("main.js", "while(true){}")}, rec.emit)
+		done <- res
+	}()
+	for len(rec.kinds()) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	select {
+	case res := <-done:
+		if res.Outcome != OutcomeCancelled {
+			t.Errorf("outcome = %s; want cancelled", res.Outcome)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("cancel did not stop the run")
+	}
+	if s := p.Stats(); s.Busy != 0 {
+		t.Errorf("busy = %d after cancel; want 0", s.Busy)
+	}
+}

@@ -10,11 +10,13 @@ import (
 )
 
 // outbox holds encoded messages waiting for the writer. It never blocks a
-// producer: past maxBytes it marks itself overflowed and the writer closes
-// the socket ("client too slow"). It is safe for concurrent use.
+// producer: past maxBytes it drops everything, marks itself overflowed and
+// calls onOverflow, which closes the socket (the client is too slow). It is
+// safe for concurrent use.
 type outbox struct {
-	maxBytes int
-	wake     chan struct{} // buffered 1: there is something to do
+	maxBytes   int
+	wake       chan struct{} // buffered 1: there is something to do
+	onOverflow func()        // called once, by the producer that overflowed
 
 	mu          sync.Mutex // guards the fields below
 	q           [][]byte
@@ -24,8 +26,8 @@ type outbox struct {
 	closeReason string
 }
 
-func newOutbox(maxBytes int) *outbox {
-	return &outbox{maxBytes: maxBytes, wake: make(chan struct{}, 1)}
+func newOutbox(maxBytes int, onOverflow func()) *outbox {
+	return &outbox{maxBytes: maxBytes, wake: make(chan struct{}, 1), onOverflow: onOverflow}
 }
 
 func (o *outbox) push(b []byte) {
@@ -37,10 +39,13 @@ func (o *outbox) push(b []byte) {
 	if o.bytes+len(b) > o.maxBytes {
 		o.overflowed = true
 		o.q, o.bytes = nil, 0
-	} else {
-		o.q = append(o.q, b)
-		o.bytes += len(b)
+		o.mu.Unlock()
+		o.onOverflow() // the writer may be stuck in a write to this peer: unblock it now
+		o.signal()
+		return
 	}
+	o.q = append(o.q, b)
+	o.bytes += len(b)
 	o.mu.Unlock()
 	o.signal()
 }
@@ -89,14 +94,15 @@ func (s *Session) writeLoop(ctx context.Context, cancel context.CancelFunc) {
 		case <-s.out.wake:
 		}
 		msgs, overflowed, code, reason := s.out.take()
-		if overflowed {
-			s.cfg.Log.Warn("client too slow; closing", "session", s.id, "ip", s.cfg.Key)
-			s.conn.Close(websocket.StatusPolicyViolation, "client too slow: it stopped reading")
+		if overflowed { // onOverflow closed the socket
 			cancel()
 			return
 		}
 		for _, b := range msgs {
-			wctx, wcancel := context.WithTimeout(ctx, s.cfg.WriteTimeout)
+			if ctx.Err() != nil {
+				return // closing: coder/websocket closes a socket whose write ctx is cancelled mid-write
+			}
+			wctx, wcancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.WriteTimeout)
 			err := s.conn.WriteRaw(wctx, b)
 			wcancel()
 			if err != nil {

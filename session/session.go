@@ -96,6 +96,7 @@ type Session struct {
 	out  *outbox
 
 	protocolErrors int
+	closing        bool // too many protocol errors: the writer closes after flushing
 
 	mu     sync.Mutex // guards active
 	active *activeRun
@@ -113,7 +114,10 @@ func New(conn *ws.Conn, cfg Config) *Session {
 	var b [9]byte
 	_, _ = rand.Read(b[:])
 	s := &Session{cfg: cfg, conn: conn, id: hex.EncodeToString(b[:])}
-	s.out = newOutbox(cfg.OutboxBytes)
+	s.out = newOutbox(cfg.OutboxBytes, func() {
+		s.cfg.Log.Warn("client too slow; closing", "session", s.id, "ip", s.cfg.Key)
+		conn.CloseNow() // a close frame cannot reach a peer that does not read
+	})
 	return s
 }
 
@@ -139,14 +143,16 @@ func (s *Session) Serve(ctx context.Context) error {
 
 	// The reader ends when the socket does. Server shutdown (the parent ctx)
 	// and a writer or pinger that gives up close the socket, which ends it.
-	stopClose := context.AfterFunc(ctx, func() {
-		s.conn.Close(websocket.StatusGoingAway, "server closing session")
+	closed := make(chan struct{})
+	context.AfterFunc(ctx, func() {
+		defer close(closed)
+		s.conn.Close(websocket.StatusGoingAway, "server closing session") // a no-op if already closed
 	})
-	defer stopClose()
 	wg.Go(func() { s.writeLoop(ctx, cancel) })
 	wg.Go(func() { s.pingLoop(ctx, cancel) })
 	err := s.readLoop(context.WithoutCancel(ctx), ctx, &wg)
 	cancel()
+	<-closed
 	s.conn.CloseNow()
 	switch websocket.CloseStatus(err) {
 	case websocket.StatusNormalClosure, websocket.StatusGoingAway, websocket.StatusNoStatusRcvd:
@@ -163,10 +169,11 @@ func (s *Session) Serve(ctx context.Context) error {
 func (s *Session) readLoop(readCtx, ctx context.Context, wg *sync.WaitGroup) error {
 	for {
 		b, err := s.conn.Read(readCtx)
+		if s.closing && (err == nil || errors.Is(err, ws.ErrBinaryFrame)) {
+			continue // the writer is flushing and will close the socket
+		}
 		if errors.Is(err, ws.ErrBinaryFrame) {
-			if s.protocolError(err.Error(), "") {
-				return err
-			}
+			s.protocolError(err.Error(), "")
 			continue
 		}
 		if err != nil {
@@ -180,9 +187,7 @@ func (s *Session) readLoop(readCtx, ctx context.Context, wg *sync.WaitGroup) err
 			s.refuse(re.ID, ws.OutcomeInvalid, 0, &ws.Error{Kind: ws.KindInvalidRequest, Message: fmt.Sprintf("invalid run: %s: %s", re.Field, re.Reason)})
 			continue
 		case err != nil:
-			if s.protocolError(err.Error(), "") {
-				return err
-			}
+			s.protocolError(err.Error(), "")
 			continue
 		}
 		switch m := msg.(type) {
@@ -201,17 +206,17 @@ func (s *Session) readLoop(readCtx, ctx context.Context, wg *sync.WaitGroup) err
 	}
 }
 
-// protocolError answers a message that cannot be understood and reports
-// whether the socket has now made too many.
-func (s *Session) protocolError(msg, id string) bool {
+// protocolError answers a message that cannot be understood; past
+// MaxProtocolErrors the writer closes the socket with 1008 once the answer
+// is out.
+func (s *Session) protocolError(msg, id string) {
 	s.protocolErrors++
 	s.send(ws.ProtocolError{Type: ws.TypeProtocolError, Message: msg, ID: id})
 	if s.protocolErrors >= s.cfg.MaxProtocolErrors {
 		s.cfg.Log.Warn("too many protocol errors", "session", s.id, "ip", s.cfg.Key)
+		s.closing = true
 		s.out.closeAfterFlush(websocket.StatusPolicyViolation, "too many protocol errors")
-		return true
 	}
-	return false
 }
 
 // refuse ends a run that will not execute with one error (optional) and its done.

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs every test of the project from a fresh clone, installing what it needs:
+# Go modules, the npm packages of static/editor and e2e/, and Debian's
+# Chromium when it is absent. Usage: ./scripts/test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "Go modules"
+go mod download
+
+step "npm packages (static/editor, e2e)"
+(cd static/editor && npm ci --no-audit --no-fund --loglevel=error)
+(cd e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
+
+CHROMIUM_PATH=${CHROMIUM_PATH:-/usr/bin/chromium}
+if [ ! -x "$CHROMIUM_PATH" ]; then
+  step "Debian's chromium"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+export CHROMIUM_PATH
+
+step "generated code is fresh (templ, editor bundle)"
+go tool templ generate >/dev/null
+go generate ./static
+if git rev-parse --git-dir >/dev/null 2>&1; then
+  git diff --exit-code -- web/page_templ.go static/editor.bundle.js ||
+    { echo "generated files are stale: run 'go tool templ generate && go generate ./static' and commit"; exit 1; }
+fi
+
+step "gofmt, go vet"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './*/node_modules/*'))
+[ -z "$unformatted" ] || { echo "gofmt needed: $unformatted"; exit 1; }
+go vet ./...
+
+step "go test -race"
+go test -race -count=1 ./...
+
+step "fuzz the protocol decoder (10s)"
+go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 10s ./ws
+
+step "Playwright in Chromium"
+(cd e2e && CI=1 npx playwright test)

@@ -1,0 +1,121 @@
+package session_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/playground-dev/playground/sandbox"
+	"github.com/playground-dev/playground/session"
+	"github.com/playground-dev/playground/ws"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// floodRunner emits big log events until its context ends.
+type floodRunner struct{ started chan struct{} }
+
+func (f floodRunner) Run(ctx context.Context, req sandbox.Request, emit func(sandbox.Event)) (sandbox.Result, error) {
+	close(f.started)
+	text := strings.Repeat("x", 32<<10)
+	for ctx.Err() == nil {
+		emit(sandbox.Event{Kind: sandbox.EventLog, Level: "log", Text: text})
+		time.Sleep(50 * time.Microsecond)
+	}
+	return sandbox.Result{Outcome: sandbox.OutcomeCancelled}, nil
+}
+
+type allowAll struct{}
+
+func (allowAll) Allow(string) (bool, time.Duration) { return true, 0 }
+
+func serve(t *testing.T, cfg session.Config) (*httptest.Server, *session.Metrics) {
+	t.Helper()
+	metrics := &session.Metrics{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, err := ws.Accept(w, r, ws.AcceptOptions{})
+		if err != nil {
+			return
+		}
+		cfg.Metrics = metrics
+		_ = session.New(conn, cfg).Serve(r.Context())
+	}))
+	t.Cleanup(func() {
+		srv.Close()
+	})
+	return srv, metrics
+}
+
+func TestSlowClientIsDisconnected(t *testing.T) {
+	runner := floodRunner{started: make(chan struct{})}
+	srv, metrics := serve(t, session.Config{Runner: runner, Limiter: allowAll{}, OutboxBytes: 1 << 20})
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	b, _ := json.Marshal(map[string]any{"type": "run", "id": "r1", "files": []map[string]string{{"path": "a.js", "source": ""}}})
+	if err := c.Write(ctx, websocket.MessageText, b); err != nil {
+		t.Fatal(err)
+	}
+	<-runner.started
+	// The client never reads again: the server must drop it rather than
+	// buffer without bound or block the run.
+	deadline := time.Now().Add(15 * time.Second)
+	for metrics.Sessions.Load() != 0 || metrics.ActiveRuns.Load() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("session still open (sessions=%d activeRuns=%d); want a slow client disconnected",
+				metrics.Sessions.Load(), metrics.ActiveRuns.Load())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// blockRunner runs until cancelled.
+type blockRunner struct{}
+
+func (blockRunner) Run(ctx context.Context, req sandbox.Request, emit func(sandbox.Event)) (sandbox.Result, error) {
+	emit(sandbox.Event{Kind: sandbox.EventStarted})
+	<-ctx.Done()
+	return sandbox.Result{Outcome: sandbox.OutcomeCancelled}, nil
+}
+
+func TestServerShutdownClosesWithGoingAway(t *testing.T) {
+	ctx, stop := context.WithCancel(context.Background())
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, err := ws.Accept(w, r, ws.AcceptOptions{})
+		if err != nil {
+			return
+		}
+		_ = session.New(conn, session.Config{Runner: blockRunner{}, Limiter: allowAll{}}).Serve(ctx)
+	}))
+	defer srv.Close()
+	dctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(dctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	if _, _, err := c.Read(dctx); err != nil { // hello
+		t.Fatal(err)
+	}
+	stop()
+	for {
+		_, _, err := c.Read(dctx)
+		if err != nil {
+			if got := websocket.CloseStatus(err); got != websocket.StatusGoingAway {
+				t.Fatalf("close status = %v (%v); want 1001 going away", got, err)
+			}
+			return
+		}
+	}
+}

@@ -84,7 +84,7 @@ func TestDefaultEntry(t *testing.T) {
 // TestBundleTargetRunsInGoja pins Target: code using the newest syntax of
 // that ECMAScript level passes through esbuild untouched and runs in goja.
 func TestBundleTargetRunsInGoja(t *testing.T) {
-	p := NewPool(Config{Workers: 1})
+	p := newTestPool(t, Config{Workers: 1})
 	res, rec := run(t, p, Request{Files: files("main.ts", `
 class A { #p = 1; static s = 2; static { A.s = 3; } get p() { return this.#p; } has(o: object) { return #p in o; } }
 const o: { a?: { b?: number } } = {};

@@ -55,9 +55,9 @@ var (
 	errNoFS        = errors.New("source maps must be inline: the playground reads no files")
 )
 
-// job is what one execution needs, once bundled.
+// job is what one execution needs, once bundled and compiled.
 type job struct {
-	Code          string
+	Program       *goja.Program
 	Input         json.RawMessage
 	Timeout       time.Duration
 	Deterministic bool
@@ -139,7 +139,7 @@ func execute(ctx context.Context, j job, emit func(Event)) Result {
 	emit(Event{Kind: EventStarted, TimeoutMs: ms(j.Timeout)})
 	e.clock.start = time.Now()
 
-	err := e.run(ctx, j.Code)
+	err := e.run(ctx, j.Program)
 	res.Stats = e.stats
 	res.Stats.RunMs = ms(time.Since(e.clock.start))
 	e.facts.flush()
@@ -164,10 +164,12 @@ func execute(ctx context.Context, j job, emit func(Event)) Result {
 	return res
 }
 
-// interruptCause is why ctx ended: the run's own deadline, or a cancel.
+// interruptCause is why ctx ended: the run's own deadline, the memory
+// watchdog, or a cancel.
 func (e *execution) interruptCause(ctx context.Context) error {
-	if errors.Is(context.Cause(ctx), errTimeout) {
-		return errTimeout
+	switch c := context.Cause(ctx); {
+	case errors.Is(c, errTimeout), errors.Is(c, errMemoryLimit):
+		return c
 	}
 	return errCancelled
 }
@@ -187,6 +189,8 @@ func (e *execution) endWith(cause error) (Outcome, bool) {
 	case errors.Is(cause, errOutputLimit):
 		e.emitAlways(Event{Kind: EventError, Error: &Error{Kind: KindOutputLimit, Message: fmt.Sprintf("run exceeded its output limit (%d bytes of console text or %d events)", e.lim.MaxOutputBytes, e.lim.MaxEvents)}})
 		return OutcomeOutputLimit, false
+	case errors.Is(cause, errMemoryLimit):
+		return OutcomeMemoryLimit, false // the worker reports the error
 	case errors.Is(cause, errCancelled):
 		return OutcomeCancelled, false
 	default:
@@ -199,7 +203,7 @@ func (e *execution) endWith(cause error) (Outcome, bool) {
 func (e *execution) setup(j job) {
 	vm := e.vm
 	vm.SetMaxCallStackSize(e.lim.MaxCallStack)
-	vm.SetParserOptions(parser.WithSourceMapLoader(func(string) ([]byte, error) { return nil, errNoFS }))
+	vm.SetParserOptions(parser.WithSourceMapLoader(noSourceMapFiles)) // eval and new Function too
 	if j.Deterministic {
 		vm.SetRandSource(newRand(0x5eed))
 		vm.SetTimeSource(func() time.Time { return e.clock.base.Add(e.clock.elapsed) })
@@ -224,24 +228,27 @@ func (e *execution) setup(j job) {
 	must(vm.Set("setInterval", e.setTimer(true)))
 	must(vm.Set("clearTimeout", e.clearTimer))
 	must(vm.Set("clearInterval", e.clearTimer))
-	must(vm.Set("queueMicrotask", func(c goja.FunctionCall) goja.Value {
-		fn, ok := goja.AssertFunction(c.Argument(0))
-		if !ok {
-			panic(vm.NewTypeError("queueMicrotask: argument must be a function"))
-		}
-		p, resolve, _ := vm.NewPromise()
-		then, _ := goja.AssertFunction(vm.ToValue(p).ToObject(vm).Get("then"))
-		_, _ = then(vm.ToValue(p), vm.ToValue(func(goja.FunctionCall) goja.Value {
-			_, err := fn(goja.Undefined())
-			if err != nil {
-				panic(err)
-			}
-			return goja.Undefined()
-		}))
-		_ = resolve(goja.Undefined())
-		return goja.Undefined()
-	}))
+	must(vm.Set("queueMicrotask", e.queueMicrotask()))
 	e.facts = newFactStore(e)
+}
+
+// queueMicrotaskSource defines queueMicrotask in JS over the intrinsic
+// Promise, captured before snippet code runs. (A Go function that calls back
+// into JS from inside a microtask makes goja retain memory per call.)
+const queueMicrotaskSource = `(function (P, then) {
+	const resolved = P.resolve();
+	return function queueMicrotask(callback) {
+		if (typeof callback !== "function") throw new TypeError("queueMicrotask: the callback must be a function");
+		then.call(resolved, () => { callback(); });
+	};
+})(Promise, Promise.prototype.then)`
+
+var queueMicrotaskProgram = goja.MustCompile("queueMicrotask.js", queueMicrotaskSource, true)
+
+func (e *execution) queueMicrotask() goja.Value {
+	v, err := e.vm.RunProgram(queueMicrotaskProgram)
+	must(err)
+	return v
 }
 
 func must(err error) {
@@ -252,19 +259,7 @@ func must(err error) {
 
 // run evaluates the bundle and then drives the event loop until nothing is
 // pending. A non-nil error means the runtime was interrupted.
-func (e *execution) run(ctx context.Context, code string) error {
-	ast, err := goja.Parse("bundle.js", code, parser.WithSourceMapLoader(func(string) ([]byte, error) { return nil, errNoFS }))
-	if err != nil {
-		e.emitError(&Error{Kind: KindSyntax, Message: err.Error()})
-		e.failed = true
-		return nil
-	}
-	prg, err := goja.CompileAST(ast, true)
-	if err != nil {
-		e.emitError(&Error{Kind: KindSyntax, Message: err.Error()})
-		e.failed = true
-		return nil
-	}
+func (e *execution) run(ctx context.Context, prg *goja.Program) error {
 	fnv, err := e.vm.RunProgram(prg)
 	if err != nil {
 		return e.uncaught(err)
@@ -421,7 +416,14 @@ func (e *execution) uncaught(err error) error {
 	}
 	var se *goja.StackOverflowError
 	if errors.As(err, &se) {
-		e.emitError(&Error{Kind: KindRuntime, Message: "RangeError: Maximum call stack size exceeded"})
+		// goja's stack overflow is uncatchable by design (runtime.go,
+		// SetMaxCallStackSize), so it ends the task it happened in.
+		er := &Error{Kind: KindRuntime, Message: "RangeError: Maximum call stack size exceeded"}
+		if frames := userFrames(se.Stack()); len(frames) > 0 {
+			er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column
+			er.Stack = formatStack(er.Message, frames)
+		}
+		e.emitError(er)
 		e.failed = true
 		return e.stop
 	}
@@ -539,10 +541,18 @@ func parseStack(s string) []frame {
 	return out
 }
 
+// maxStackFrames caps the frames a reported stack shows (deep recursion
+// has thousands).
+const maxStackFrames = 30
+
 func formatStack(msg string, frames []frame) string {
 	var b strings.Builder
 	b.WriteString(msg)
-	for _, f := range frames {
+	for i, f := range frames {
+		if i == maxStackFrames {
+			fmt.Fprintf(&b, "\n    ... %d more frames", len(frames)-i)
+			break
+		}
 		if f.fn != "" {
 			fmt.Fprintf(&b, "\n    at %s (%s:%d:%d)", f.fn, f.file, f.line, f.column)
 		} else {

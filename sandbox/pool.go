@@ -2,23 +2,28 @@ package sandbox
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
-// Config configures a Pool. The zero value works; each field's default is
-// stated beside it.
+// Config configures a Pool. The zero value works when the running binary
+// calls WorkerMain for WorkerArg; each field's default is stated beside it.
 type Config struct {
 	// Workers is how many runs execute at once. Defaults to runtime.NumCPU().
 	Workers int
+	// Spares is how many started workers wait beyond Workers, so that a
+	// killed worker's slot is usable at once. Defaults to 1.
+	Spares int
 	// QueueSize is how many runs may wait for a worker; past it Run answers
 	// OutcomeBusy. Defaults to 64 per worker.
 	QueueSize int
@@ -26,17 +31,41 @@ type Config struct {
 	DefaultTimeout time.Duration
 	// MinTimeout and MaxTimeout bound a requested timeout. Default 50ms and 30s.
 	MinTimeout, MaxTimeout time.Duration
+	// MemoryBytes caps the heap of one run. Defaults to 256 MiB.
+	MemoryBytes int64
 	// Limits caps output, events, timers and previews of each run.
 	Limits Limits
-	// BundleCache is how many bundles are kept by content hash. Defaults to 256.
-	BundleCache int
-	// Log receives server-side details (internal errors). Defaults to slog.Default().
+	// Command is the argv that starts a worker process. Defaults to this
+	// executable with WorkerArg.
+	Command []string
+	// Env is added to a worker's environment, which inherits nothing from
+	// the server's.
+	Env []string
+	// KillGrace is how long past its deadline a run may take to stop by
+	// itself before its worker is killed. Defaults to 10ms.
+	KillGrace time.Duration
+	// CancelGrace is how long a cancelled run's worker may take to stop
+	// before it is killed. The run itself ends at once. Defaults to 5ms.
+	CancelGrace time.Duration
+	// BundleTimeout bounds bundling. Defaults to 5s.
+	BundleTimeout time.Duration
+	// MaxRunsPerWorker recycles a worker after this many runs; 1 is one
+	// process per run. Defaults to 10,000.
+	MaxRunsPerWorker int
+	// Log receives what clients never see: crashes and their stderr.
+	// Defaults to slog.Default().
 	Log *slog.Logger
 }
+
+// WorkerArg is the argument that makes the playground binary a worker.
+const WorkerArg = "-mode=worker"
 
 func (c Config) withDefaults() Config {
 	if c.Workers <= 0 {
 		c.Workers = runtime.NumCPU()
+	}
+	if c.Spares <= 0 {
+		c.Spares = 1
 	}
 	if c.QueueSize <= 0 {
 		c.QueueSize = 64 * c.Workers
@@ -52,8 +81,27 @@ func (c Config) withDefaults() Config {
 	}
 	c.MaxTimeout = max(c.MaxTimeout, c.MinTimeout)
 	c.DefaultTimeout = min(max(c.DefaultTimeout, c.MinTimeout), c.MaxTimeout)
-	if c.BundleCache <= 0 {
-		c.BundleCache = 256
+	if c.MemoryBytes <= 0 {
+		c.MemoryBytes = defaultMemoryBytes
+	}
+	if len(c.Command) == 0 {
+		exe, err := os.Executable()
+		if err != nil {
+			exe = os.Args[0]
+		}
+		c.Command = []string{exe, WorkerArg}
+	}
+	if c.KillGrace <= 0 {
+		c.KillGrace = 10 * time.Millisecond
+	}
+	if c.CancelGrace <= 0 {
+		c.CancelGrace = 5 * time.Millisecond
+	}
+	if c.BundleTimeout <= 0 {
+		c.BundleTimeout = 5 * time.Second
+	}
+	if c.MaxRunsPerWorker <= 0 {
+		c.MaxRunsPerWorker = 10_000
 	}
 	if c.Log == nil {
 		c.Log = slog.Default()
@@ -62,41 +110,142 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// Pool runs snippets, at most Config.Workers at once, queueing the rest
-// fairly by Request.Key. It is safe for concurrent use.
+// Pool runs snippets in pre-started worker processes, at most
+// Config.Workers at once, queueing the rest fairly by Request.Key. A worker
+// serves many runs, each in a fresh goja.Runtime, and is replaced after a
+// kill, a crash, a memory limit or MaxRunsPerWorker runs. It is safe for
+// concurrent use.
 type Pool struct {
-	cfg    Config
-	queue  *queue
-	cache  *bundleCache
-	closed chan struct{}
-	once   sync.Once
+	cfg     Config
+	queue   *queue
+	idle    chan *proc // started workers waiting for a run
+	closed  chan struct{}
+	once    sync.Once
+	wg      sync.WaitGroup // spawners and reapers
+	maxLine int
 
-	running atomic.Int64
-	runs    atomic.Int64
+	running, runs                      atomic.Int64
+	kills, crashes, restarts, failures atomic.Int64
+	live                               atomic.Int64 // worker processes started and not yet retired
+
+	mu          sync.Mutex // guards the breaker
+	failStreak  int        // consecutive start failures
+	breakerOpen time.Time  // when the breaker may try again
 }
 
-// NewPool returns a pool ready to run.
+// NewPool starts Workers+Spares worker processes in the background and
+// returns at once; runs wait in the queue until a worker is ready.
 func NewPool(cfg Config) *Pool {
 	cfg = cfg.withDefaults()
-	return &Pool{
-		cfg:    cfg,
-		queue:  newQueue(cfg.Workers, cfg.QueueSize),
-		cache:  newBundleCache(cfg.BundleCache),
-		closed: make(chan struct{}),
+	n := cfg.Workers + cfg.Spares
+	p := &Pool{
+		cfg:     cfg,
+		queue:   newQueue(cfg.Workers, cfg.QueueSize),
+		idle:    make(chan *proc, n),
+		closed:  make(chan struct{}),
+		maxLine: cfg.Limits.MaxOutputBytes + 1<<20,
 	}
+	for range n {
+		p.spawn(false)
+	}
+	return p
+}
+
+// spawn starts one worker in the background and adds it to the idle set.
+// Repeated start failures open a circuit breaker: spawn waits, doubling the
+// wait up to 10s, so that a broken binary does not burn the machine.
+func (p *Pool) spawn(restart bool) {
+	p.live.Add(1)
+	if restart {
+		p.restarts.Add(1)
+	}
+	p.wg.Go(func() {
+		for {
+			if wait := p.breakerWait(); wait > 0 {
+				select {
+				case <-time.After(wait):
+				case <-p.closed:
+					p.live.Add(-1)
+					return
+				}
+			}
+			select {
+			case <-p.closed:
+				p.live.Add(-1)
+				return
+			default:
+			}
+			w, err := startProc(p.cfg.Command, p.workerEnv(), p.maxLine, 30*time.Second)
+			if err != nil {
+				p.failures.Add(1)
+				p.cfg.Log.Error("sandbox worker failed to start", "err", err)
+				p.breakerTrip()
+				continue
+			}
+			p.breakerReset()
+			select {
+			case p.idle <- w:
+			case <-p.closed:
+				w.close(time.Second)
+				p.live.Add(-1)
+			}
+			return
+		}
+	})
+}
+
+func (p *Pool) workerEnv() []string {
+	env := []string{
+		"GOMAXPROCS=2", // the runtime goroutine plus the watchdog and the pipe
+		"GOTRACEBACK=single",
+		fmt.Sprintf("%s=%d", envWorkerMemory, p.cfg.MemoryBytes),
+	}
+	return append(env, p.cfg.Env...)
+}
+
+func (p *Pool) breakerWait() time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return time.Until(p.breakerOpen)
+}
+
+func (p *Pool) breakerTrip() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.failStreak++
+	if p.failStreak >= 3 {
+		wait := min(100*time.Millisecond<<min(p.failStreak-3, 7), 10*time.Second)
+		p.breakerOpen = time.Now().Add(wait)
+	}
+}
+
+func (p *Pool) breakerReset() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.failStreak = 0
 }
 
 // PoolStats is a point-in-time view of a pool.
 type PoolStats struct {
-	Workers int   `json:"workers"`
-	Busy    int64 `json:"busy"`
-	Queued  int   `json:"queued"`
-	Runs    int64 `json:"runs"`
+	Workers  int   `json:"workers"`  // runs that may execute at once
+	Live     int64 `json:"live"`     // worker processes started or starting
+	Idle     int   `json:"idle"`     // started workers waiting for a run
+	Busy     int64 `json:"busy"`     // runs executing
+	Queued   int   `json:"queued"`   // runs waiting for a worker
+	Runs     int64 `json:"runs"`     // runs executed
+	Kills    int64 `json:"kills"`    // workers killed (deadline, cancel, limit)
+	Crashes  int64 `json:"crashes"`  // workers that died on their own
+	Restarts int64 `json:"restarts"` // replacement workers started
+	Failures int64 `json:"failures"` // workers that failed to start
 }
 
 // Stats reports the pool's current load.
 func (p *Pool) Stats() PoolStats {
-	return PoolStats{Workers: p.cfg.Workers, Busy: p.running.Load(), Queued: p.queue.len(), Runs: p.runs.Load()}
+	return PoolStats{
+		Workers: p.cfg.Workers, Live: p.live.Load(), Idle: len(p.idle), Busy: p.running.Load(),
+		Queued: p.queue.len(), Runs: p.runs.Load(), Kills: p.kills.Load(), Crashes: p.crashes.Load(),
+		Restarts: p.restarts.Load(), Failures: p.failures.Load(),
+	}
 }
 
 // Announced is what a client is told about the pool's limits.
@@ -106,6 +255,7 @@ type Announced struct {
 		Min     float64 `json:"min"`
 		Max     float64 `json:"max"`
 	} `json:"timeoutMs"`
+	MemoryBytes int64 `json:"memoryBytes"`
 	Limits
 	Modules []string `json:"modules"`
 }
@@ -116,6 +266,7 @@ func (p *Pool) Announce() Announced {
 	a.TimeoutMs.Default = ms(p.cfg.DefaultTimeout)
 	a.TimeoutMs.Min = ms(p.cfg.MinTimeout)
 	a.TimeoutMs.Max = ms(p.cfg.MaxTimeout)
+	a.MemoryBytes = p.cfg.MemoryBytes
 	a.Limits = p.cfg.Limits
 	a.Modules = []string{RuntimeModule}
 	return a
@@ -124,20 +275,21 @@ func (p *Pool) Announce() Announced {
 // ErrClosed is returned by Run after Close.
 var ErrClosed = errors.New("sandbox pool is closed")
 
-// Run bundles and executes req, calling emit for each event in order from
-// one goroutine at a time; emit must not block. A snippet's failure is a
-// successful Run: it is in Result.Outcome and the error events. err is
-// non-nil only for server faults (then nothing more is emitted). When ctx
-// ends the run stops at once with OutcomeCancelled.
-func (p *Pool) Run(ctx context.Context, req Request, emit func(Event)) (res Result, err error) {
+// Run bundles and executes req in a worker, calling emit for each event in
+// order from one goroutine at a time; emit must not block. A snippet's
+// failure is a successful Run: it is in Result.Outcome and the error
+// events. err is non-nil only for server faults (then nothing more is
+// emitted for the run). When ctx ends the run ends at once with
+// OutcomeCancelled and its slot is free; its worker is stopped in the
+// background.
+func (p *Pool) Run(ctx context.Context, req Request, emit func(Event)) (Result, error) {
 	select {
 	case <-p.closed:
 		return Result{}, ErrClosed
 	default:
 	}
-	res.Facts = map[string]json.RawMessage{}
 	timeout := p.clamp(req.Timeout)
-	res.TimeoutMs = ms(timeout)
+	res := Result{Facts: map[string]json.RawMessage{}, TimeoutMs: ms(timeout)}
 	entry := req.Entry
 	if entry == "" {
 		entry = DefaultEntry(req.Files)
@@ -159,39 +311,263 @@ func (p *Pool) Run(ctx context.Context, req Request, emit func(Event)) (res Resu
 		return res, nil
 	}
 	defer p.queue.release()
+	w, err := p.take(ctx)
 	res.Stats.QueueMs = ms(time.Since(queued))
+	if err != nil {
+		if ctx.Err() != nil {
+			res.Outcome = OutcomeCancelled
+			return res, nil
+		}
+		return res, err
+	}
 	p.running.Add(1)
 	defer p.running.Add(-1)
 	p.runs.Add(1)
+	job := &ipcJob{Files: req.Files, Entry: entry, Input: req.Input, TimeoutMs: ms(timeout), Deterministic: req.Deterministic, Limits: p.cfg.Limits}
+	out, err := p.exec(ctx, w, job, timeout, emit)
+	out.Stats.QueueMs = res.Stats.QueueMs
+	out.TimeoutMs = res.TimeoutMs
+	return out, err
+}
 
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("run panicked: %v", r)
-		}
-	}()
-
-	t0 := time.Now()
-	b := p.cache.get(req.Files, entry)
-	bundleMs := ms(time.Since(t0))
-	if len(b.Errors) > 0 {
-		for i := range b.Errors {
-			emit(Event{Kind: EventError, Error: &b.Errors[i]})
-		}
-		res.Stats.BundleMs = bundleMs
-		res.Outcome = OutcomeError
-		if b.Errors[0].Kind == KindInvalidRequest {
-			res.Outcome = OutcomeInvalid
-		}
-		return res, nil
+// take waits for an idle worker.
+func (p *Pool) take(ctx context.Context) (*proc, error) {
+	select {
+	case w := <-p.idle:
+		return w, nil
+	default:
 	}
-	if ctx.Err() != nil {
+	t := time.NewTimer(30 * time.Second)
+	defer t.Stop()
+	select {
+	case w := <-p.idle:
+		return w, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-p.closed:
+		return nil, ErrClosed
+	case <-t.C:
+		return nil, errWorkerUnavailable
+	}
+}
+
+// exec drives one job on worker w: it forwards events after re-checking
+// the caps, and enforces the deadline and cancellation by killing w when
+// w does not stop by itself.
+func (p *Pool) exec(ctx context.Context, w *proc, job *ipcJob, timeout time.Duration, emit func(Event)) (Result, error) {
+	res := Result{Facts: map[string]json.RawMessage{}}
+	if err := w.send(ipcRequest{Op: "run", Job: job}); err != nil {
+		p.retire(w, false)
+		return res, fmt.Errorf("send job: %w", err)
+	}
+	lim := p.cfg.Limits
+	var (
+		started         bool
+		startedAt       time.Time
+		events, outText int
+		lastT           float64
+	)
+	facts := newFactMirror()
+	deadline := time.NewTimer(p.cfg.BundleTimeout)
+	defer deadline.Stop()
+	stop := func(outcome Outcome, e *Error) Result {
+		p.kill(w)
+		if e != nil {
+			emit(Event{Kind: EventError, T: lastT, Error: e})
+		}
+		res.Outcome, res.TimedOut = outcome, outcome == OutcomeTimeout
+		res.Facts = facts.snapshot()
+		if started {
+			res.Stats.RunMs = ms(time.Since(startedAt))
+		}
+		return res
+	}
+	for {
+		select {
+		case line, ok := <-w.lines:
+			if !ok {
+				if w.lineTooLong() {
+					res.Stats.Truncated = true
+					return stop(OutcomeOutputLimit, &Error{Kind: KindOutputLimit, Message: "run exceeded its output limit (one event was too large)"}), nil
+				}
+				return p.crashed(w, started, facts, emit)
+			}
+			var m ipcMessage
+			if err := json.Unmarshal(line, &m); err != nil || (m.Event == nil) == (m.Result == nil) {
+				p.cfg.Log.Error("sandbox worker sent a bad line", "line", truncate(string(line), 200))
+				return stop(OutcomeError, internalError(p.cfg.Log, "bad line from worker")), nil
+			}
+			if m.Result != nil {
+				r := *m.Result
+				if r.Facts == nil {
+					r.Facts = map[string]json.RawMessage{}
+				}
+				r.Stats.Logs, r.Stats.OutputBytes = min(r.Stats.Logs, events), min(r.Stats.OutputBytes, outText)
+				p.release(w, r.Outcome)
+				return r, nil
+			}
+			ev := *m.Event
+			lastT = ev.T
+			switch ev.Kind {
+			case EventStarted:
+				if !started {
+					started, startedAt = true, time.Now()
+					deadline.Reset(timeout + p.cfg.KillGrace)
+				}
+			case EventLog:
+				outText += len(ev.Text)
+				events++
+			case EventFact, EventCall:
+				events++
+				if ev.Kind == EventFact {
+					facts.apply(ev)
+				}
+			}
+			if outText > lim.MaxOutputBytes || events > lim.MaxEvents+1 {
+				res.Stats.Truncated = true
+				return stop(OutcomeOutputLimit, &Error{Kind: KindOutputLimit, Message: fmt.Sprintf("run exceeded its output limit (%d bytes of console text or %d events)", lim.MaxOutputBytes, lim.MaxEvents)}), nil
+			}
+			emit(ev)
+		case <-deadline.C:
+			if !started {
+				return stop(OutcomeError, &Error{Kind: KindBundle, Message: fmt.Sprintf("bundling took longer than %v", p.cfg.BundleTimeout)}), nil
+			}
+			return stop(OutcomeTimeout, &Error{Kind: KindTimeout, Message: fmt.Sprintf("run exceeded its time limit of %g ms", ms(timeout))}), nil
+		case <-ctx.Done():
+			_ = w.send(ipcRequest{Op: "cancel"})
+			p.wg.Go(func() { p.reap(w) })
+			res.Outcome = OutcomeCancelled
+			res.Facts = facts.snapshot()
+			if started {
+				res.Stats.RunMs = ms(time.Since(startedAt))
+			}
+			return res, nil
+		}
+	}
+}
+
+// reap waits CancelGrace for a cancelled run's result; a worker that
+// delivers it goes back to the idle set, one that does not is killed.
+func (p *Pool) reap(w *proc) {
+	t := time.NewTimer(p.cfg.CancelGrace)
+	defer t.Stop()
+	for {
+		select {
+		case line, ok := <-w.lines:
+			if !ok {
+				p.retire(w, !w.wasKilled())
+				return
+			}
+			var m ipcMessage
+			if json.Unmarshal(line, &m) == nil && m.Result != nil {
+				p.release(w, m.Result.Outcome)
+				return
+			}
+		case <-t.C:
+			p.kill(w)
+			return
+		}
+	}
+}
+
+// crashed ends a run whose worker died without a result, telling the user
+// as precisely as the worker's exit allows.
+func (p *Pool) crashed(w *proc, started bool, facts *factMirror, emit func(Event)) (Result, error) {
+	<-w.exited
+	stderr := w.stderr.String()
+	res := Result{Facts: facts.snapshot()}
+	var e *Error
+	switch {
+	case w.wasKilled():
+		p.retire(w, false)
 		res.Outcome = OutcomeCancelled
 		return res, nil
+	case strings.Contains(stderr, "stack overflow") || strings.Contains(stderr, "stack exceeds"):
+		res.Outcome = OutcomeError
+		if started {
+			e = &Error{Kind: KindRuntime, Message: "RangeError: Maximum call stack size exceeded (inside a builtin: a value nested too deeply)"}
+		} else {
+			e = &Error{Kind: KindSyntax, Message: "the source is nested too deeply to parse"}
+		}
+	case ranOutOfMemory(stderr):
+		e, res.Outcome = memoryError(p.cfg.MemoryBytes), OutcomeMemoryLimit
+		if !started {
+			e.Message = "bundling this source " + strings.TrimPrefix(e.Message, "run ")
+		}
+	default:
+		res.Outcome = OutcomeError
+		e = internalError(p.cfg.Log, "worker crashed", "exit", w.exitStatus(), "stderr", truncate(stderr, 4<<10))
 	}
-	r := execute(ctx, job{Code: b.Code, Input: req.Input, Timeout: timeout, Deterministic: req.Deterministic, Limits: p.cfg.Limits}, emit)
-	r.Stats.QueueMs = res.Stats.QueueMs
-	r.Stats.BundleMs = bundleMs
-	return r, nil
+	p.crashes.Add(1)
+	p.retire(w, false)
+	emit(Event{Kind: EventError, Error: e})
+	return res, nil
+}
+
+// ranOutOfMemory reports whether a worker's crash output shows the Go
+// runtime failing to get memory past RLIMIT_DATA. Besides its "out of
+// memory" and "cannot allocate memory" fatal errors, the runtime (Go 1.26)
+// can fault inside the garbage collector when an mmap fails; goja and
+// esbuild are memory-safe Go, so a fault in runtime code of a worker under
+// that limit is counted as memory too.
+func ranOutOfMemory(stderr string) bool {
+	if strings.Contains(stderr, "out of memory") || strings.Contains(stderr, "cannot allocate memory") {
+		return true
+	}
+	return (strings.HasPrefix(stderr, "SIGSEGV") || strings.HasPrefix(stderr, "SIGBUS")) && strings.Contains(stderr, "\nruntime.")
+}
+
+// internalError logs details under an opaque id and returns the error the
+// client sees, which carries only the id.
+func internalError(log *slog.Logger, msg string, args ...any) *Error {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	id := hex.EncodeToString(b[:])
+	log.Error("sandbox: "+msg, append([]any{"errorID", id}, args...)...)
+	return &Error{Kind: KindInternal, Message: "internal error " + id + ": the sandbox failed; the error id is in the server log"}
+}
+
+// release returns a worker after a run, or retires it when it must not
+// serve again (a limit was hit, or it served MaxRunsPerWorker runs).
+func (p *Pool) release(w *proc, outcome Outcome) {
+	w.runs++
+	if outcome == OutcomeMemoryLimit || w.runs >= p.cfg.MaxRunsPerWorker {
+		p.retire(w, false)
+		return
+	}
+	select {
+	case p.idle <- w:
+	default: // cannot happen: idle holds every live worker
+		p.retire(w, false)
+	}
+}
+
+// kill kills a worker and replaces it.
+func (p *Pool) kill(w *proc) {
+	p.kills.Add(1)
+	w.kill()
+	p.retire(w, false)
+}
+
+// retire stops w in the background and starts its replacement.
+func (p *Pool) retire(w *proc, crashed bool) {
+	if crashed {
+		p.crashes.Add(1)
+	}
+	p.wg.Go(func() {
+		go func() { // drain, so that the reader can reach EOF and wait
+			for range w.lines {
+			}
+		}()
+		w.close(time.Second)
+	})
+	select {
+	case <-p.closed:
+		p.live.Add(-1)
+	default:
+		p.live.Add(-1)
+		p.spawn(true)
+	}
 }
 
 func (p *Pool) clamp(d time.Duration) time.Duration {
@@ -201,76 +577,63 @@ func (p *Pool) clamp(d time.Duration) time.Duration {
 	return min(max(d, p.cfg.MinTimeout), p.cfg.MaxTimeout)
 }
 
-// Close stops accepting runs. Runs in flight finish on their own.
+// Close stops the pool: runs after it fail with ErrClosed, idle workers
+// exit, and Close waits for the pool's goroutines. Runs in flight should
+// have ended first (cancel their contexts).
 func (p *Pool) Close() error {
-	p.once.Do(func() { close(p.closed) })
-	return nil
-}
-
-// bundleCache keeps recent bundles by content hash. It is safe for concurrent use.
-type bundleCache struct {
-	size int
-
-	mu    sync.Mutex // guards the fields below
-	m     map[[32]byte]*cacheEntry
-	clock uint64
-}
-
-type cacheEntry struct {
-	b    bundled
-	used uint64
-}
-
-func newBundleCache(size int) *bundleCache {
-	return &bundleCache{size: size, m: map[[32]byte]*cacheEntry{}}
-}
-
-// get returns the bundle of files, building it on a miss.
-func (c *bundleCache) get(files []File, entry string) bundled {
-	key := bundleKey(files, entry)
-	c.mu.Lock()
-	if e, ok := c.m[key]; ok {
-		c.clock++
-		e.used = c.clock
-		c.mu.Unlock()
-		return e.b
-	}
-	c.mu.Unlock()
-	b := bundle(files, entry)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.m) >= c.size {
-		var oldest [32]byte
-		var min uint64 = ^uint64(0)
-		for k, e := range c.m {
-			if e.used < min {
-				oldest, min = k, e.used
+	p.once.Do(func() {
+		close(p.closed)
+		for {
+			select {
+			case w := <-p.idle:
+				p.live.Add(-1)
+				w.close(time.Second)
+				continue
+			default:
 			}
+			break
 		}
-		delete(c.m, oldest)
+	})
+	p.wg.Wait()
+	for {
+		select {
+		case w := <-p.idle: // started by a spawner that raced with Close
+			p.live.Add(-1)
+			w.close(time.Second)
+			continue
+		default:
+		}
+		return nil
 	}
-	c.clock++
-	c.m[key] = &cacheEntry{b: b, used: c.clock}
-	return b
 }
 
-// bundleKey hashes what decides a bundle's bytes: the bundler version
-// (options live in this binary), the entry and the files, each length-prefixed.
-func bundleKey(files []File, entry string) [32]byte {
-	h := sha256.New()
-	write := func(s string) {
-		var n [8]byte
-		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
-		h.Write(n[:])
-		h.Write([]byte(s))
+// factMirror follows fact events so that a run whose worker was killed
+// still ends with its last known facts.
+type factMirror struct {
+	vals map[string]json.RawMessage
+}
+
+func newFactMirror() *factMirror { return &factMirror{vals: map[string]json.RawMessage{}} }
+
+func (f *factMirror) apply(ev Event) {
+	if ev.Deleted {
+		delete(f.vals, ev.Key)
+		return
 	}
-	write(esbuildVersion)
-	write(entry)
-	for _, f := range files {
-		write(f.Path)
-		write(f.Source)
+	f.vals[ev.Key] = ev.Value
+}
+
+func (f *factMirror) snapshot() map[string]json.RawMessage {
+	out := make(map[string]json.RawMessage, len(f.vals))
+	for k, v := range f.vals {
+		out[k] = v
 	}
-	var k [32]byte
-	h.Sum(k[:0])
-	return k
+	return out
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }

@@ -76,7 +76,7 @@ func files(kv ...string) []File {
 }
 
 func TestRunTwoFileTypeScript(t *testing.T) {
-	p := NewPool(Config{Workers: 1})
+	p := newTestPool(t, Config{Workers: 1})
 	res, rec := run(t, p, Request{Files: files(
 		"src/main.ts", `import { facts } from "playground";
 import { Counter } from "./counter.js";
@@ -117,7 +117,7 @@ export default { final: c.value };
 }
 
 func TestRunSyntaxErrorPointsAtFile(t *testing.T) {
-	p := NewPool(Config{Workers: 1})
+	p := newTestPool(t, Config{Workers: 1})
 	res, rec := run(t, p, Request{Files: files(
 		"src/main.ts", "import { x } from './b';\nconsole.log(x);\n",
 		"src/b.ts", "export const x = 1;\nexport const y = (;\n")})
@@ -134,7 +134,7 @@ func TestRunSyntaxErrorPointsAtFile(t *testing.T) {
 }
 
 func TestRunRuntimeErrorMapped(t *testing.T) {
-	p := NewPool(Config{Workers: 1})
+	p := newTestPool(t, Config{Workers: 1})
 	res, rec := run(t, p, Request{Files: files(
 		"src/main.ts", "import { f } from './a';\nf();\n",
 		"src/a.ts", "import { g } from './b';\nexport function f() {\n  g();\n}\n",
@@ -156,7 +156,7 @@ func TestRunRuntimeErrorMapped(t *testing.T) {
 }
 
 func TestRunTimeoutKeepsOutput(t *testing.T) {
-	p := NewPool(Config{Workers: 1})
+	p := newTestPool(t, Config{Workers: 1})
 	start := time.Now()
 	res, rec := run(t, p, Request{Timeout: 200 * time.Millisecond, Files: files("main.js", "console.log('before'); while (true) {}")})
 	if res.Outcome != OutcomeTimeout || !res.TimedOut {
@@ -175,7 +175,7 @@ func TestRunTimeoutKeepsOutput(t *testing.T) {
 }
 
 func TestRunPreviews(t *testing.T) {
-	p := NewPool(Config{Workers: 1})
+	p := newTestPool(t, Config{Workers: 1})
 	_, rec := run(t, p, Request{Files: files("main.js", `
 class Foo { constructor() { this.a = 1; } }
 const o = { x: 1 }; o.self = o;
@@ -198,7 +198,7 @@ console.log(undefined, 12n, Symbol("s"), function f() {}, NaN, -0, new Date(0), 
 }
 
 func TestFactsNestedAndDeleted(t *testing.T) {
-	p := NewPool(Config{Workers: 1})
+	p := newTestPool(t, Config{Workers: 1})
 	res, rec := run(t, p, Request{Files: files("main.ts", `
 import { facts } from "playground";
 facts.todos = [];
@@ -235,7 +235,7 @@ facts.user.name = "y";
 }
 
 func TestInputIsFrozen(t *testing.T) {
-	p := NewPool(Config{Workers: 1})
+	p := newTestPool(t, Config{Workers: 1})
 	res, rec := run(t, p, Request{Input: json.RawMessage(`{"start":5,"list":[1]}`), Files: files("main.ts", `
 import { input } from "playground";
 "use strict";
@@ -252,7 +252,7 @@ console.log(input.start, threw, Object.isFrozen(input.list));
 }
 
 func TestUnsettledTopLevelAwait(t *testing.T) {
-	p := NewPool(Config{Workers: 1})
+	p := newTestPool(t, Config{Workers: 1})
 	res, rec := run(t, p, Request{Files: files("main.ts", `await new Promise(() => {});`)})
 	if res.Outcome != OutcomeError {
 		t.Fatalf("outcome %s; want error", res.Outcome)
@@ -263,7 +263,7 @@ func TestUnsettledTopLevelAwait(t *testing.T) {
 }
 
 func TestOutputLimit(t *testing.T) {
-	p := NewPool(Config{Workers: 1, Limits: Limits{MaxOutputBytes: 1000}})
+	p := newTestPool(t, Config{Workers: 1, Limits: Limits{MaxOutputBytes: 1000}})
 	res, rec := run(t, p, Request{Files: files("main.ts", `for (let i = 0; ; i++) console.log("line", i);`)})
 	if res.Outcome != OutcomeOutputLimit || !res.Stats.Truncated {
 		t.Fatalf("outcome %s truncated=%v; want output_limit", res.Outcome, res.Stats.Truncated)
@@ -278,7 +278,7 @@ func TestOutputLimit(t *testing.T) {
 }
 
 func TestCancelStopsRun(t *testing.T) {
-	p := NewPool(Config{Workers: 1})
+	p := newTestPool(t, Config{Workers: 1})
 	ctx, cancel := context.WithCancel(t.Context())
 	rec := &recorder{}
 	done := make(chan Result)

@@ -24,6 +24,7 @@ type Hello struct {
 // Limits announces every limit the server enforces. Times are in ms, sizes in bytes.
 type Limits struct {
 	TimeoutMs       Range   `json:"timeoutMs"`
+	MemoryBytes     int64   `json:"memoryBytes"`
 	MaxFiles        int     `json:"maxFiles"`
 	MaxSourceBytes  int     `json:"maxSourceBytes"`
 	MaxOutputBytes  int     `json:"maxOutputBytes"`

@@ -31,6 +31,10 @@ import (
 )
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == sandbox.WorkerArg {
+		// Hidden worker mode: the pool starts this binary to run snippets.
+		os.Exit(sandbox.WorkerMain(os.Stdin, os.Stdout))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr, nil); err != nil {
@@ -55,6 +59,8 @@ type config struct {
 	maxSourceBytes int
 	maxOutputBytes int
 	maxEvents      int
+	memory         int64
+	spares         int
 	logLevel       string
 }
 
@@ -70,7 +76,9 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.DurationVar(&c.maxTimeout, "max-timeout", 30*time.Second, "largest time limit a run may ask for")
 	fs.Float64Var(&c.rate, "rate", 4, "runs per second each client IP may start (token bucket refill rate)")
 	fs.IntVar(&c.burst, "burst", 8, "runs a client IP may start at once (token bucket size)")
-	fs.IntVar(&c.workers, "workers", runtime.NumCPU(), "runs executing at once")
+	fs.IntVar(&c.workers, "workers", runtime.NumCPU(), "runs executing at once (each in a pre-started worker process)")
+	fs.IntVar(&c.spares, "spare-workers", 1, "started worker processes kept beyond -workers, so a killed worker's slot is usable at once")
+	fs.Int64Var(&c.memory, "memory-bytes", 256<<20, "heap one run may use; past it the run ends memory_limit")
 	fs.IntVar(&c.queue, "queue", 0, "runs that may wait for a worker before the server answers busy (0: 64 per worker)")
 	fs.IntVar(&c.maxFiles, "max-files", 32, "files one run may have")
 	fs.IntVar(&c.maxSourceBytes, "max-source-bytes", 256<<10, "bytes of source all files of one run may hold")
@@ -165,6 +173,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 
 	pool := sandbox.NewPool(sandbox.Config{
 		Workers:        c.workers,
+		Spares:         c.spares,
+		MemoryBytes:    c.memory,
 		QueueSize:      c.queue,
 		DefaultTimeout: c.timeout,
 		MinTimeout:     c.minTimeout,
@@ -172,7 +182,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		Limits:         sandbox.Limits{MaxOutputBytes: c.maxOutputBytes, MaxEvents: c.maxEvents},
 		Log:            log,
 	})
-	defer pool.Close()
 	lim := ratelimit.New(ratelimit.Config{PerSecond: c.rate, Burst: c.burst})
 
 	a := pool.Announce()
@@ -181,6 +190,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		Limiter: lim,
 		Limits: ws.Limits{
 			TimeoutMs:       ws.Range{Default: a.TimeoutMs.Default, Min: a.TimeoutMs.Min, Max: a.TimeoutMs.Max},
+			MemoryBytes:     a.MemoryBytes,
 			MaxFiles:        c.maxFiles,
 			MaxSourceBytes:  c.maxSourceBytes,
 			MaxOutputBytes:  a.MaxOutputBytes,
@@ -230,5 +240,5 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err := site.Wait(shutCtx); err != nil {
 		log.Warn("sessions still open at shutdown", "err", err)
 	}
-	return nil
+	return pool.Close()
 }

@@ -6,15 +6,20 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/playground-dev/playground/sandbox"
 	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) {
+	if len(os.Args) == 2 && os.Args[1] == sandbox.WorkerArg {
+		os.Exit(sandbox.WorkerMain(os.Stdin, os.Stdout)) // the pool re-executes this test binary as its worker
+	}
 	goleak.VerifyTestMain(m)
 }
 

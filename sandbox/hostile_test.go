@@ -1,0 +1,144 @@
+package sandbox
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// Each hostile class must end with its outcome within its budget plus a
+// generous slack, leave the parent (this test process) running, and leave
+// the pool able to run the next snippet.
+func TestHostileSnippets(t *testing.T) {
+	nested := func(open, close string, n int) string { return "const x = " + strings.Repeat(open, n) + "0" + strings.Repeat(close, n) + ";" }
+	tests := []struct {
+		name    string
+		src     string
+		outcome Outcome
+		kind    ErrorKind
+		log     string // a log line that must have been delivered
+	}{
+		{"infinite loop", "console.log('spin'); while (true) {}", OutcomeTimeout, KindTimeout, "spin"},
+		{"regex backtracking", "console.log('regex'); /^(?=.)(a+)+$/.test('a'.repeat(40) + '!');", OutcomeTimeout, KindTimeout, "regex"},
+		{"array-like scan in a builtin", "Array.prototype.indexOf.call({ length: 2 ** 53 - 1 }, 1);", OutcomeTimeout, KindTimeout, ""},
+		{"sparse array scan in a builtin", "const a = []; a[2 ** 32 - 2] = 1; a.lastIndexOf(2); a.indexOf(2); a.includes(2); console.log('fast');", OutcomeTimeout, KindTimeout, ""},
+		{"microtask flood", "const f = () => queueMicrotask(f); f();", OutcomeTimeout, KindTimeout, ""},
+		{"promise chain flood", "const f = (): Promise<unknown> => Promise.resolve().then(f); f();", OutcomeMemoryLimit, KindMemoryLimit, ""},
+		{"huge fill", "console.log('alloc'); new Array(3e8).fill(0);", OutcomeMemoryLimit, KindMemoryLimit, "alloc"},
+		{"huge repeat", "const s = 'x'.repeat(2 ** 29); console.log(s.length);", OutcomeMemoryLimit, KindMemoryLimit, ""},
+		{"huge join", "new Array(2 ** 24).join('x'.repeat(1000));", OutcomeMemoryLimit, KindMemoryLimit, ""},
+		{"growth loop", "const a = []; while (true) a.push({ n: a.length, s: 'x' + a.length });", OutcomeMemoryLimit, KindMemoryLimit, ""},
+		{"output flood", "for (;;) console.log('x'.repeat(1000));", OutcomeOutputLimit, KindOutputLimit, strings.Repeat("x", 1000)},
+		{"deeply nested arrays in source", nested("[", "]", 200_000), OutcomeError, KindSyntax, ""},
+		{"deeply nested unary in source", "const x = " + strings.Repeat("!", 300_000) + "0;", OutcomeError, KindSyntax, ""},
+		{"deeply nested value stringified", "let a = []; for (let i = 0; i < 1e5; i++) a = [a]; console.log('built'); String(a);", OutcomeError, KindRuntime, "built"},
+	}
+	p := newTestPool(t, Config{Workers: 2, MemoryBytes: 128 << 20, DefaultTimeout: time.Second, MaxTimeout: time.Minute, Limits: Limits{MaxOutputBytes: 64 << 10}})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// A class that must end by a limit other than time gets a budget
+			// it cannot reach, even in a slow (race-detector) worker.
+			timeout := time.Second
+			if tt.outcome != OutcomeTimeout {
+				timeout = 30 * time.Second
+			}
+			start := time.Now()
+			res, rec := run(t, p, Request{Timeout: timeout, Files: files("main.ts", tt.src)})
+			elapsed := time.Since(start)
+			if res.Outcome != tt.outcome {
+				t.Fatalf("outcome = %s; want %s (errors %+v)", res.Outcome, tt.outcome, rec.errors())
+			}
+			errs := rec.errors()
+			if len(errs) == 0 || errs[len(errs)-1].Kind != tt.kind {
+				t.Errorf("errors = %+v; want the last of kind %s", errs, tt.kind)
+			}
+			if tt.log != "" {
+				if logs := rec.logs(); len(logs) == 0 || logs[0] != tt.log {
+					t.Errorf("logs = %.80q; want %q first (output before the stop is kept)", logs, tt.log)
+				}
+			}
+			if tt.outcome == OutcomeTimeout && elapsed > 5*time.Second {
+				t.Errorf("took %v; want it stopped near its 1s budget", elapsed)
+			}
+			next, rec := run(t, p, Request{Files: files("main.ts", "console.log('next')")})
+			if next.Outcome != OutcomeOK || len(rec.logs()) != 1 {
+				t.Errorf("next run: outcome %s logs %q; want ok [next]", next.Outcome, rec.logs())
+			}
+		})
+	}
+}
+
+// TestDeepRecursion: runaway recursion ends as a RangeError runtime error
+// pointing at the recursing line, not as a crash; the output before it is
+// kept and the worker serves the next run. (goja makes its stack overflow
+// uncatchable by try/catch; see SetMaxCallStackSize.)
+func TestDeepRecursion(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 1})
+	res, rec := run(t, p, Request{Files: files("main.ts", `console.log("before");
+function f(n: number): number {
+  return f(n + 1) + 1;
+}
+f(0);
+`)})
+	if res.Outcome != OutcomeError {
+		t.Fatalf("outcome = %s; want error", res.Outcome)
+	}
+	if logs := rec.logs(); len(logs) != 1 || logs[0] != "before" {
+		t.Errorf("logs = %q; want [before]", logs)
+	}
+	errs := rec.errors()
+	if len(errs) != 1 || errs[0].Kind != KindRuntime || errs[0].Message != "RangeError: Maximum call stack size exceeded" || errs[0].File != "main.ts" || errs[0].Line != 3 {
+		t.Fatalf("errors = %+v; want one RUNTIME_ERROR RangeError at main.ts:3", errs)
+	}
+	if !strings.Contains(errs[0].Stack, "more frames") {
+		t.Errorf("stack = %q; want it capped", errs[0].Stack)
+	}
+	next, rec := run(t, p, Request{Files: files("main.ts", "console.log('next')")})
+	if next.Outcome != OutcomeOK {
+		t.Errorf("next run: %s %+v", next.Outcome, rec.errors())
+	}
+}
+
+// TestRunsDoNotShareState: a worker serves many runs, each in a fresh
+// runtime, so mutated built-ins and globals never reach the next run.
+func TestRunsDoNotShareState(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 1, Spares: 1})
+	res, rec := run(t, p, Request{Files: files("main.ts", `
+Array.prototype.push = function () { return -1; };
+(Object.prototype as any).polluted = "yes";
+(globalThis as any).leaked = 42;
+JSON.stringify = () => "hijacked";
+Math.random = () => 0.5;
+console.log("mutated");
+`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("mutating run: %s %+v", res.Outcome, rec.errors())
+	}
+	for i := range 4 { // enough runs to land on every worker, the mutated one included
+		res, rec := run(t, p, Request{Files: files("main.ts", `
+const a: number[] = []; a.push(1);
+console.log(a.length, ({} as any).polluted, typeof (globalThis as any).leaked, JSON.stringify({ k: 1 }), Math.random() !== 0.5 || Math.random() !== 0.5);
+`)})
+		if res.Outcome != OutcomeOK {
+			t.Fatalf("run %d: %s %+v", i, res.Outcome, rec.errors())
+		}
+		if got := rec.logs(); len(got) != 1 || got[0] != `1 undefined undefined {"k":1} true` {
+			t.Errorf("run %d saw %q; want a pristine runtime", i, got)
+		}
+	}
+}
+
+func TestNoFileIsRead(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 1})
+	res, rec := run(t, p, Request{Files: files("main.ts", `
+const r1 = eval("1 + 1\n//# sourceMappingURL=/etc/passwd");
+const r2 = new Function("return 2\n//# sourceMappingURL=file:///etc/hostname")();
+console.log(r1, r2);
+`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+	}
+	if got := rec.logs(); len(got) != 1 || got[0] != "2 2" {
+		t.Errorf("logs = %q", got)
+	}
+}

@@ -1,0 +1,11 @@
+//go:build !linux
+
+package sandbox
+
+import "syscall"
+
+// limitMemory is a no-op where RLIMIT_DATA does not bound the Go heap; the
+// heap watchdog still applies.
+func limitMemory(int64) error { return nil }
+
+func workerSysProcAttr() *syscall.SysProcAttr { return nil }

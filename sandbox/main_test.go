@@ -1,0 +1,27 @@
+package sandbox
+
+import (
+	"os"
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) {
+	if len(os.Args) == 2 && os.Args[1] == WorkerArg {
+		os.Exit(WorkerMain(os.Stdin, os.Stdout)) // the pool re-executes this test binary as its worker
+	}
+	goleak.VerifyTestMain(m)
+}
+
+// newTestPool returns a pool whose workers are this test binary; it is
+// closed when the test ends.
+func newTestPool(t testing.TB, cfg Config) *Pool {
+	t.Helper()
+	if cfg.Log == nil {
+		cfg.Log = testLogger(t)
+	}
+	p := NewPool(cfg)
+	t.Cleanup(func() { p.Close() })
+	return p
+}

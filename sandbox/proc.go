@@ -1,0 +1,200 @@
+package sandbox
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// proc is one worker process, seen from the parent. Its reader goroutine
+// turns stdout lines into messages on lines, closed when the process's
+// stdout ends; exited is closed once the process has been waited for.
+type proc struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  chan []byte
+	exited chan struct{}
+	stderr *stderrBuffer
+	runs   int
+
+	mu       sync.Mutex // guards the fields below
+	killed   bool       // the parent killed it
+	tooLong  bool       // a line exceeded maxLine
+	waitErr  error
+	exitCode int
+}
+
+// startProc starts a worker and waits for its ready line.
+func startProc(argv, env []string, maxLine int, readyTimeout time.Duration) (_ *proc, err error) {
+	defer wrapErr(&err, "start worker")
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	cmd.Dir = "/"
+	cmd.SysProcAttr = workerSysProcAttr()
+	p := &proc{cmd: cmd, lines: make(chan []byte, 256), exited: make(chan struct{}), stderr: &stderrBuffer{max: 16 << 10}}
+	cmd.Stderr = p.stderr
+	if p.stdin, err = cmd.StdinPipe(); err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	go p.read(stdout, maxLine)
+	select {
+	case line, ok := <-p.lines:
+		var m ipcMessage
+		if ok && json.Unmarshal(line, &m) == nil && m.Ready {
+			return p, nil
+		}
+		p.kill()
+		<-p.exited
+		return nil, fmt.Errorf("no ready line (exit %s): %s", p.exitStatus(), p.stderr.String())
+	case <-time.After(readyTimeout):
+		p.kill()
+		<-p.exited
+		return nil, fmt.Errorf("not ready after %v: %s", readyTimeout, p.stderr.String())
+	}
+}
+
+// read is the process's stdout reader and its waiter.
+func (p *proc) read(stdout io.Reader, maxLine int) {
+	br := bufio.NewReaderSize(stdout, 64<<10)
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(buf)+len(chunk) > maxLine {
+			p.mu.Lock()
+			p.tooLong = true
+			p.mu.Unlock()
+			p.kill()
+			break
+		}
+		if err == bufio.ErrBufferFull {
+			buf = append(buf, chunk...)
+			continue
+		}
+		if err != nil {
+			break
+		}
+		line := append(buf, chunk...)
+		buf = nil
+		p.lines <- bytes.Clone(line)
+	}
+	close(p.lines)
+	_, _ = io.Copy(io.Discard, stdout)
+	err := p.cmd.Wait()
+	p.mu.Lock()
+	p.waitErr = err
+	p.exitCode = p.cmd.ProcessState.ExitCode()
+	p.mu.Unlock()
+	close(p.exited)
+}
+
+// send writes one request line.
+func (p *proc) send(r ipcRequest) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	_, err = p.stdin.Write(append(b, '\n'))
+	return err
+}
+
+// kill ends the process at once. It is safe to call more than once.
+func (p *proc) kill() {
+	p.mu.Lock()
+	p.killed = true
+	p.mu.Unlock()
+	if p.cmd.Process != nil {
+		_ = p.cmd.Process.Kill()
+	}
+}
+
+func (p *proc) wasKilled() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.killed
+}
+
+func (p *proc) lineTooLong() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.tooLong
+}
+
+func (p *proc) exitStatus() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.waitErr == nil {
+		return "0"
+	}
+	return strconv.Itoa(p.exitCode) + " " + p.waitErr.Error()
+}
+
+// close stops the process: its stdin ends (a worker between runs exits),
+// and it is killed if it does not exit within grace.
+func (p *proc) close(grace time.Duration) {
+	_ = p.stdin.Close()
+	select {
+	case <-p.exited:
+	case <-time.After(grace):
+		p.kill()
+		<-p.exited
+	}
+}
+
+// stderrBuffer keeps the first and the last max/2 bytes written to it: a
+// Go runtime crash says what happened first ("fatal error: …") and where
+// last. It is safe for concurrent use.
+type stderrBuffer struct {
+	max  int
+	mu   sync.Mutex
+	head []byte
+	tail []byte
+	cut  bool
+}
+
+func (t *stderrBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := len(p)
+	if room := t.max/2 - len(t.head); room > 0 {
+		k := min(room, len(p))
+		t.head = append(t.head, p[:k]...)
+		p = p[k:]
+	}
+	t.tail = append(t.tail, p...)
+	if len(t.tail) > t.max/2 {
+		t.tail = append(t.tail[:0], t.tail[len(t.tail)-t.max/2:]...)
+		t.cut = true
+	}
+	return n, nil
+}
+
+func (t *stderrBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cut {
+		return string(t.head) + "\n…\n" + string(t.tail)
+	}
+	return string(t.head) + string(t.tail)
+}
+
+func wrapErr(err *error, msg string) {
+	if *err != nil {
+		*err = fmt.Errorf("%s: %w", msg, *err)
+	}
+}
+
+var errWorkerUnavailable = errors.New("no sandbox worker is available")

@@ -1,0 +1,313 @@
+package sandbox
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
+)
+
+// WorkerMain is the worker process: it serves the runs it reads from r
+// (the parent's pipe), one at a time, each in a fresh goja.Runtime, writing
+// events and results to w, until r ends. It returns the process exit code.
+// The binary that the pool starts (Config.Command) must call it and exit.
+//
+// It caps its own memory first: RLIMIT_DATA as the OS backstop, a soft Go
+// memory limit, and a heap watchdog that ends a run over the cap with
+// outcome memory_limit and exits, since a builtin stuck allocating cannot be
+// interrupted. No file is ever read: source maps must be inline.
+func WorkerMain(r io.Reader, w io.Writer) int {
+	mem, _ := strconv.ParseInt(os.Getenv(envWorkerMemory), 10, 64)
+	if mem <= 0 {
+		mem = defaultMemoryBytes
+	}
+	debug.SetMaxStack(workerMaxStack)
+	debug.SetMemoryLimit(mem)
+	if raceEnabled {
+		// no OS limit: see race.go
+	} else if err := limitMemory(mem + workerBaselineBytes); err != nil {
+		fmt.Fprintln(os.Stderr, "worker: cannot limit memory:", err)
+		return 1
+	}
+	wk := &workerState{out: bufio.NewWriter(w), memLimit: mem, cache: newProgramCache(64)}
+	if err := wk.write(ipcMessage{Ready: true}); err != nil {
+		return 1
+	}
+	reqs := make(chan ipcRequest)
+	go func() { // the only reader of r
+		defer close(reqs)
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64<<10), maxJobBytes)
+		for sc.Scan() {
+			var req ipcRequest
+			if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
+				fmt.Fprintln(os.Stderr, "worker: bad request:", err)
+				continue
+			}
+			reqs <- req
+		}
+	}()
+	go wk.watchdog()
+	for req := range reqs {
+		if req.Op != "run" || req.Job == nil {
+			continue // a cancel that arrived after its run ended
+		}
+		res := wk.serve(req.Job, reqs)
+		if err := wk.write(ipcMessage{Result: &res}); err != nil {
+			return 1
+		}
+		if res.Outcome == OutcomeMemoryLimit {
+			return exitMemoryLimit
+		}
+	}
+	return 0
+}
+
+// Worker memory layout. The run's cap is Config.MemoryBytes; the OS limit
+// adds room for the Go runtime, esbuild and goja themselves.
+const (
+	defaultMemoryBytes  = 256 << 20
+	workerBaselineBytes = 96 << 20
+	workerMaxStack      = 32 << 20 // esbuild and goja recurse on nesting; overflow is fatal, and costs only this worker
+	maxJobBytes         = 16 << 20
+	watchdogInterval    = 2 * time.Millisecond
+)
+
+type workerState struct {
+	memLimit int64
+	cache    *programCache
+
+	mu  sync.Mutex // guards out and cancel
+	out *bufio.Writer
+	// cancel interrupts the current run; the watchdog uses it too.
+	cancel context.CancelCauseFunc
+	// memoryHit is set by the watchdog when the heap passed the cap.
+	memoryHit bool
+}
+
+// write sends one message and flushes it, so that events arrive as they happen.
+func (wk *workerState) write(m ipcMessage) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	wk.mu.Lock()
+	defer wk.mu.Unlock()
+	wk.out.Write(b)
+	wk.out.WriteByte('\n')
+	return wk.out.Flush()
+}
+
+// serve runs one job. Cancel requests arriving on reqs interrupt it.
+func (wk *workerState) serve(j *ipcJob, reqs <-chan ipcRequest) Result {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	wk.mu.Lock()
+	wk.cancel = cancel
+	wk.mu.Unlock()
+	defer func() {
+		wk.mu.Lock()
+		wk.cancel = nil
+		wk.mu.Unlock()
+	}()
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			select {
+			case req, ok := <-reqs:
+				if !ok {
+					cancel(errCancelled)
+					return
+				}
+				if req.Op == "cancel" {
+					cancel(errCancelled)
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	if heapBytes() > wk.memLimit/2 {
+		runtime.GC() // start from a clean heap: the last run's garbage is not this run's
+	}
+	emit := func(ev Event) { _ = wk.write(ipcMessage{Event: &ev}) }
+	res := runJob(ctx, j, wk.cache, emit)
+	wk.mu.Lock()
+	hit := wk.memoryHit
+	wk.mu.Unlock()
+	if hit {
+		emit(Event{Kind: EventError, Error: memoryError(wk.memLimit)})
+		res.Outcome, res.TimedOut = OutcomeMemoryLimit, false
+	}
+	return res
+}
+
+// watchdog checks the heap every watchdogInterval. Over the cap it
+// interrupts the run; if the run is stuck in a builtin and the heap keeps
+// growing past the cap by half, it reports the run and exits the process.
+func (wk *workerState) watchdog() {
+	t := time.NewTicker(watchdogInterval)
+	defer t.Stop()
+	for range t.C {
+		if heapBytes() <= wk.memLimit {
+			continue
+		}
+		runtime.GC()
+		live := liveHeapBytes()
+		if live <= wk.memLimit {
+			continue // garbage, not a program holding memory
+		}
+		wk.mu.Lock()
+		cancel := wk.cancel
+		wk.memoryHit = cancel != nil
+		wk.mu.Unlock()
+		if cancel != nil {
+			cancel(errMemoryLimit)
+		}
+		if live > wk.memLimit+wk.memLimit/2 {
+			// Interrupt cannot stop a builtin that keeps allocating: end here.
+			_ = wk.write(ipcMessage{Event: &Event{Kind: EventError, Error: memoryError(wk.memLimit)}})
+			res := Result{Outcome: OutcomeMemoryLimit, Facts: map[string]json.RawMessage{}}
+			_ = wk.write(ipcMessage{Result: &res})
+			os.Exit(exitMemoryLimit)
+		}
+	}
+}
+
+var errMemoryLimit = errors.New("memory limit reached")
+
+func memoryError(limit int64) *Error {
+	return &Error{Kind: KindMemoryLimit, Message: fmt.Sprintf("run exceeded its memory limit of %d MiB", limit>>20)}
+}
+
+// heapBytes is the memory held by heap objects, live or not yet swept: a
+// cheap first check.
+func heapBytes() int64 { return readMetric("/memory/classes/heap/objects:bytes") }
+
+// liveHeapBytes is the heap the last garbage collection found live.
+func liveHeapBytes() int64 { return readMetric("/gc/heap/live:bytes") }
+
+func readMetric(name string) int64 {
+	s := []metrics.Sample{{Name: name}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64())
+}
+
+// runJob bundles (through the cache) and executes one job.
+func runJob(ctx context.Context, j *ipcJob, cache *programCache, emit func(Event)) Result {
+	t0 := time.Now()
+	prg, errs := cache.get(j.Files, j.Entry)
+	bundleMs := ms(time.Since(t0))
+	if len(errs) > 0 {
+		for i := range errs {
+			emit(Event{Kind: EventError, Error: &errs[i]})
+		}
+		out := OutcomeError
+		if errs[0].Kind == KindInvalidRequest {
+			out = OutcomeInvalid
+		}
+		return Result{Outcome: out, Facts: map[string]json.RawMessage{}, TimeoutMs: j.TimeoutMs, Stats: Stats{BundleMs: bundleMs}}
+	}
+	res := execute(ctx, job{Program: prg, Input: j.Input, Timeout: j.timeout(), Deterministic: j.Deterministic, Limits: j.Limits}, emit)
+	res.Stats.BundleMs = bundleMs
+	return res
+}
+
+// programCache keeps compiled bundles by content hash. A *goja.Program is
+// immutable and shared by the runtimes of later runs. Only the worker's
+// serving goroutine uses it.
+type programCache struct {
+	size  int
+	m     map[[32]byte]*cached
+	clock uint64
+}
+
+type cached struct {
+	prg  *goja.Program
+	errs []Error
+	used uint64
+}
+
+func newProgramCache(size int) *programCache {
+	return &programCache{size: size, m: map[[32]byte]*cached{}}
+}
+
+func (c *programCache) get(files []File, entry string) (*goja.Program, []Error) {
+	key := bundleKey(files, entry)
+	c.clock++
+	if e, ok := c.m[key]; ok {
+		e.used = c.clock
+		return e.prg, e.errs
+	}
+	e := &cached{used: c.clock}
+	b := bundle(files, entry)
+	e.errs = b.Errors
+	if len(e.errs) == 0 {
+		prg, err := compile(b.Code)
+		if err != nil {
+			e.errs = []Error{{Kind: KindSyntax, Message: err.Error()}}
+		}
+		e.prg = prg
+	}
+	if len(c.m) >= c.size {
+		var oldest [32]byte
+		least := ^uint64(0)
+		for k, v := range c.m {
+			if v.used < least {
+				oldest, least = k, v.used
+			}
+		}
+		delete(c.m, oldest)
+	}
+	c.m[key] = e
+	return e.prg, e.errs
+}
+
+// compile parses a bundle with its inline source map. The loader refuses
+// every file: a sourceMappingURL that is not inline is ignored.
+func compile(code string) (*goja.Program, error) {
+	ast, err := goja.Parse("bundle.js", code, parser.WithSourceMapLoader(noSourceMapFiles))
+	if err != nil {
+		return nil, err
+	}
+	return goja.CompileAST(ast, true)
+}
+
+func noSourceMapFiles(string) ([]byte, error) { return nil, errNoFS }
+
+// bundleKey hashes what decides a bundle's bytes: the bundler version
+// (options live in this binary), the entry and the files, each length-prefixed.
+func bundleKey(files []File, entry string) [32]byte {
+	h := sha256.New()
+	write := func(s string) {
+		var n [8]byte
+		for i := range 8 {
+			n[i] = byte(len(s) >> (8 * i))
+		}
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	write(esbuildVersion)
+	write(entry)
+	for _, f := range files {
+		write(f.Path)
+		write(f.Source)
+	}
+	var k [32]byte
+	h.Sum(k[:0])
+	return k
+}

@@ -10,7 +10,9 @@ import (
 // generous slack, leave the parent (this test process) running, and leave
 // the pool able to run the next snippet.
 func TestHostileSnippets(t *testing.T) {
-	nested := func(open, close string, n int) string { return "const x = " + strings.Repeat(open, n) + "0" + strings.Repeat(close, n) + ";" }
+	nested := func(open, close string, n int) string {
+		return "const x = " + strings.Repeat(open, n) + "0" + strings.Repeat(close, n) + ";"
+	}
 	tests := []struct {
 		name    string
 		src     string

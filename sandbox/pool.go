@@ -175,7 +175,11 @@ func (p *Pool) spawn(restart bool) {
 				return
 			default:
 			}
-			w, err := startProc(p.cfg.Command, p.workerEnv(), p.maxLine, 30*time.Second)
+			w, err := startProc(p.cfg.Command, p.workerEnv(), p.maxLine, 30*time.Second, p.closed)
+			if errors.Is(err, ErrClosed) {
+				p.live.Add(-1)
+				return
+			}
 			if err != nil {
 				p.failures.Add(1)
 				p.cfg.Log.Error("sandbox worker failed to start", "err", err)
@@ -199,6 +203,9 @@ func (p *Pool) workerEnv() []string {
 		"GOMAXPROCS=2", // the runtime goroutine plus the watchdog and the pipe
 		"GOTRACEBACK=single",
 		fmt.Sprintf("%s=%d", envWorkerMemory, p.cfg.MemoryBytes),
+	}
+	if raceEnabled {
+		env = append(env, "GORACE=atexit_sleep_ms=0") // a race-built worker would sleep 1s at exit
 	}
 	return append(env, p.cfg.Env...)
 }
@@ -581,28 +588,18 @@ func (p *Pool) clamp(d time.Duration) time.Duration {
 // exit, and Close waits for the pool's goroutines. Runs in flight should
 // have ended first (cancel their contexts).
 func (p *Pool) Close() error {
-	p.once.Do(func() {
-		close(p.closed)
-		for {
-			select {
-			case w := <-p.idle:
-				p.live.Add(-1)
-				w.close(time.Second)
-				continue
-			default:
-			}
-			break
-		}
-	})
-	p.wg.Wait()
+	p.once.Do(func() { close(p.closed) })
+	p.wg.Wait() // spawners, reapers and retirements; no spawner adds a worker after this
+	var wg sync.WaitGroup
 	for {
 		select {
-		case w := <-p.idle: // started by a spawner that raced with Close
+		case w := <-p.idle:
 			p.live.Add(-1)
-			w.close(time.Second)
+			wg.Go(func() { w.close(time.Second) })
 			continue
 		default:
 		}
+		wg.Wait()
 		return nil
 	}
 }

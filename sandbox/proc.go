@@ -31,8 +31,9 @@ type proc struct {
 	exitCode int
 }
 
-// startProc starts a worker and waits for its ready line.
-func startProc(argv, env []string, maxLine int, readyTimeout time.Duration) (_ *proc, err error) {
+// startProc starts a worker and waits for its ready line, giving up when
+// stop is closed.
+func startProc(argv, env []string, maxLine int, readyTimeout time.Duration, stop <-chan struct{}) (_ *proc, err error) {
 	defer wrapErr(&err, "start worker")
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = env
@@ -64,6 +65,10 @@ func startProc(argv, env []string, maxLine int, readyTimeout time.Duration) (_ *
 		p.kill()
 		<-p.exited
 		return nil, fmt.Errorf("not ready after %v: %s", readyTimeout, p.stderr.String())
+	case <-stop:
+		p.kill()
+		<-p.exited
+		return nil, ErrClosed
 	}
 }
 

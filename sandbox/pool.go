@@ -45,7 +45,7 @@ type Config struct {
 	// itself before its worker is killed. Defaults to 10ms.
 	KillGrace time.Duration
 	// CancelGrace is how long a cancelled run's worker may take to stop
-	// before it is killed. The run itself ends at once. Defaults to 5ms.
+	// before it is killed. The run itself ends at once. Defaults to 2ms.
 	CancelGrace time.Duration
 	// BundleTimeout bounds bundling. Defaults to 5s.
 	BundleTimeout time.Duration
@@ -95,7 +95,7 @@ func (c Config) withDefaults() Config {
 		c.KillGrace = 10 * time.Millisecond
 	}
 	if c.CancelGrace <= 0 {
-		c.CancelGrace = 5 * time.Millisecond
+		c.CancelGrace = 2 * time.Millisecond
 	}
 	if c.BundleTimeout <= 0 {
 		c.BundleTimeout = 5 * time.Second
@@ -121,16 +121,18 @@ type Pool struct {
 	idle    chan *proc // started workers waiting for a run
 	closed  chan struct{}
 	once    sync.Once
-	wg      sync.WaitGroup // spawners and reapers
+	wg      sync.WaitGroup // spawners, reapers and retirements
+	procWG  sync.WaitGroup // one per started worker, until it exits
 	maxLine int
 
 	running, runs                      atomic.Int64
 	kills, crashes, restarts, failures atomic.Int64
 	live                               atomic.Int64 // worker processes started and not yet retired
 
-	mu          sync.Mutex // guards the breaker
-	failStreak  int        // consecutive start failures
-	breakerOpen time.Time  // when the breaker may try again
+	mu          sync.Mutex         // guards the fields below
+	failStreak  int                // consecutive start failures
+	breakerOpen time.Time          // when the breaker may try again
+	procs       map[*proc]struct{} // started and not yet exited, for memory stats
 }
 
 // NewPool starts Workers+Spares worker processes in the background and
@@ -144,6 +146,7 @@ func NewPool(cfg Config) *Pool {
 		idle:    make(chan *proc, n),
 		closed:  make(chan struct{}),
 		maxLine: cfg.Limits.MaxOutputBytes + 1<<20,
+		procs:   map[*proc]struct{}{},
 	}
 	for range n {
 		p.spawn(false)
@@ -187,6 +190,7 @@ func (p *Pool) spawn(restart bool) {
 				continue
 			}
 			p.breakerReset()
+			p.track(w)
 			select {
 			case p.idle <- w:
 			case <-p.closed:
@@ -208,6 +212,19 @@ func (p *Pool) workerEnv() []string {
 		env = append(env, "GORACE=atexit_sleep_ms=0") // a race-built worker would sleep 1s at exit
 	}
 	return append(env, p.cfg.Env...)
+}
+
+// track counts w in the memory stats until it exits.
+func (p *Pool) track(w *proc) {
+	p.mu.Lock()
+	p.procs[w] = struct{}{}
+	p.mu.Unlock()
+	p.procWG.Go(func() {
+		<-w.exited
+		p.mu.Lock()
+		delete(p.procs, w)
+		p.mu.Unlock()
+	})
 }
 
 func (p *Pool) breakerWait() time.Duration {
@@ -244,6 +261,9 @@ type PoolStats struct {
 	Crashes  int64 `json:"crashes"`  // workers that died on their own
 	Restarts int64 `json:"restarts"` // replacement workers started
 	Failures int64 `json:"failures"` // workers that failed to start
+	// PSSBytes is the proportional resident memory of all worker processes
+	// (shared pages split among them; Linux, 0 elsewhere).
+	PSSBytes int64 `json:"pssBytes"`
 }
 
 // Stats reports the pool's current load.
@@ -251,8 +271,18 @@ func (p *Pool) Stats() PoolStats {
 	return PoolStats{
 		Workers: p.cfg.Workers, Live: p.live.Load(), Idle: len(p.idle), Busy: p.running.Load(),
 		Queued: p.queue.len(), Runs: p.runs.Load(), Kills: p.kills.Load(), Crashes: p.crashes.Load(),
-		Restarts: p.restarts.Load(), Failures: p.failures.Load(),
+		Restarts: p.restarts.Load(), Failures: p.failures.Load(), PSSBytes: p.workersPSS(),
 	}
+}
+
+func (p *Pool) workersPSS() int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var n int64
+	for w := range p.procs {
+		n += pssBytes(w.cmd.Process.Pid)
+	}
+	return n
 }
 
 // Announced is what a client is told about the pool's limits.
@@ -600,6 +630,7 @@ func (p *Pool) Close() error {
 		default:
 		}
 		wg.Wait()
+		p.procWG.Wait()
 		return nil
 	}
 }

@@ -46,9 +46,10 @@ func WorkerMain(r io.Reader, w io.Writer) int {
 	if err := wk.write(ipcMessage{Ready: true}); err != nil {
 		return 1
 	}
-	reqs := make(chan ipcRequest)
-	go func() { // the only reader of r
-		defer close(reqs)
+	jobs := make(chan *ipcJob)
+	go func() { // the only reader of r: runs go to the serving loop, cancels act at once
+		defer close(jobs)
+		defer wk.interrupt(errCancelled) // the parent is gone
 		sc := bufio.NewScanner(r)
 		sc.Buffer(make([]byte, 64<<10), maxJobBytes)
 		for sc.Scan() {
@@ -57,15 +58,17 @@ func WorkerMain(r io.Reader, w io.Writer) int {
 				fmt.Fprintln(os.Stderr, "worker: bad request:", err)
 				continue
 			}
-			reqs <- req
+			switch {
+			case req.Op == "cancel":
+				wk.interrupt(errCancelled) // a cancel after its run ended finds nothing to do
+			case req.Op == "run" && req.Job != nil:
+				jobs <- req.Job
+			}
 		}
 	}()
 	go wk.watchdog()
-	for req := range reqs {
-		if req.Op != "run" || req.Job == nil {
-			continue // a cancel that arrived after its run ended
-		}
-		res := wk.serve(req.Job, reqs)
+	for j := range jobs {
+		res := wk.serve(j)
 		if err := wk.write(ipcMessage{Result: &res}); err != nil {
 			return 1
 		}
@@ -111,35 +114,26 @@ func (wk *workerState) write(m ipcMessage) error {
 	return wk.out.Flush()
 }
 
-// serve runs one job. Cancel requests arriving on reqs interrupt it.
-func (wk *workerState) serve(j *ipcJob, reqs <-chan ipcRequest) Result {
+// interrupt cancels the current run, if any, with cause.
+func (wk *workerState) interrupt(cause error) {
+	wk.mu.Lock()
+	defer wk.mu.Unlock()
+	if wk.cancel != nil {
+		wk.cancel(cause)
+	}
+}
+
+// serve runs one job; interrupt cancels it.
+func (wk *workerState) serve(j *ipcJob) Result {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	wk.mu.Lock()
-	wk.cancel = cancel
+	wk.cancel, wk.memoryHit = cancel, false
 	wk.mu.Unlock()
 	defer func() {
 		wk.mu.Lock()
 		wk.cancel = nil
 		wk.mu.Unlock()
-	}()
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		for {
-			select {
-			case req, ok := <-reqs:
-				if !ok {
-					cancel(errCancelled)
-					return
-				}
-				if req.Op == "cancel" {
-					cancel(errCancelled)
-				}
-			case <-done:
-				return
-			}
-		}
 	}()
 	if heapBytes() > wk.memLimit/2 {
 		runtime.GC() // start from a clean heap: the last run's garbage is not this run's
@@ -172,12 +166,11 @@ func (wk *workerState) watchdog() {
 			continue // garbage, not a program holding memory
 		}
 		wk.mu.Lock()
-		cancel := wk.cancel
-		wk.memoryHit = cancel != nil
-		wk.mu.Unlock()
-		if cancel != nil {
-			cancel(errMemoryLimit)
+		if wk.cancel != nil {
+			wk.memoryHit = true
+			wk.cancel(errMemoryLimit)
 		}
+		wk.mu.Unlock()
 		if live > wk.memLimit+wk.memLimit/2 {
 			// Interrupt cannot stop a builtin that keeps allocating: end here.
 			_ = wk.write(ipcMessage{Event: &Event{Kind: EventError, Error: memoryError(wk.memLimit)}})

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"runtime/metrics"
 	"sync"
 	"time"
 
@@ -136,7 +137,10 @@ type Stats struct {
 	QueuedRuns int64 `json:"queuedRuns"`
 	Runs       int64 `json:"runs"`
 	UptimeSec  int64 `json:"uptimeSec"`
-	Pool       any   `json:"pool,omitempty"`
+	// GoMemoryBytes is all memory the server's Go runtime holds from the OS
+	// (runtime/metrics /memory/classes/total:bytes minus released).
+	GoMemoryBytes int64 `json:"goMemoryBytes"`
+	Pool          any   `json:"pool,omitempty"`
 }
 
 func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) {
@@ -147,6 +151,9 @@ func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) {
 		Runs:       s.metrics.Runs.Load(),
 		UptimeSec:  int64(time.Since(s.started).Seconds()),
 	}
+	ms := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(ms)
+	st.GoMemoryBytes = int64(ms[0].Value.Uint64() - ms[1].Value.Uint64())
 	if s.cfg.PoolStats != nil {
 		st.Pool = s.cfg.PoolStats()
 	}

@@ -551,3 +551,68 @@ func TestFlagsFromEnvironment(t *testing.T) {
 		t.Errorf("bad env value: err = %v; want an error naming PLAYGROUND_RATE", err)
 	}
 }
+
+// TestHostileRunsLeaveServerUp sends snippets that kill their worker over
+// the WebSocket and checks the server answers each precisely, counts the
+// damage in /api/stats, and keeps serving.
+func TestHostileRunsLeaveServerUp(t *testing.T) {
+	addr := server(t, "-memory-bytes", "134217728", "-rate", "100", "-burst", "100")
+	c := dial(t, addr)
+	for i, tc := range []struct{ src, outcome, kind string }{
+		{"console.log('a'); new Array(3e8).fill(0);", "memory_limit", "MEMORY_LIMIT"},
+		{"const x = " + strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + ";", "error", "SYNTAX_ERROR"},
+		{"console.log('b'); Array.prototype.indexOf.call({ length: 2 ** 53 - 1 }, 1);", "timeout", "TIMEOUT"},
+	} {
+		id := fmt.Sprintf("h%d", i)
+		run := runMsg(id, "main.ts", tc.src)
+		run["timeoutMs"] = 500
+		if tc.outcome != "timeout" {
+			run["timeoutMs"] = 20_000
+		}
+		c.send(run)
+		ms := c.until(id)
+		done := ms[len(ms)-1]
+		errs := only(ms, "error")
+		if done.str("outcome") != tc.outcome || len(errs) == 0 || errs[len(errs)-1].str("kind") != tc.kind {
+			t.Errorf("%.40s…: messages %s, done %v; want %s with %s", tc.src, types(ms), done, tc.outcome, tc.kind)
+		}
+		for _, e := range errs {
+			if strings.Contains(e.str("message"), "/") || strings.Contains(e.str("stack"), ".go") {
+				t.Errorf("error leaks a path: %v", e)
+			}
+		}
+		c.send(runMsg(id+"ok", "main.ts", "console.log('still here')"))
+		if ms := c.until(id + "ok"); ms[len(ms)-1].str("outcome") != "ok" {
+			t.Fatalf("run after %s: %v", tc.outcome, ms)
+		}
+	}
+	resp, err := http.Get("http://" + addr + "/api/stats")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var st struct {
+		Pool struct{ Workers, Kills, Crashes, Restarts, Live int }
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Pool.Workers == 0 || st.Pool.Kills < 1 || st.Pool.Restarts < 3 || st.Pool.Live == 0 {
+		t.Errorf("pool stats = %+v; want the kill and the replacements counted", st.Pool)
+	}
+}
+
+func TestClosingSocketFreesStuckWorker(t *testing.T) {
+	addr := server(t)
+	c := dial(t, addr)
+	c.send(runMsg("r1", "main.js", "console.log('x'); Array.prototype.indexOf.call({ length: 2 ** 53 - 1 }, 1);"))
+	c.read() // started
+	c.read() // log: the worker is inside the builtin now
+	c.c.CloseNow()
+	waitFor(t, "activeRuns to reach 0", func() bool { return stats(t, addr)["activeRuns"] == 0 })
+	c2 := dial(t, addr)
+	c2.send(runMsg("r2", "main.js", "console.log(1)"))
+	if ms := c2.until("r2"); ms[len(ms)-1].str("outcome") != "ok" {
+		t.Errorf("next run = %v", ms)
+	}
+}

@@ -1,0 +1,33 @@
+package sandbox
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// pssBytes returns the proportional set size of process pid, from
+// /proc/<pid>/smaps_rollup (proc(5), Linux 4.14+): resident memory with
+// pages shared between processes (the binary's text, which every worker
+// maps) divided among them. It returns 0 when unknown.
+func pssBytes(pid int) int64 {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/smaps_rollup")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		rest, ok := strings.CutPrefix(sc.Text(), "Pss:")
+		if !ok {
+			continue
+		}
+		kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+		if err != nil {
+			return 0
+		}
+		return kb << 10
+	}
+	return 0
+}

@@ -58,6 +58,19 @@ var supported = map[string]bool{
 	"for-await":       false,
 }
 
+// hostAliases renames CommonJS's free variables before esbuild sees them:
+// otherwise a snippet that mentions module or exports is wrapped as
+// CommonJS and require becomes esbuild's shim function, and `typeof
+// require` would not be "undefined" as in a browser. Using one is a
+// ReferenceError that securityError reports under its real name.
+var hostAliases = map[string]string{
+	"require": aliasPrefix + "require",
+	"module":  aliasPrefix + "module",
+	"exports": aliasPrefix + "exports",
+}
+
+const aliasPrefix = "__playground_host_"
+
 // extensions are the file extensions a snippet may use, in the order an
 // extensionless import tries them.
 var extensions = []string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".json"}
@@ -91,6 +104,7 @@ func bundle(files []File, entry string) bundled {
 		Platform:    api.PlatformNeutral,
 		Target:      Target,
 		Supported:   supported,
+		Define:      hostAliases,
 		Sourcemap:   api.SourceMapInline,
 		// The map must let errors point into the user's files; their text is already there.
 		SourcesContent: api.SourcesContentExclude,
@@ -132,7 +146,14 @@ func memoryPlugin(files map[string]string, entry string) api.Plugin {
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsFile}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
 				src := files[args.Path]
-				return api.OnLoadResult{Contents: &src, Loader: loaderFor(args.Path)}, nil
+				loader := loaderFor(args.Path)
+				if loader != api.LoaderJSON {
+					// Every snippet file is an ES module, as in a browser: a file
+					// that mentions module or exports is not wrapped as CommonJS.
+					// Appended last, it moves no line or column.
+					src += "\nexport {};"
+				}
+				return api.OnLoadResult{Contents: &src, Loader: loader}, nil
 			})
 		},
 	}

@@ -25,7 +25,6 @@ func TestResolve(t *testing.T) {
 		{"node builtin", files("main.ts", "import 'fs/promises';"), false, KindSecurity, "host modules"},
 		{"node: scheme", files("main.ts", "import 'node:child_process';"), false, KindSecurity, "host modules"},
 		{"dynamic import of a host module", files("main.ts", "await import('http');"), false, KindSecurity, "host modules"},
-		{"require", files("main.ts", "const fs = require('fs'); console.log(fs);"), false, KindSecurity, "host modules"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -229,6 +230,9 @@ func (e *execution) setup(j job) {
 	must(vm.Set("clearTimeout", e.clearTimer))
 	must(vm.Set("clearInterval", e.clearTimer))
 	must(vm.Set("queueMicrotask", e.queueMicrotask()))
+	perf := vm.NewObject()
+	must(perf.Set("now", func(goja.FunctionCall) goja.Value { return vm.ToValue(ms(e.clock.now())) }))
+	must(vm.Set("performance", perf))
 	e.facts = newFactStore(e)
 }
 
@@ -432,6 +436,7 @@ func (e *execution) uncaught(err error) error {
 
 func (e *execution) reportException(ex *goja.Exception) {
 	er := e.thrownError(ex.Value())
+	securityError(er)
 	frames := userFrames(ex.Stack())
 	if len(frames) > 0 {
 		er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column
@@ -454,6 +459,7 @@ func (e *execution) reportThrown(v goja.Value, inPromise bool) {
 			}
 		}
 	}
+	securityError(er)
 	if inPromise {
 		er.Message = "Uncaught (in promise) " + er.Message
 		if er.Stack != "" {
@@ -462,6 +468,35 @@ func (e *execution) reportThrown(v goja.Value, inPromise bool) {
 	}
 	e.emitError(er)
 	e.failed = true
+}
+
+// hostGlobals are what snippets reach for when they want the host. They
+// are not defined (typeof stays "undefined", as libraries feature-detect);
+// using one is reported as a SECURITY_ERROR rather than a bare ReferenceError.
+var hostGlobals = []string{
+	"process", "require", "module", "exports", "__dirname", "__filename", "global", "Buffer",
+	"fetch", "XMLHttpRequest", "WebSocket", "EventSource", "navigator", "window", "document",
+	"localStorage", "sessionStorage", "indexedDB", "importScripts", "Deno", "Bun",
+	"setImmediate", "clearImmediate", "Worker", "SharedArrayBuffer", "WebAssembly",
+}
+
+// securityError turns "ReferenceError: process is not defined" into a
+// SECURITY_ERROR that says the capability is not available.
+func securityError(er *Error) {
+	name, ok := strings.CutPrefix(er.Message, "ReferenceError: ")
+	if !ok {
+		return
+	}
+	name, ok = strings.CutSuffix(name, " is not defined")
+	name = strings.TrimPrefix(name, aliasPrefix)
+	if !ok || !slices.Contains(hostGlobals, name) {
+		return
+	}
+	er.Kind = KindSecurity
+	er.Message = fmt.Sprintf("%s is not available in the playground: snippets get ECMAScript built-ins, console, timers and the \"playground\" module, nothing of the host (ReferenceError: %s is not defined)", name, name)
+	if i := strings.IndexByte(er.Stack, '\n'); i >= 0 {
+		er.Stack = er.Message + er.Stack[i:]
+	}
 }
 
 // thrownError describes a thrown value as "Name: message" without running

@@ -302,3 +302,107 @@ func TestCancelStopsRun(t *testing.T) {
 		t.Errorf("busy = %d after cancel; want 0", s.Busy)
 	}
 }
+
+func TestRegexBacktrackingHasNoStackLimit(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 1})
+	res, rec := run(t, p, Request{Files: files("main.ts", `
+const s = "a".repeat(200000);
+console.log(/^(?:(a)|b)*\1$/.test(s), /(?<=a)b/.test("ab"), /^(?!x)a+$/.test(s));
+`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+	}
+	if got := rec.logs(); len(got) != 1 || got[0] != "true true true" {
+		t.Errorf("logs = %q; want [true true true]: a long backtracking match must not silently fail", got)
+	}
+}
+
+func TestHostGlobalsAreAbsent(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 1})
+	res, rec := run(t, p, Request{Files: files("main.ts", `
+console.log([typeof process, typeof require, typeof module, typeof fetch, typeof XMLHttpRequest, typeof WebSocket, typeof Buffer, typeof setImmediate, typeof window].join(","));
+console.log(typeof performance.now(), typeof setTimeout, typeof queueMicrotask);
+process.exit(1);
+`)})
+	res2, rec2 := run(t, p, Request{Files: files("main.js", "const fs = require('fs');")})
+	if errs := rec2.errors(); res2.Outcome != OutcomeError || len(errs) != 1 || errs[0].Kind != KindSecurity || !strings.HasPrefix(errs[0].Message, "require is not available") {
+		t.Errorf("require('fs'): %s %+v; want SECURITY_ERROR naming require", res2.Outcome, errs)
+	}
+	if res.Outcome != OutcomeError {
+		t.Fatalf("outcome %s; want error", res.Outcome)
+	}
+	logs := rec.logs()
+	if len(logs) != 2 || logs[0] != strings.Repeat("undefined,", 8)+"undefined" || logs[1] != "number function function" {
+		t.Errorf("logs = %q", logs)
+	}
+	errs := rec.errors()
+	if len(errs) != 1 || errs[0].Kind != KindSecurity || !strings.HasPrefix(errs[0].Message, "process is not available in the playground") || errs[0].Line != 4 {
+		t.Errorf("errors = %+v; want SECURITY_ERROR naming process at line 4", errs)
+	}
+}
+
+func TestDeterministicRunsAreIdentical(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 2})
+	src := `import { facts } from "playground";
+facts.r = [Math.random(), Math.random()];
+facts.start = Date.now();
+const t0 = performance.now();
+await new Promise((r) => setTimeout(r, 5000));
+const iv = setInterval(() => { facts.ticks = (facts.ticks ?? 0) + 1; if (facts.ticks === 3) clearInterval(iv); }, 1000);
+await new Promise((r) => setTimeout(r, 3500));
+console.log("elapsed", performance.now() - t0, new Date().toISOString(), Math.random());
+export default { end: Date.now() };
+`
+	var streams []string
+	for range 3 {
+		var b strings.Builder
+		start := time.Now()
+		res, rec := run(t, p, Request{Deterministic: true, Timeout: 2 * time.Second, Files: files("main.ts", src)})
+		if res.Outcome != OutcomeOK {
+			t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+		}
+		if time.Since(start) > 1500*time.Millisecond {
+			t.Errorf("took %v; timers must advance virtual time instantly", time.Since(start))
+		}
+		for _, ev := range rec.events {
+			j, _ := json.Marshal(ev)
+			b.Write(j)
+			b.WriteByte('\n')
+		}
+		out, _ := json.Marshal(res.Output)
+		facts, _ := json.Marshal(res.Facts)
+		b.Write(out)
+		b.Write(facts)
+		streams = append(streams, b.String())
+	}
+	if streams[0] != streams[1] || streams[1] != streams[2] {
+		t.Errorf("deterministic runs differ:\n%s\n---\n%s", streams[0], streams[1])
+	}
+	if !strings.Contains(streams[0], `"text":"elapsed 8500 2024-01-01T00:00:08.500Z`) || !strings.Contains(streams[0], `"ticks":3`) {
+		t.Errorf("stream = %s; want virtual time 8.5s and 3 interval ticks", streams[0])
+	}
+}
+
+func TestFactsCoalesceRapidSets(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 1})
+	res, rec := run(t, p, Request{Files: files("main.ts", `
+import { facts } from "playground";
+for (let i = 0; i < 100000; i++) facts.n = i;
+facts.other = "x";
+`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+	}
+	var n []string
+	for _, e := range rec.events {
+		if e.Kind == EventFact && e.Key == "n" {
+			n = append(n, string(e.Value))
+		}
+	}
+	if len(n) == 0 || len(n) > 50 || n[0] != "0" || n[len(n)-1] != "99999" {
+		t.Errorf("fact events for n: %d, first %v, last %v; want a few, from 0 to the final 99999", len(n), n[:min(1, len(n))], n[max(0, len(n)-1):])
+	}
+	if string(res.Facts["n"]) != "99999" {
+		t.Errorf("final facts.n = %s", res.Facts["n"])
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dlclark/regexp2/v2"
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
 )
@@ -35,6 +36,11 @@ func WorkerMain(r io.Reader, w io.Writer) int {
 		mem = defaultMemoryBytes
 	}
 	debug.SetMaxStack(workerMaxStack)
+	// goja hands patterns with backreferences or lookarounds to regexp2 and
+	// discards its errors, so regexp2's default backtracking-stack limit
+	// would make a regex that should match return false. The run's deadline
+	// and the memory watchdog bound a match instead.
+	regexp2.DefaultOptimizationOptions.MaxBacktrackingStackSize = -1
 	debug.SetMemoryLimit(mem)
 	if raceEnabled {
 		// no OS limit: see race.go

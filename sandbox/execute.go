@@ -63,6 +63,13 @@ type job struct {
 	Timeout       time.Duration
 	Deterministic bool
 	Limits        Limits
+
+	// Host names the host functions the snippet may call; Call sends a
+	// request and Replies delivers the answers. MaxHostCalls caps the calls.
+	Host         []string
+	Call         func(hostCall)
+	Replies      <-chan hostReply
+	MaxHostCalls int
 }
 
 // execution is one run inside one fresh goja.Runtime. All of its methods
@@ -90,6 +97,16 @@ type execution struct {
 	events int
 	failed bool  // an uncaught error was reported
 	stop   error // why the run must end now (a limit); nil while it may go on
+
+	// Host calls: requests go out through call, replies come back on
+	// replies; calls holds the pending ones by id.
+	host     []string
+	call     func(hostCall)
+	replies  <-chan hostReply
+	calls    map[int64]*pendingCall
+	nextCall int64
+	maxCalls int
+	numCalls int
 
 	main       *goja.Promise // the entry module's evaluation
 	output     goja.Value
@@ -127,6 +144,11 @@ func execute(ctx context.Context, j job, emit func(Event)) Result {
 		timerByID: map[int64]*timer{},
 		timeout:   j.Timeout,
 		input:     j.Input,
+		host:      j.Host,
+		call:      j.Call,
+		replies:   j.Replies,
+		calls:     map[int64]*pendingCall{},
+		maxCalls:  j.MaxHostCalls,
 	}
 	e.clock = clock{virtual: j.Deterministic, start: time.Now(), base: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)}
 	res := Result{Facts: map[string]json.RawMessage{}, TimeoutMs: ms(j.Timeout)}
@@ -279,7 +301,7 @@ func (e *execution) run(ctx context.Context, prg *goja.Program) error {
 		return e.uncaught(err)
 	}
 	must(rt.Set("input", input))
-	must(rt.Set("host", e.vm.NewObject()))
+	must(rt.Set("host", e.hostObject()))
 	must(rt.Set("done", func(c goja.FunctionCall) goja.Value {
 		e.output, e.gotOutput = c.Argument(0), true
 		return goja.Undefined()
@@ -360,27 +382,45 @@ func (e *execution) loop(ctx context.Context) error {
 			wait.Stop()
 		}
 	}()
-	for len(e.timers) > 0 {
-		t := e.timers[0]
-		if d := t.when - e.clock.now(); d > 0 {
-			if e.clock.virtual {
-				e.clock.elapsed = t.when
-			} else {
+	for len(e.timers) > 0 || len(e.calls) > 0 {
+		var timerC <-chan time.Time
+		var next *timer
+		if len(e.timers) > 0 {
+			next = e.timers[0]
+			d := next.when - e.clock.now()
+			switch {
+			case d <= 0:
+			case e.clock.virtual && len(e.calls) == 0:
+				e.clock.elapsed = next.when // virtual time jumps to the next timer
+			case e.clock.virtual:
+				next = nil // a host call is pending: it comes first
+			default:
 				if wait == nil {
 					wait = time.NewTimer(d)
 				} else {
 					wait.Reset(d)
 				}
-				select {
-				case <-ctx.Done():
-					return e.interruptCause(ctx)
-				case <-wait.C:
+				timerC, next = wait.C, nil
+			}
+		}
+		if next == nil {
+			select {
+			case <-ctx.Done():
+				return e.interruptCause(ctx)
+			case <-timerC:
+				continue // the timer is due now: fire it on the next pass
+			case r := <-e.replies:
+				e.settleCall(r)
+				if err := e.afterTask(); err != nil {
+					return err
 				}
+				continue
 			}
 		}
 		if ctx.Err() != nil {
 			return e.interruptCause(ctx)
 		}
+		t := next
 		heap.Pop(&e.timers)
 		if t.interval {
 			t.when = max(t.when+t.delay, e.clock.now())

@@ -12,6 +12,8 @@ import (
 //	parent → worker: {"op":"run","job":{…}}         start a run
 //	worker → parent: {"event":{…}}                  each event, as it happens
 //	parent → worker: {"op":"cancel"}                interrupt the current run
+//	worker → parent: {"call":{"id":1,"name":…}}     a host function call
+//	parent → worker: {"op":"reply","reply":{…}}     its answer
 //	worker → parent: {"result":{…}}                 the run's end
 //
 // The parent trusts nothing the worker says about sizes: it re-counts
@@ -19,8 +21,9 @@ import (
 
 // ipcRequest is a message to a worker.
 type ipcRequest struct {
-	Op  string  `json:"op"` // "run" or "cancel"
-	Job *ipcJob `json:"job,omitempty"`
+	Op    string     `json:"op"` // "run", "cancel" or "reply"
+	Job   *ipcJob    `json:"job,omitempty"`
+	Reply *hostReply `json:"reply,omitempty"`
 }
 
 // ipcJob is one run as a worker receives it.
@@ -31,6 +34,8 @@ type ipcJob struct {
 	TimeoutMs     float64         `json:"timeoutMs"`
 	Deterministic bool            `json:"deterministic,omitempty"`
 	Limits        Limits          `json:"limits"`
+	Host          []string        `json:"host,omitempty"`
+	MaxHostCalls  int             `json:"maxHostCalls"`
 }
 
 func (j *ipcJob) timeout() time.Duration {
@@ -39,9 +44,10 @@ func (j *ipcJob) timeout() time.Duration {
 
 // ipcMessage is a message from a worker: exactly one field is set.
 type ipcMessage struct {
-	Ready  bool    `json:"ready,omitempty"`
-	Event  *Event  `json:"event,omitempty"`
-	Result *Result `json:"result,omitempty"`
+	Ready  bool      `json:"ready,omitempty"`
+	Event  *Event    `json:"event,omitempty"`
+	Call   *hostCall `json:"call,omitempty"`
+	Result *Result   `json:"result,omitempty"`
 }
 
 // Environment variables a worker is started with.

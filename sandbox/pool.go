@@ -35,6 +35,12 @@ type Config struct {
 	MemoryBytes int64
 	// Limits caps output, events, timers and previews of each run.
 	Limits Limits
+	// Host are the host functions snippets may call as host.<name>(…).
+	Host map[string]HostFunc
+	// MaxHostCalls caps the host calls of one run. Defaults to 1,000.
+	MaxHostCalls int
+	// HostCallTimeout bounds one host call. Defaults to 10s.
+	HostCallTimeout time.Duration
 	// Command is the argv that starts a worker process. Defaults to this
 	// executable with WorkerArg.
 	Command []string
@@ -99,6 +105,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.BundleTimeout <= 0 {
 		c.BundleTimeout = 5 * time.Second
+	}
+	if c.MaxHostCalls <= 0 {
+		c.MaxHostCalls = 1000
+	}
+	if c.HostCallTimeout <= 0 {
+		c.HostCallTimeout = 10 * time.Second
 	}
 	if c.MaxRunsPerWorker <= 0 {
 		c.MaxRunsPerWorker = 10_000
@@ -294,7 +306,9 @@ type Announced struct {
 	} `json:"timeoutMs"`
 	MemoryBytes int64 `json:"memoryBytes"`
 	Limits
-	Modules []string `json:"modules"`
+	Modules      []string `json:"modules"`
+	Host         []string `json:"host"`
+	MaxHostCalls int      `json:"maxHostCalls"`
 }
 
 // Announce returns the limits runs are held to and the importable modules.
@@ -306,6 +320,8 @@ func (p *Pool) Announce() Announced {
 	a.MemoryBytes = p.cfg.MemoryBytes
 	a.Limits = p.cfg.Limits
 	a.Modules = []string{RuntimeModule}
+	a.Host = hostNames(p.cfg.Host)
+	a.MaxHostCalls = p.cfg.MaxHostCalls
 	return a
 }
 
@@ -360,8 +376,9 @@ func (p *Pool) Run(ctx context.Context, req Request, emit func(Event)) (Result, 
 	p.running.Add(1)
 	defer p.running.Add(-1)
 	p.runs.Add(1)
-	job := &ipcJob{Files: req.Files, Entry: entry, Input: req.Input, TimeoutMs: ms(timeout), Deterministic: req.Deterministic, Limits: p.cfg.Limits}
-	out, err := p.exec(ctx, w, job, timeout, emit)
+	job := &ipcJob{Files: req.Files, Entry: entry, Input: req.Input, TimeoutMs: ms(timeout), Deterministic: req.Deterministic,
+		Limits: p.cfg.Limits, Host: hostNames(p.cfg.Host), MaxHostCalls: p.cfg.MaxHostCalls}
+	out, err := p.exec(ctx, w, req, job, timeout, emit)
 	out.Stats.QueueMs = res.Stats.QueueMs
 	out.TimeoutMs = res.TimeoutMs
 	return out, err
@@ -391,8 +408,11 @@ func (p *Pool) take(ctx context.Context) (*proc, error) {
 // exec drives one job on worker w: it forwards events after re-checking
 // the caps, and enforces the deadline and cancellation by killing w when
 // w does not stop by itself.
-func (p *Pool) exec(ctx context.Context, w *proc, job *ipcJob, timeout time.Duration, emit func(Event)) (Result, error) {
+func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *ipcJob, timeout time.Duration, emit func(Event)) (Result, error) {
 	res := Result{Facts: map[string]json.RawMessage{}}
+	hostCtx, stopHost := context.WithCancel(ctx) // host handlers end with the run
+	defer stopHost()
+	calls := 0
 	if err := w.send(ipcRequest{Op: "run", Job: job}); err != nil {
 		p.retire(w, false)
 		return res, fmt.Errorf("send job: %w", err)
@@ -430,7 +450,7 @@ func (p *Pool) exec(ctx context.Context, w *proc, job *ipcJob, timeout time.Dura
 				return p.crashed(w, started, facts, emit)
 			}
 			var m ipcMessage
-			if err := json.Unmarshal(line, &m); err != nil || (m.Event == nil) == (m.Result == nil) {
+			if err := json.Unmarshal(line, &m); err != nil || oneOf(m.Event != nil, m.Result != nil, m.Call != nil) != 1 {
 				p.cfg.Log.Error("sandbox worker sent a bad line", "line", truncate(string(line), 200))
 				return stop(OutcomeError, internalError(p.cfg.Log, "bad line from worker")), nil
 			}
@@ -442,6 +462,15 @@ func (p *Pool) exec(ctx context.Context, w *proc, job *ipcJob, timeout time.Dura
 				r.Stats.Logs, r.Stats.OutputBytes = min(r.Stats.Logs, events), min(r.Stats.OutputBytes, outText)
 				p.release(w, r.Outcome)
 				return r, nil
+			}
+			if c := m.Call; c != nil {
+				if calls++; calls > p.cfg.MaxHostCalls {
+					return stop(OutcomeError, &Error{Kind: KindSecurity, Message: fmt.Sprintf("run exceeded its %d host calls", p.cfg.MaxHostCalls)}), nil
+				}
+				p.wg.Go(func() {
+					p.serveHostCall(hostCtx, req, *c, func(r hostReply) { _ = w.send(ipcRequest{Op: "reply", Reply: &r}) })
+				})
+				continue
 			}
 			ev := *m.Event
 			lastT = ev.T
@@ -633,6 +662,16 @@ func (p *Pool) Close() error {
 		p.procWG.Wait()
 		return nil
 	}
+}
+
+func oneOf(bs ...bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
 }
 
 // factMirror follows fact events so that a run whose worker was killed

@@ -24,6 +24,8 @@ type proc struct {
 	stderr *stderrBuffer
 	runs   int
 
+	sendMu sync.Mutex // serializes writes to stdin (the run loop, host replies)
+
 	mu       sync.Mutex // guards the fields below
 	killed   bool       // the parent killed it
 	tooLong  bool       // a line exceeded maxLine
@@ -112,6 +114,8 @@ func (p *proc) send(r ipcRequest) error {
 	if err != nil {
 		return err
 	}
+	p.sendMu.Lock()
+	defer p.sendMu.Unlock()
 	_, err = p.stdin.Write(append(b, '\n'))
 	return err
 }

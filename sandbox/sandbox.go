@@ -27,6 +27,9 @@ type Request struct {
 	Deterministic bool `json:"deterministic,omitempty"`
 	// Key identifies the client for fair queueing (its IP). Not sent to workers.
 	Key string `json:"-"`
+	// Session identifies the caller's session for host functions that keep
+	// state per browser tab. Not sent to workers.
+	Session string `json:"-"`
 }
 
 // DefaultEntry is the entry module chosen when a request names none, as

@@ -67,6 +67,8 @@ func WorkerMain(r io.Reader, w io.Writer) int {
 			switch {
 			case req.Op == "cancel":
 				wk.interrupt(errCancelled) // a cancel after its run ended finds nothing to do
+			case req.Op == "reply" && req.Reply != nil:
+				wk.deliver(*req.Reply)
 			case req.Op == "run" && req.Job != nil:
 				jobs <- req.Job
 			}
@@ -105,6 +107,22 @@ type workerState struct {
 	cancel context.CancelCauseFunc
 	// memoryHit is set by the watchdog when the heap passed the cap.
 	memoryHit bool
+	// replies receives the current run's host call answers; nil between runs.
+	replies chan hostReply
+}
+
+// deliver hands a host call's reply to the current run. The channel holds
+// a reply for every call a run may make, so this never blocks; a reply
+// that arrives after its run ended is dropped.
+func (wk *workerState) deliver(r hostReply) {
+	wk.mu.Lock()
+	defer wk.mu.Unlock()
+	if wk.replies != nil {
+		select {
+		case wk.replies <- r:
+		default:
+		}
+	}
 }
 
 // write sends one message and flushes it, so that events arrive as they happen.
@@ -133,19 +151,21 @@ func (wk *workerState) interrupt(cause error) {
 func (wk *workerState) serve(j *ipcJob) Result {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
+	replies := make(chan hostReply, max(j.MaxHostCalls, 1))
 	wk.mu.Lock()
-	wk.cancel, wk.memoryHit = cancel, false
+	wk.cancel, wk.memoryHit, wk.replies = cancel, false, replies
 	wk.mu.Unlock()
 	defer func() {
 		wk.mu.Lock()
-		wk.cancel = nil
+		wk.cancel, wk.replies = nil, nil
 		wk.mu.Unlock()
 	}()
 	if heapBytes() > wk.memLimit/2 {
 		runtime.GC() // start from a clean heap: the last run's garbage is not this run's
 	}
 	emit := func(ev Event) { _ = wk.write(ipcMessage{Event: &ev}) }
-	res := runJob(ctx, j, wk.cache, emit)
+	call := func(c hostCall) { _ = wk.write(ipcMessage{Call: &c}) }
+	res := runJob(ctx, j, wk.cache, emit, call, replies)
 	wk.mu.Lock()
 	hit := wk.memoryHit
 	wk.mu.Unlock()
@@ -207,7 +227,7 @@ func readMetric(name string) int64 {
 }
 
 // runJob bundles (through the cache) and executes one job.
-func runJob(ctx context.Context, j *ipcJob, cache *programCache, emit func(Event)) Result {
+func runJob(ctx context.Context, j *ipcJob, cache *programCache, emit func(Event), call func(hostCall), replies <-chan hostReply) Result {
 	t0 := time.Now()
 	prg, errs := cache.get(j.Files, j.Entry)
 	bundleMs := ms(time.Since(t0))
@@ -221,7 +241,8 @@ func runJob(ctx context.Context, j *ipcJob, cache *programCache, emit func(Event
 		}
 		return Result{Outcome: out, Facts: map[string]json.RawMessage{}, TimeoutMs: j.TimeoutMs, Stats: Stats{BundleMs: bundleMs}}
 	}
-	res := execute(ctx, job{Program: prg, Input: j.Input, Timeout: j.timeout(), Deterministic: j.Deterministic, Limits: j.Limits}, emit)
+	res := execute(ctx, job{Program: prg, Input: j.Input, Timeout: j.timeout(), Deterministic: j.Deterministic, Limits: j.Limits,
+		Host: j.Host, Call: call, Replies: replies, MaxHostCalls: j.MaxHostCalls}, emit)
 	res.Stats.BundleMs = bundleMs
 	return res
 }

@@ -88,7 +88,7 @@ func (s *Session) execute(ctx context.Context, m *ws.Run, received time.Time) {
 		seq++
 		s.send(toWire(m.ID, seq, ev))
 	}
-	res, err := s.cfg.Runner.Run(ctx, toRequest(m, s.cfg.Key), emit)
+	res, err := s.cfg.Runner.Run(ctx, toRequest(m, s.cfg.Key, s.id), emit)
 	if err != nil {
 		errorID := newErrorID()
 		s.cfg.Log.Error("run failed", "session", s.id, "run", m.ID, "ip", s.cfg.Key, "errorID", errorID, "err", err)

@@ -23,6 +23,8 @@ type Config struct {
 	// Limits and Modules are announced in every hello and enforced by sessions.
 	Limits  ws.Limits
 	Modules []string
+	// Host lists the host function names announced in hello.
+	Host []string
 	// OriginPatterns are browser origins allowed besides the server's own
 	// host (path.Match patterns such as "*.example.com").
 	OriginPatterns []string
@@ -115,7 +117,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	defer s.sessions.Done()
 	cfg := s.cfg.Session
 	cfg.Runner, cfg.Limiter, cfg.Key, cfg.Metrics = s.cfg.Runner, s.cfg.Limiter, ip, &s.metrics
-	cfg.Hello = ws.Hello{Limits: s.cfg.Limits, Modules: s.cfg.Modules}
+	cfg.Hello = ws.Hello{Limits: s.cfg.Limits, Modules: s.cfg.Modules, Host: s.cfg.Host}
 	if cfg.Log == nil {
 		cfg.Log = s.cfg.Log
 	}

@@ -19,6 +19,8 @@ type Hello struct {
 	Session  string   `json:"session"`
 	Limits   Limits   `json:"limits"`
 	Modules  []string `json:"modules"`
+	// Host lists the host functions snippets may call as host.<name>().
+	Host []string `json:"host"`
 }
 
 // Limits announces every limit the server enforces. Times are in ms, sizes in bytes.
@@ -30,6 +32,7 @@ type Limits struct {
 	MaxOutputBytes  int     `json:"maxOutputBytes"`
 	MaxEvents       int     `json:"maxEvents"`
 	MaxTimers       int     `json:"maxTimers"`
+	MaxHostCalls    int     `json:"maxHostCalls"`
 	MaxMessageBytes int64   `json:"maxMessageBytes"`
 	RunsPerSecond   float64 `json:"runsPerSecond"`
 	RunBurst        int     `json:"runBurst"`

@@ -180,6 +180,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		MinTimeout:     c.minTimeout,
 		MaxTimeout:     c.maxTimeout,
 		Limits:         sandbox.Limits{MaxOutputBytes: c.maxOutputBytes, MaxEvents: c.maxEvents},
+		Host:           hostFunctions(newKVStore()),
 		Log:            log,
 	})
 	lim := ratelimit.New(ratelimit.Config{PerSecond: c.rate, Burst: c.burst})
@@ -196,6 +197,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 			MaxOutputBytes:  a.MaxOutputBytes,
 			MaxEvents:       a.MaxEvents,
 			MaxTimers:       a.MaxTimers,
+			MaxHostCalls:    a.MaxHostCalls,
 			MaxMessageBytes: int64(c.maxSourceBytes) + 64<<10,
 			RunsPerSecond:   lim.Config().PerSecond,
 			RunBurst:        lim.Config().Burst,
@@ -204,6 +206,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 			PreviewString:   a.String,
 		},
 		Modules:        a.Modules,
+		Host:           a.Host,
 		OriginPatterns: splitList(c.origins),
 		TrustedProxies: proxies,
 		PoolStats:      func() any { return pool.Stats() },

@@ -1,0 +1,102 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestHostFunctions(t *testing.T) {
+	var cancelled atomic.Bool
+	p := newTestPool(t, Config{Workers: 1, MaxHostCalls: 5, HostCallTimeout: 300 * time.Millisecond, Host: map[string]HostFunc{
+		"echo": func(_ context.Context, c HostCall) (json.RawMessage, error) {
+			return json.Marshal(map[string]any{"args": c.Args, "session": c.Session})
+		},
+		"fail": func(context.Context, HostCall) (json.RawMessage, error) { return nil, errors.New("nope") },
+		"boom": func(context.Context, HostCall) (json.RawMessage, error) { panic("handler bug") },
+		"kv.get": func(context.Context, HostCall) (json.RawMessage, error) {
+			return json.RawMessage(`"v"`), nil
+		},
+		"slow": func(ctx context.Context, _ HostCall) (json.RawMessage, error) {
+			<-ctx.Done()
+			cancelled.Store(true)
+			return nil, ctx.Err()
+		},
+	}})
+	res, rec := run(t, p, Request{Session: "tab1", Files: files("main.ts", `
+import { host } from "playground";
+const r = await host.echo("hi", 2, { a: [1] });
+console.log(JSON.stringify(r));
+console.log(await host.kv.get("k"));
+for (const name of ["fail", "boom", "slow"]) {
+  try { await (host as any)[name](); } catch (e) { console.log(name, String(e)); }
+}
+try { await host.echo(); } catch (e) { console.log(String(e)); }
+`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+	}
+	want := []string{
+		`{"args":["hi",2,{"a":[1]}],"session":"tab1"}`,
+		`v`,
+		`fail Error: host.fail: nope`,
+		`boom Error: host.boom: the host function failed`,
+		`slow Error: host.slow: timed out after 300ms`,
+		`RangeError: host.echo: this run made its 5 host calls, the limit`,
+	}
+	if got := rec.logs(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("logs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	var calls []string
+	for _, e := range rec.events {
+		if e.Kind == EventCall {
+			s := e.Name
+			if !e.OK {
+				s += " error: " + e.CallError
+			}
+			calls = append(calls, s)
+			if e.Name == "slow" && (e.Ms < 250 || e.Ms > 5000) {
+				t.Errorf("slow call took %v ms; want about 300", e.Ms)
+			}
+		}
+	}
+	if got := strings.Join(calls, "|"); got != "echo|kv.get|fail error: nope|boom error: the host function failed|slow error: timed out after 300ms" {
+		t.Errorf("call events = %s", got)
+	}
+	if !cancelled.Load() {
+		t.Error("the slow handler's context was not cancelled")
+	}
+}
+
+func TestHostCallCancelledWithRun(t *testing.T) {
+	started := make(chan struct{})
+	done := make(chan error, 1)
+	p := newTestPool(t, Config{Workers: 1, Host: map[string]HostFunc{
+		"wait": func(ctx context.Context, _ HostCall) (json.RawMessage, error) {
+			close(started)
+			<-ctx.Done()
+			done <- ctx.Err()
+			return nil, ctx.Err()
+		},
+	}})
+	res, rec := run(t, p, Request{Timeout: 200 * time.Millisecond, Files: files("main.ts", `
+import { host } from "playground";
+await host.wait();
+`)})
+	<-started
+	if res.Outcome != OutcomeTimeout {
+		t.Fatalf("outcome %s: %+v; want timeout (a pending host call keeps the run alive)", res.Outcome, rec.errors())
+	}
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("handler context ended without error")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the handler's context was not cancelled when the run ended")
+	}
+}

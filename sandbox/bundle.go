@@ -17,6 +17,7 @@ const (
 	nsFile    = "file-mem"   // the request's files
 	nsRuntime = "playground" // the "playground" module
 	nsEntry   = "entry"      // the generated entry that imports the user's entry
+	nsLibrary = "library"    // an allowlisted npm package
 	entryName = "entry"
 )
 
@@ -56,6 +57,18 @@ var supported = map[string]bool{
 	"top-level-await": true,
 	"async-generator": false,
 	"for-await":       false,
+}
+
+// EngineFeatures returns esbuild's Supported overrides for code that runs in
+// goja (libraries are bundled with them too). The caller owns the map.
+func EngineFeatures() map[string]bool {
+	m := map[string]bool{}
+	for k, v := range supported {
+		if k != "top-level-await" {
+			m[k] = v
+		}
+	}
+	return m
 }
 
 // hostAliases renames CommonJS's free variables before esbuild sees them:
@@ -140,6 +153,10 @@ func memoryPlugin(files map[string]string, entry string) api.Plugin {
 					"if (\"default\" in entry) " + runtimeParam + ".done(await entry.default);\n"
 				return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
 			})
+			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsLibrary}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
+				src := libraryFacade(libraries[args.Path])
+				return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
+			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsRuntime}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
 				src := runtimeModuleSource
 				return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
@@ -167,6 +184,8 @@ func resolve(files map[string]string, entry string, args api.OnResolveArgs) api.
 		return api.OnResolveResult{Path: entry, Namespace: nsFile}
 	case args.Path == RuntimeModule:
 		return api.OnResolveResult{Path: RuntimeModule, Namespace: nsRuntime}
+	case libraries[args.Path].Name != "":
+		return api.OnResolveResult{Path: args.Path, Namespace: nsLibrary}
 	case strings.HasPrefix(args.Path, "./") || strings.HasPrefix(args.Path, "../"):
 		base := path.Dir(args.Importer)
 		if args.Namespace != nsFile {
@@ -183,9 +202,9 @@ func resolve(files map[string]string, entry string, args api.OnResolveArgs) api.
 	case strings.HasPrefix(args.Path, "/"):
 		return resolveError(KindBundle, fmt.Sprintf("cannot import %q: imports between files are relative (./name)", args.Path))
 	case isHostModule(args.Path):
-		return resolveError(KindSecurity, fmt.Sprintf("cannot import %q: host modules are not available in the playground; importable modules: %s and relative files", args.Path, jsString(RuntimeModule)))
+		return resolveError(KindSecurity, fmt.Sprintf("cannot import %q: host modules are not available in the playground; importable modules: %s and relative files", args.Path, strings.Join(modules(), ", ")))
 	default:
-		return resolveError(KindBundle, fmt.Sprintf("cannot import %q: not an allowed module; importable modules: %s and relative files", args.Path, jsString(RuntimeModule)))
+		return resolveError(KindBundle, fmt.Sprintf("cannot import %q: not an allowed module; importable modules: %s and relative files", args.Path, strings.Join(modules(), ", ")))
 	}
 }
 

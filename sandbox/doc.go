@@ -1,3 +1,5 @@
+//go:generate go run ./libs/gen.go
+
 // Package sandbox bundles and runs untrusted JavaScript/TypeScript snippets.
 //
 // A run takes a [Request] (in-memory files, an entry path, input JSON, a

@@ -108,6 +108,8 @@ type execution struct {
 	maxCalls int
 	numCalls int
 
+	libs map[string]goja.Value // libraries evaluated in this run, by name
+
 	main       *goja.Promise // the entry module's evaluation
 	output     goja.Value
 	gotOutput  bool
@@ -148,6 +150,7 @@ func execute(ctx context.Context, j job, emit func(Event)) Result {
 		call:      j.Call,
 		replies:   j.Replies,
 		calls:     map[int64]*pendingCall{},
+		libs:      map[string]goja.Value{},
 		maxCalls:  j.MaxHostCalls,
 	}
 	e.clock = clock{virtual: j.Deterministic, start: time.Now(), base: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)}
@@ -255,6 +258,7 @@ func (e *execution) setup(j job) {
 	perf := vm.NewObject()
 	must(perf.Set("now", func(goja.FunctionCall) goja.Value { return vm.ToValue(ms(e.clock.now())) }))
 	must(vm.Set("performance", perf))
+	must(vm.Set("crypto", e.cryptoObject(j.Deterministic)))
 	e.facts = newFactStore(e)
 }
 
@@ -302,6 +306,7 @@ func (e *execution) run(ctx context.Context, prg *goja.Program) error {
 	}
 	must(rt.Set("input", input))
 	must(rt.Set("host", e.hostObject()))
+	must(rt.Set("lib", e.lib))
 	must(rt.Set("done", func(c goja.FunctionCall) goja.Value {
 		e.output, e.gotOutput = c.Argument(0), true
 		return goja.Undefined()

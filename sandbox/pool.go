@@ -319,7 +319,7 @@ func (p *Pool) Announce() Announced {
 	a.TimeoutMs.Max = ms(p.cfg.MaxTimeout)
 	a.MemoryBytes = p.cfg.MemoryBytes
 	a.Limits = p.cfg.Limits
-	a.Modules = []string{RuntimeModule}
+	a.Modules = modules()
 	a.Host = hostNames(p.cfg.Host)
 	a.MaxHostCalls = p.cfg.MaxHostCalls
 	return a

@@ -39,7 +39,7 @@ func newConsole(e *execution) *goja.Object {
 			return goja.Undefined()
 		}
 		args := call.Arguments[min(1, len(call.Arguments)):]
-		c.print("error", args, "Assertion failed", "")
+		c.print("error", args, "Assertion failed: ", "")
 		return goja.Undefined()
 	}))
 	must(o.Set("count", func(call goja.FunctionCall) goja.Value {
@@ -78,7 +78,24 @@ func newConsole(e *execution) *goja.Object {
 		return goja.Undefined()
 	}))
 	must(o.Set("table", func(call goja.FunctionCall) goja.Value {
-		c.print("log", call.Arguments[:min(1, len(call.Arguments))], "", "")
+		if len(call.Arguments) == 0 {
+			return goja.Undefined()
+		}
+		data := c.e.enc.encode(call.Arguments[0])
+		var columns []string
+		if cols, ok := c.e.enc.encode(call.Argument(1)).(map[string]any); ok && cols["$t"] == "array" {
+			items, _ := cols["items"].([]any)
+			for _, it := range items {
+				if s, ok := it.(string); ok {
+					columns = append(columns, s)
+				}
+			}
+		}
+		if text, ok := renderTable(data, columns); ok {
+			c.emit("log", text, []json.RawMessage{mustJSON(data)})
+			return goja.Undefined()
+		}
+		c.print("log", call.Arguments[:1], "", "")
 		return goja.Undefined()
 	}))
 	return o

@@ -264,7 +264,14 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 		}
 		return tagged{"$t": "regexp", "v": "/" + src.String() + "/" + flags.String()}
 	case "Error":
-		return tagged{"$t": "error", "name": e.errorName(o), "message": e.dataString(o, "message"), "stack": e.dataString(o, "stack")}
+		name, msg := e.errorName(o), e.dataString(o, "message")
+		head := name
+		if msg != "" {
+			head += ": " + msg
+		}
+		// goja's stack names the bundle's namespaces and bytecode offsets;
+		// show the user's frames instead, as error events do.
+		return tagged{"$t": "error", "name": name, "message": msg, "stack": formatStack(head, parseStack(e.dataString(o, "stack")))}
 	}
 
 	if depth >= e.lim.Depth {

@@ -10,8 +10,9 @@ step() { printf '\n==> %s\n' "$*"; }
 step "Go modules"
 go mod download
 
-step "npm packages (static/editor, e2e)"
+step "npm packages (static/editor, sandbox/libs, e2e)"
 (cd static/editor && npm ci --no-audit --no-fund --loglevel=error)
+(cd sandbox/libs && npm ci --no-audit --no-fund --loglevel=error)
 (cd e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
 
 CHROMIUM_PATH=${CHROMIUM_PATH:-/usr/bin/chromium}
@@ -24,12 +25,14 @@ if [ ! -x "$CHROMIUM_PATH" ]; then
 fi
 export CHROMIUM_PATH
 
-step "generated code is fresh (templ, editor bundle)"
+step "generated code is fresh (templ, editor bundle, vendored libraries)"
 go tool templ generate >/dev/null
-go generate ./static
+go generate ./static ./sandbox
 if git rev-parse --git-dir >/dev/null 2>&1; then
-  git diff --exit-code -- web/page_templ.go static/editor.bundle.js ||
-    { echo "generated files are stale: run 'go tool templ generate && go generate ./static' and commit"; exit 1; }
+  git diff --exit-code -- web/page_templ.go static/editor.bundle.js sandbox/libs/dist ||
+    { echo "generated files are stale: run 'go tool templ generate && go generate ./static ./sandbox' and commit"; exit 1; }
+  [ -z "$(git status --porcelain -- web static/editor.bundle.js sandbox/libs/dist)" ] ||
+    { echo "generated files are not committed:"; git status --porcelain -- web static sandbox/libs/dist; exit 1; }
 fi
 
 step "gofmt, go vet"

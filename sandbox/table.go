@@ -156,4 +156,3 @@ func rowProps(v any) object {
 	}
 	return nil
 }
-

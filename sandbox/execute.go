@@ -168,6 +168,7 @@ func execute(ctx context.Context, j job, emit func(Event)) Result {
 	err := e.run(ctx, j.Program)
 	res.Stats = e.stats
 	res.Stats.RunMs = ms(time.Since(e.clock.start))
+	res.EndT = ms(e.clock.now())
 	e.facts.flush()
 	res.Facts = e.facts.snapshot()
 

@@ -433,7 +433,7 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *ipcJob, time
 			emit(Event{Kind: EventError, T: lastT, Error: e})
 		}
 		res.Outcome, res.TimedOut = outcome, outcome == OutcomeTimeout
-		res.Facts = facts.snapshot()
+		res.Facts, res.EndT = facts.snapshot(), lastT
 		if started {
 			res.Stats.RunMs = ms(time.Since(startedAt))
 		}

@@ -142,6 +142,9 @@ type Result struct {
 	RetryAfter time.Duration `json:"retryAfter,omitempty"`
 	// TimeoutMs is the clamped timeout the run was given.
 	TimeoutMs float64 `json:"timeoutMs"`
+	// EndT is the run's clock at its end, in ms since execution started:
+	// virtual in deterministic mode, so done.t is reproducible too.
+	EndT float64 `json:"endT"`
 	Stats     Stats   `json:"stats"`
 }
 

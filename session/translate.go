@@ -59,7 +59,7 @@ func doneMessage(id string, seq uint64, res sandbox.Result, d time.Duration) ws.
 		facts = map[string]json.RawMessage{}
 	}
 	done := ws.Done{
-		RunHeader:  ws.RunHeader{Type: ws.TypeDone, ID: id, Seq: seq, T: res.Stats.RunMs},
+		RunHeader:  ws.RunHeader{Type: ws.TypeDone, ID: id, Seq: seq, T: res.EndT},
 		Outcome:    string(res.Outcome),
 		DurationMs: float64(d.Microseconds()) / 1000,
 		TimedOut:   res.TimedOut,

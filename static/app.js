@@ -185,6 +185,12 @@ client.addEventListener("fact", (e) => {
   else facts.set(m.key, m.value);
   renderFacts(m.key);
 });
+client.addEventListener("call", (e) => {
+  const m = e.detail;
+  if (!mine(m)) return;
+  const line = consoleLine(m.ok ? "call" : "error", `→ host.${m.name} ${m.ok ? "ok" : "failed: " + m.error} (${m.ms.toFixed(1)} ms)`, m.t);
+  line.dataset.testid = "call-line";
+});
 client.addEventListener("error", (e) => {
   const m = e.detail;
   if (!mine(m)) return;

@@ -43,6 +43,84 @@ export default { final: counter.value };
     ],
   },
   {
+    name: "Timers and live facts",
+    entry: "main.ts",
+    files: [
+      {
+        path: "main.ts",
+        source: `import { facts } from "playground";
+
+// Facts update live while timers fire; nested changes are reported too.
+facts.ticks = 0;
+facts.log = [];
+
+const started = performance.now();
+await new Promise<void>((resolve) => {
+  const id = setInterval(() => {
+    facts.ticks++;
+    facts.log.push(Math.round(performance.now() - started));
+    if (facts.ticks === 5) {
+      clearInterval(id);
+      resolve();
+    }
+  }, 150);
+});
+
+queueMicrotask(() => console.log("microtasks run before the next timer"));
+setTimeout(() => console.log("a last timeout, after", facts.ticks, "ticks"), 100);
+`,
+      },
+    ],
+  },
+  {
+    name: "Host calls (sleep, key/value store)",
+    entry: "main.ts",
+    files: [
+      {
+        path: "main.ts",
+        source: `import { facts, host } from "playground";
+
+// host.* functions run in the server and are traced as call events.
+const visits = ((await host.kv.get("visits")) ?? 0) + 1;
+await host.kv.set("visits", visits); // survives between runs of this tab
+facts.visits = visits;
+
+console.log("server time:", await host.time());
+const slept = await host.sleep(250);
+console.log(\`slept \${slept} ms; echo says\`, await host.echo({ hello: "world" }));
+
+try {
+  await host.kv.set("", 1);
+} catch (e) {
+  console.warn("host errors reject the promise:", String(e));
+}
+`,
+      },
+    ],
+  },
+  {
+    name: "Libraries (lodash, date-fns, zod)",
+    entry: "main.ts",
+    files: [
+      {
+        path: "main.ts",
+        source: `import _ from "lodash";
+import { addDays, format } from "date-fns";
+import { z } from "zod";
+import { v4 as uuid } from "uuid";
+
+console.log(_.chunk(["a", "b", "c", "d", "e"], 2));
+console.log(format(addDays(new Date(2024, 1, 27), 3), "EEEE d MMMM yyyy"));
+
+const User = z.object({ name: z.string().min(1), age: z.number().int().positive() });
+const result = User.safeParse({ name: "", age: 4.5 });
+console.log(result.success ? "valid" : result.error.issues.map((i) => i.message));
+console.log("id", uuid());
+`,
+      },
+    ],
+  },
+  {
     name: "An error in another file",
     entry: "src/main.ts",
     files: [

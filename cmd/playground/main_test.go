@@ -649,3 +649,76 @@ console.log(await host.kv.get("visits"));`))
 		t.Errorf("another tab sees %v; want undefined", logs)
 	}
 }
+
+// TestRuntimeOverWebSocket covers the snippet runtime through the real
+// WebSocket path: libraries, input and output, unhandled rejections, host
+// globals, source-mapped stacks and deterministic mode.
+func TestRuntimeOverWebSocket(t *testing.T) {
+	c := dial(t, server(t, "-rate", "100", "-burst", "100"))
+	mods, _ := c.hello["modules"].([]any)
+	if fmt.Sprint(mods) != "[playground date-fns lodash papaparse uuid zod]" {
+		t.Errorf("hello.modules = %v", mods)
+	}
+	t.Run("libraries", func(t *testing.T) {
+		c.send(runMsg("lib", "main.ts", "import _ from 'lodash';\nimport { z } from 'zod';\nconsole.log(_.sum([1, 2, 3]), z.number().safeParse('x').success);"))
+		if logs := only(c.until("lib"), "log"); len(logs) != 1 || logs[0].str("text") != "6 false" {
+			t.Errorf("logs = %v", logs)
+		}
+	})
+	t.Run("input and output", func(t *testing.T) {
+		run := runMsg("io", "main.ts", "import { input } from 'playground';\nexport default Promise.resolve({ doubled: input.n * 2, at: new Map([[1, 2]]) });")
+		run["input"] = map[string]any{"n": 21}
+		c.send(run)
+		ms := c.until("io")
+		if got, _ := json.Marshal(ms[len(ms)-1]["output"]); string(got) != `{"at":{"$t":"map","entries":[[1,2]]},"doubled":42}` && string(got) != `{"doubled":42,"at":{"$t":"map","entries":[[1,2]]}}` {
+			t.Errorf("output = %s", got)
+		}
+	})
+	t.Run("unhandled rejection", func(t *testing.T) {
+		c.send(runMsg("rej", "main.ts", "Promise.reject(new Error('nobody caught me'));\nsetTimeout(() => console.log('still running'), 10);"))
+		ms := c.until("rej")
+		errs := only(ms, "error")
+		if len(errs) != 1 || errs[0].str("kind") != "RUNTIME_ERROR" || !strings.Contains(errs[0].str("message"), "Uncaught (in promise) Error: nobody caught me") || errs[0].num("line") != 1 {
+			t.Errorf("errors = %v", errs)
+		}
+		if logs := only(ms, "log"); len(logs) != 1 || ms[len(ms)-1].str("outcome") != "error" {
+			t.Errorf("messages = %s; want the run to go on after the rejection and end error", types(ms))
+		}
+	})
+	t.Run("host globals", func(t *testing.T) {
+		c.send(runMsg("sec", "main.ts", "console.log(typeof process, typeof fetch);\nfetch('http://example.com');"))
+		ms := c.until("sec")
+		errs := only(ms, "error")
+		if len(errs) != 1 || errs[0].str("kind") != "SECURITY_ERROR" || !strings.HasPrefix(errs[0].str("message"), "fetch is not available") {
+			t.Errorf("errors = %v", errs)
+		}
+	})
+	t.Run("stack two files deep", func(t *testing.T) {
+		c.send(runMsg("stk", "src/main.ts", "import { a } from './a';\na();", "src/a.ts", "import { b } from './b';\nexport const a = () => b();", "src/b.ts", "export function b() {\n  throw new Error('deep');\n}"))
+		errs := only(c.until("stk"), "error")
+		if len(errs) != 1 || errs[0].str("file") != "src/b.ts" || errs[0].num("line") != 2 || !strings.Contains(errs[0].str("stack"), "src/a.ts:2") || !strings.Contains(errs[0].str("stack"), "src/main.ts:2") {
+			t.Errorf("errors = %v", errs)
+		}
+	})
+	t.Run("deterministic", func(t *testing.T) {
+		var streams []string
+		for i := range 2 {
+			id := fmt.Sprintf("det%d", i)
+			run := runMsg(id, "main.ts", "import { facts } from 'playground';\nfacts.r = Math.random();\nawait new Promise((r) => setTimeout(r, 60000));\nconsole.log(Date.now(), performance.now(), crypto.randomUUID());")
+			run["deterministic"] = true
+			c.send(run)
+			var b strings.Builder
+			for _, m := range c.until(id) {
+				delete(m, "id")
+				delete(m, "durationMs")
+				delete(m, "stats")
+				j, _ := json.Marshal(m)
+				b.Write(j)
+			}
+			streams = append(streams, b.String())
+		}
+		if streams[0] != streams[1] || !strings.Contains(streams[0], "1704067260000 60000") {
+			t.Errorf("deterministic streams differ or lack virtual time:\n%s\n%s", streams[0], streams[1])
+		}
+	})
+}

@@ -90,3 +90,26 @@ test("files can be added and removed", async ({ page }) => {
   await page.getByTestId("remove-file").nth(2).click();
   await expect(tabs).toHaveCount(2);
 });
+
+test("examples show timers, host calls and libraries", async ({ page }) => {
+  await openPlayground(page);
+  const lines = page.getByTestId("console-line");
+
+  await page.getByTestId("examples").selectOption({ label: "Timers and live facts" });
+  await page.getByTestId("run-button").click();
+  await expect(page.locator('[data-testid="fact"][data-key="ticks"] [data-testid="fact-value"]')).toHaveText("5");
+  await expect(lines.filter({ hasText: "a last timeout, after 5 ticks" })).toHaveCount(1);
+
+  await page.getByTestId("examples").selectOption({ label: "Host calls (sleep, key/value store)" });
+  await page.getByTestId("run-button").click();
+  await expect(page.getByTestId("call-line").filter({ hasText: "host.sleep ok" })).toHaveCount(1);
+  await expect(page.getByTestId("run-status")).toHaveAttribute("data-outcome", "ok");
+  await page.getByTestId("run-button").click();
+  await expect(page.locator('[data-testid="fact"][data-key="visits"] [data-testid="fact-value"]')).toHaveText("2");
+
+  await page.getByTestId("examples").selectOption({ label: "Libraries (lodash, date-fns, zod)" });
+  await page.getByTestId("run-button").click();
+  await expect(lines.filter({ hasText: "Friday 1 March 2024" })).toHaveCount(1);
+  await expect(lines.filter({ hasText: "[ [ 'a', 'b' ], [ 'c', 'd' ], [ 'e' ] ]" })).toHaveCount(1);
+  await page.screenshot({ path: "screenshots/libraries.png" });
+});

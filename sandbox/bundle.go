@@ -101,7 +101,7 @@ type bundled struct {
 //
 // esbuild's parser has no nesting limit; deeply nested input overflows the Go
 // stack, which is fatal. Callers run bundle only where that costs a worker.
-func bundle(files []File, entry string) bundled {
+func bundle(files []File, entry string, libs *libraryRegistry) bundled {
 	byPath := make(map[string]string, len(files))
 	for _, f := range files {
 		byPath[f.Path] = f.Source
@@ -128,7 +128,7 @@ func bundle(files []File, entry string) bundled {
 		LegalComments:  api.LegalCommentsNone,
 		TreeShaking:    api.TreeShakingFalse, // a snippet's unused code still runs its side effects as written
 		Outfile:        "bundle.js",
-		Plugins:        []api.Plugin{memoryPlugin(byPath, entry)},
+		Plugins:        []api.Plugin{memoryPlugin(byPath, entry, libs)},
 	})
 	if len(res.Errors) > 0 {
 		return bundled{Errors: diagnostics(res.Errors)}
@@ -141,12 +141,12 @@ func bundle(files []File, entry string) bundled {
 	return bundled{Errors: []Error{{Kind: KindInternal, Message: "esbuild produced no JavaScript"}}}
 }
 
-func memoryPlugin(files map[string]string, entry string) api.Plugin {
+func memoryPlugin(files map[string]string, entry string, libs *libraryRegistry) api.Plugin {
 	return api.Plugin{
 		Name: "playground",
 		Setup: func(b api.PluginBuild) {
 			b.OnResolve(api.OnResolveOptions{Filter: `.*`}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
-				return resolve(files, entry, args), nil
+				return resolve(files, entry, libs, args), nil
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsEntry}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
 				src := "import * as entry from " + jsString(entry) + ";\n" +
@@ -154,7 +154,8 @@ func memoryPlugin(files map[string]string, entry string) api.Plugin {
 				return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsLibrary}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
-				src := libraryFacade(libraries[args.Path])
+				l, _ := libs.lookup(args.Path)
+				src := libraryFacade(l)
 				return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsRuntime}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
@@ -176,7 +177,7 @@ func memoryPlugin(files map[string]string, entry string) api.Plugin {
 	}
 }
 
-func resolve(files map[string]string, entry string, args api.OnResolveArgs) api.OnResolveResult {
+func resolve(files map[string]string, entry string, libs *libraryRegistry, args api.OnResolveArgs) api.OnResolveResult {
 	switch {
 	case args.Kind == api.ResolveEntryPoint:
 		return api.OnResolveResult{Path: entryName, Namespace: nsEntry}
@@ -184,7 +185,7 @@ func resolve(files map[string]string, entry string, args api.OnResolveArgs) api.
 		return api.OnResolveResult{Path: entry, Namespace: nsFile}
 	case args.Path == RuntimeModule:
 		return api.OnResolveResult{Path: RuntimeModule, Namespace: nsRuntime}
-	case libraries[args.Path].Name != "":
+	case isLibrary(libs, args.Path):
 		return api.OnResolveResult{Path: args.Path, Namespace: nsLibrary}
 	case strings.HasPrefix(args.Path, "./") || strings.HasPrefix(args.Path, "../"):
 		base := path.Dir(args.Importer)
@@ -202,14 +203,19 @@ func resolve(files map[string]string, entry string, args api.OnResolveArgs) api.
 	case strings.HasPrefix(args.Path, "/"):
 		return resolveError(KindBundle, fmt.Sprintf("cannot import %q: imports between files are relative (./name)", args.Path))
 	case isHostModule(args.Path):
-		return resolveError(KindSecurity, fmt.Sprintf("cannot import %q: host modules are not available in the playground; importable modules: %s and relative files", args.Path, strings.Join(modules(), ", ")))
+		return resolveError(KindSecurity, fmt.Sprintf("cannot import %q: host modules are not available in the playground; importable modules: %s and relative files", args.Path, strings.Join(libs.modules(), ", ")))
 	default:
-		return resolveError(KindBundle, fmt.Sprintf("cannot import %q: not an allowed module; importable modules: %s and relative files", args.Path, strings.Join(modules(), ", ")))
+		return resolveError(KindBundle, fmt.Sprintf("cannot import %q: not an allowed module; importable modules: %s and relative files", args.Path, strings.Join(libs.modules(), ", ")))
 	}
 }
 
 // lookup finds the file an import names, as TypeScript resolves it: the exact
 // path, "./x.js" naming x.ts or x.tsx, an extensionless path, or a directory's index.
+func isLibrary(libs *libraryRegistry, name string) bool {
+	_, ok := libs.lookup(name)
+	return ok
+}
+
 func lookup(files map[string]string, p string) (string, bool) {
 	if _, ok := files[p]; ok {
 		return p, true

@@ -28,7 +28,7 @@ func TestResolve(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := bundle(tt.files, tt.files[0].Path)
+			b := bundle(tt.files, tt.files[0].Path, testLibraries(t))
 			if tt.ok {
 				if len(b.Errors) > 0 {
 					t.Fatalf("bundle errors = %+v; want none", b.Errors)
@@ -47,7 +47,7 @@ func TestResolve(t *testing.T) {
 }
 
 func TestSyntaxErrorColumnCountsUTF16(t *testing.T) {
-	b := bundle(files("main.ts", "const s = \"é😀\"; )"), "main.ts")
+	b := bundle(files("main.ts", "const s = \"é😀\"; )"), "main.ts", testLibraries(t))
 	if len(b.Errors) != 1 {
 		t.Fatalf("errors = %+v", b.Errors)
 	}
@@ -103,4 +103,13 @@ console.log(new A().p, A.s, new A().has(new A()), o.a?.b ?? "none", String(big),
 	if got, want := rec.logs(), "1 3 true none 18446744073709551616 2024 3 true 5 inner 3 1024 2 a+b"; len(got) != 1 || got[0] != want {
 		t.Errorf("logs = %q; want %q", got, want)
 	}
+}
+
+func testLibraries(t *testing.T) *libraryRegistry {
+	t.Helper()
+	r, err := newLibraryRegistry("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

@@ -59,6 +59,7 @@ var (
 // job is what one execution needs, once bundled and compiled.
 type job struct {
 	Program       *goja.Program
+	Libraries     *libraryRegistry
 	Input         json.RawMessage
 	Timeout       time.Duration
 	Deterministic bool
@@ -108,7 +109,8 @@ type execution struct {
 	maxCalls int
 	numCalls int
 
-	libs map[string]goja.Value // libraries evaluated in this run, by name
+	libs     map[string]goja.Value // libraries evaluated in this run, by name
+	registry *libraryRegistry
 
 	main       *goja.Promise // the entry module's evaluation
 	output     goja.Value
@@ -151,6 +153,7 @@ func execute(ctx context.Context, j job, emit func(Event)) Result {
 		replies:   j.Replies,
 		calls:     map[int64]*pendingCall{},
 		libs:      map[string]goja.Value{},
+		registry:  j.Libraries,
 		maxCalls:  j.MaxHostCalls,
 	}
 	e.clock = clock{virtual: j.Deterministic, start: time.Now(), base: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)}

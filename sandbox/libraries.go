@@ -27,7 +27,8 @@ type Library struct {
 	Exports []string `json:"exports"`
 }
 
-var libraries = func() map[string]Library {
+// vendored are the embedded libraries, read once.
+var vendored = func() []Library {
 	b, err := libraryFiles.ReadFile("libs/dist/manifest.json")
 	if err != nil {
 		panic(err)
@@ -36,17 +37,46 @@ var libraries = func() map[string]Library {
 	if err := json.Unmarshal(b, &list); err != nil {
 		panic(err)
 	}
-	m := make(map[string]Library, len(list))
-	for _, l := range list {
-		m[l.Name] = l
-	}
-	return m
+	return list
 }()
 
-// Libraries returns the importable npm packages, sorted by name.
-func Libraries() []Library {
-	out := make([]Library, 0, len(libraries))
-	for _, l := range libraries {
+// libraryRegistry is the set of importable packages of one pool (server
+// side) or one worker: the vendored ones plus an operator's directory. It
+// compiles each library once and shares the *goja.Program with every later
+// runtime. It is safe for concurrent use; its set never changes.
+type libraryRegistry struct {
+	libs     map[string]Library
+	operator map[string]string // name → script, for operator libraries
+
+	mu       sync.Mutex // guards programs
+	programs map[string]*goja.Program
+}
+
+// newLibraryRegistry returns the vendored libraries plus those of dir ("" for none).
+func newLibraryRegistry(dir string) (*libraryRegistry, error) {
+	r := &libraryRegistry{libs: map[string]Library{}, operator: map[string]string{}, programs: map[string]*goja.Program{}}
+	for _, l := range vendored {
+		r.libs[l.Name] = l
+	}
+	if err := r.loadDir(dir); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// lookup returns the library called name.
+func (r *libraryRegistry) lookup(name string) (Library, bool) {
+	if r == nil {
+		return Library{}, false
+	}
+	l, ok := r.libs[name]
+	return l, ok
+}
+
+// list returns the libraries sorted by name.
+func (r *libraryRegistry) list() []Library {
+	out := make([]Library, 0, len(r.libs))
+	for _, l := range r.libs {
 		out = append(out, l)
 	}
 	slices.SortFunc(out, func(a, b Library) int { return strings.Compare(a.Name, b.Name) })
@@ -54,12 +84,45 @@ func Libraries() []Library {
 }
 
 // modules lists every bare module a snippet may import.
-func modules() []string {
+func (r *libraryRegistry) modules() []string {
 	out := []string{RuntimeModule}
-	for _, l := range Libraries() {
+	if r == nil {
+		return out
+	}
+	for _, l := range r.list() {
 		out = append(out, l.Name)
 	}
 	return out
+}
+
+// program returns name's compiled library.
+func (r *libraryRegistry) program(name string) (*goja.Program, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if p, ok := r.programs[name]; ok {
+		return p, nil
+	}
+	if _, ok := r.libs[name]; !ok {
+		return nil, fmt.Errorf("no library %q", name)
+	}
+	src, ok := r.operator[name]
+	if !ok {
+		b, err := libraryFiles.ReadFile("libs/dist/" + name + ".js")
+		if err != nil {
+			return nil, err
+		}
+		src = string(b)
+	}
+	ast, err := goja.Parse(name+".js", src, parser.WithDisableSourceMaps)
+	if err != nil {
+		return nil, err
+	}
+	p, err := goja.CompileAST(ast, true)
+	if err != nil {
+		return nil, err
+	}
+	r.programs[name] = p
+	return p, nil
 }
 
 // libraryFacade is the module a snippet's `import … from "lodash"` resolves
@@ -86,48 +149,16 @@ func libraryFacade(l Library) string {
 	return b.String()
 }
 
-// libraryPrograms compiles each library once per process (a worker) and
-// shares the *goja.Program with every later runtime.
-var libraryPrograms struct {
-	mu sync.Mutex
-	m  map[string]*goja.Program
-}
-
-func libraryProgram(name string) (*goja.Program, error) {
-	libraryPrograms.mu.Lock()
-	defer libraryPrograms.mu.Unlock()
-	if p, ok := libraryPrograms.m[name]; ok {
-		return p, nil
-	}
-	if _, ok := libraries[name]; !ok {
-		return nil, fmt.Errorf("no library %q", name)
-	}
-	src, err := libraryFiles.ReadFile("libs/dist/" + name + ".js")
-	if err != nil {
-		return nil, err
-	}
-	ast, err := goja.Parse(name+".js", string(src), parser.WithDisableSourceMaps)
-	if err != nil {
-		return nil, err
-	}
-	p, err := goja.CompileAST(ast, true)
-	if err != nil {
-		return nil, err
-	}
-	if libraryPrograms.m == nil {
-		libraryPrograms.m = map[string]*goja.Program{}
-	}
-	libraryPrograms.m[name] = p
-	return p, nil
-}
-
 // lib evaluates a library in this run's runtime, once, and returns its exports.
 func (e *execution) lib(c goja.FunctionCall) goja.Value {
 	name := c.Argument(0).String()
 	if v, ok := e.libs[name]; ok {
 		return v
 	}
-	prg, err := libraryProgram(name)
+	if e.registry == nil {
+		e.throw("Error", "no libraries in this runtime")
+	}
+	prg, err := e.registry.program(name)
 	if err != nil {
 		e.throw("Error", err.Error())
 	}

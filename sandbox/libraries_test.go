@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -29,5 +31,53 @@ console.log(User.safeParse({ name: "x", age: 1.5 }).success, User.parse({ name: 
 	want = strings.ReplaceAll(want, " ", "|")
 	if got != want {
 		t.Errorf("logs:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestOperatorLibraries(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("greeter.js", "export const greet = (n) => `hi ${n}`;\nexport default { version: 3 };\n")
+	write("@acme/tools.mjs", "export function twice(x) { return x * 2; }\n")
+	p := newTestPool(t, Config{Workers: 1, LibraryDir: dir})
+	if got := strings.Join(p.Announce().Modules, " "); got != "playground @acme/tools date-fns greeter lodash papaparse uuid zod" {
+		t.Errorf("modules = %s", got)
+	}
+	res, rec := run(t, p, Request{Files: files("main.ts", `
+import cfg, { greet } from "greeter";
+import { twice } from "@acme/tools";
+console.log(greet("op"), cfg.version, twice(21));
+`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+	}
+	if got := rec.logs(); len(got) != 1 || got[0] != "hi op 3 42" {
+		t.Errorf("logs = %q", got)
+	}
+
+	bad := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bad, "x.js"), []byte("import 'fs'; export const a = 1;"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewPool(Config{LibraryDir: bad}); err == nil || !strings.Contains(err.Error(), "self-contained") {
+		t.Errorf("NewPool with a library that imports: err = %v; want it refused", err)
+	}
+	if err := os.WriteFile(filepath.Join(bad, "x.js"), []byte("export const a = 1;"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bad, "lodash.js"), []byte("export const a = 1;"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewPool(Config{LibraryDir: bad}); err == nil || !strings.Contains(err.Error(), "already a library") {
+		t.Errorf("NewPool with a library shadowing lodash: err = %v; want it refused", err)
 	}
 }

@@ -21,7 +21,10 @@ func newTestPool(t testing.TB, cfg Config) *Pool {
 	if cfg.Log == nil {
 		cfg.Log = testLogger(t)
 	}
-	p := NewPool(cfg)
+	p, err := NewPool(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() { p.Close() })
 	return p
 }

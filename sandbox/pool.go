@@ -41,6 +41,9 @@ type Config struct {
 	MaxHostCalls int
 	// HostCallTimeout bounds one host call. Defaults to 10s.
 	HostCallTimeout time.Duration
+	// LibraryDir, if set, holds operator ESM bundles importable by file
+	// name (see libraryRegistry.loadDir); they join the vendored libraries.
+	LibraryDir string
 	// Command is the argv that starts a worker process. Defaults to this
 	// executable with WorkerArg.
 	Command []string
@@ -136,6 +139,7 @@ type Pool struct {
 	wg      sync.WaitGroup // spawners, reapers and retirements
 	procWG  sync.WaitGroup // one per started worker, until it exits
 	maxLine int
+	libs    *libraryRegistry // to announce; workers load their own from the same Config
 
 	running, runs                      atomic.Int64
 	kills, crashes, restarts, failures atomic.Int64
@@ -148,9 +152,14 @@ type Pool struct {
 }
 
 // NewPool starts Workers+Spares worker processes in the background and
-// returns at once; runs wait in the queue until a worker is ready.
-func NewPool(cfg Config) *Pool {
+// returns at once; runs wait in the queue until a worker is ready. It fails
+// only when Config.LibraryDir holds a library that cannot be loaded.
+func NewPool(cfg Config) (*Pool, error) {
 	cfg = cfg.withDefaults()
+	libs, err := newLibraryRegistry(cfg.LibraryDir)
+	if err != nil {
+		return nil, err
+	}
 	n := cfg.Workers + cfg.Spares
 	p := &Pool{
 		cfg:     cfg,
@@ -159,11 +168,12 @@ func NewPool(cfg Config) *Pool {
 		closed:  make(chan struct{}),
 		maxLine: cfg.Limits.MaxOutputBytes + 1<<20,
 		procs:   map[*proc]struct{}{},
+		libs:    libs,
 	}
 	for range n {
 		p.spawn(false)
 	}
-	return p
+	return p, nil
 }
 
 // spawn starts one worker in the background and adds it to the idle set.
@@ -222,6 +232,9 @@ func (p *Pool) workerEnv() []string {
 	}
 	if raceEnabled {
 		env = append(env, "GORACE=atexit_sleep_ms=0") // a race-built worker would sleep 1s at exit
+	}
+	if p.cfg.LibraryDir != "" {
+		env = append(env, envLibraryDir+"="+p.cfg.LibraryDir)
 	}
 	return append(env, p.cfg.Env...)
 }
@@ -319,7 +332,7 @@ func (p *Pool) Announce() Announced {
 	a.TimeoutMs.Max = ms(p.cfg.MaxTimeout)
 	a.MemoryBytes = p.cfg.MemoryBytes
 	a.Limits = p.cfg.Limits
-	a.Modules = modules()
+	a.Modules = p.libs.modules()
 	a.Host = hostNames(p.cfg.Host)
 	a.MaxHostCalls = p.cfg.MaxHostCalls
 	return a

@@ -48,7 +48,12 @@ func WorkerMain(r io.Reader, w io.Writer) int {
 		fmt.Fprintln(os.Stderr, "worker: cannot limit memory:", err)
 		return 1
 	}
-	wk := &workerState{out: bufio.NewWriter(w), memLimit: mem, cache: newProgramCache(64)}
+	libs, err := newLibraryRegistry(os.Getenv(envLibraryDir))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "worker:", err)
+		return 1
+	}
+	wk := &workerState{out: bufio.NewWriter(w), memLimit: mem, cache: newProgramCache(64, libs)}
 	if err := wk.write(ipcMessage{Ready: true}); err != nil {
 		return 1
 	}
@@ -241,7 +246,7 @@ func runJob(ctx context.Context, j *ipcJob, cache *programCache, emit func(Event
 		}
 		return Result{Outcome: out, Facts: map[string]json.RawMessage{}, TimeoutMs: j.TimeoutMs, Stats: Stats{BundleMs: bundleMs}}
 	}
-	res := execute(ctx, job{Program: prg, Input: j.Input, Timeout: j.timeout(), Deterministic: j.Deterministic, Limits: j.Limits,
+	res := execute(ctx, job{Program: prg, Libraries: cache.libs, Input: j.Input, Timeout: j.timeout(), Deterministic: j.Deterministic, Limits: j.Limits,
 		Host: j.Host, Call: call, Replies: replies, MaxHostCalls: j.MaxHostCalls}, emit)
 	res.Stats.BundleMs = bundleMs
 	return res
@@ -252,6 +257,7 @@ func runJob(ctx context.Context, j *ipcJob, cache *programCache, emit func(Event
 // serving goroutine uses it.
 type programCache struct {
 	size  int
+	libs  *libraryRegistry
 	m     map[[32]byte]*cached
 	clock uint64
 }
@@ -262,8 +268,8 @@ type cached struct {
 	used uint64
 }
 
-func newProgramCache(size int) *programCache {
-	return &programCache{size: size, m: map[[32]byte]*cached{}}
+func newProgramCache(size int, libs *libraryRegistry) *programCache {
+	return &programCache{size: size, libs: libs, m: map[[32]byte]*cached{}}
 }
 
 func (c *programCache) get(files []File, entry string) (*goja.Program, []Error) {
@@ -274,7 +280,7 @@ func (c *programCache) get(files []File, entry string) (*goja.Program, []Error) 
 		return e.prg, e.errs
 	}
 	e := &cached{used: c.clock}
-	b := bundle(files, entry)
+	b := bundle(files, entry, c.libs)
 	e.errs = b.Errors
 	if len(e.errs) == 0 {
 		prg, err := compile(b.Code)

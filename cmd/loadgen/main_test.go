@@ -25,7 +25,10 @@ func TestMain(m *testing.M) {
 
 func TestLoadgenReportsRuns(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	pool := sandbox.NewPool(sandbox.Config{Workers: 2, Log: log})
+	pool, err := sandbox.NewPool(sandbox.Config{Workers: 2, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer pool.Close()
 	site := web.NewServer(web.Config{
 		Runner:    pool,

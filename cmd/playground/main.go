@@ -60,6 +60,7 @@ type config struct {
 	maxOutputBytes int
 	maxEvents      int
 	memory         int64
+	libraryDir     string
 	spares         int
 	logLevel       string
 }
@@ -84,6 +85,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.IntVar(&c.maxSourceBytes, "max-source-bytes", 256<<10, "bytes of source all files of one run may hold")
 	fs.IntVar(&c.maxOutputBytes, "max-output-bytes", 1<<20, "bytes of console text one run may print")
 	fs.IntVar(&c.maxEvents, "max-events", 10_000, "events (logs, facts, errors) one run may send")
+	fs.StringVar(&c.libraryDir, "libraries", "", "`directory` of extra ESM bundles snippets may import, each by its file name (dir/name.js → \"name\")")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log `level`: debug, info, warn or error")
 	fs.VisitAll(func(f *flag.Flag) {
 		f.Usage += " (env " + envName(f.Name) + ")"
@@ -171,7 +173,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return err
 	}
 
-	pool := sandbox.NewPool(sandbox.Config{
+	pool, err := sandbox.NewPool(sandbox.Config{
 		Workers:        c.workers,
 		Spares:         c.spares,
 		MemoryBytes:    c.memory,
@@ -181,8 +183,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		MaxTimeout:     c.maxTimeout,
 		Limits:         sandbox.Limits{MaxOutputBytes: c.maxOutputBytes, MaxEvents: c.maxEvents},
 		Host:           hostFunctions(newKVStore()),
+		LibraryDir:     c.libraryDir,
 		Log:            log,
 	})
+	if err != nil {
+		return err
+	}
 	lim := ratelimit.New(ratelimit.Config{PerSecond: c.rate, Burst: c.burst})
 
 	a := pool.Announce()

@@ -116,4 +116,3 @@ func metafileExports(meta string) ([]string, error) {
 	slices.Sort(out)
 	return out, nil
 }
-

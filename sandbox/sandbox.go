@@ -144,8 +144,8 @@ type Result struct {
 	TimeoutMs float64 `json:"timeoutMs"`
 	// EndT is the run's clock at its end, in ms since execution started:
 	// virtual in deterministic mode, so done.t is reproducible too.
-	EndT float64 `json:"endT"`
-	Stats     Stats   `json:"stats"`
+	EndT  float64 `json:"endT"`
+	Stats Stats   `json:"stats"`
 }
 
 // Stats describes where a run's time and output went. Durations are in ms.

@@ -406,3 +406,25 @@ facts.other = "x";
 		t.Errorf("final facts.n = %s", res.Facts["n"])
 	}
 }
+
+func TestTimerCapAndFactsAfterTimeout(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 1, Limits: Limits{MaxTimers: 100}})
+	_, rec := run(t, p, Request{Timeout: 100 * time.Millisecond, Files: files("main.ts", `
+try { for (let i = 0; i < 1000; i++) setTimeout(() => {}, 1e6); } catch (e) { console.log(String(e)); }
+`)})
+	if logs := rec.logs(); len(logs) != 1 || logs[0] != "RangeError: too many pending timers (limit 100)" {
+		t.Errorf("logs = %q", logs)
+	}
+	res, rec := run(t, p, Request{Timeout: 300 * time.Millisecond, Files: files("main.ts", `
+import { facts } from "playground";
+facts.list = [];
+setInterval(() => { facts.list.push(facts.list.length); }, 20);
+`)})
+	if res.Outcome != OutcomeTimeout {
+		t.Fatalf("outcome %s; want timeout", res.Outcome)
+	}
+	var list []int
+	if err := json.Unmarshal(res.Facts["list"], &list); err != nil || len(list) < 3 {
+		t.Errorf("facts after timeout = %s; want the list as it grew", res.Facts["list"])
+	}
+}

@@ -175,3 +175,39 @@ func BenchmarkLibraryImport(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLibraryRerun is the interactive case: the same snippet run
+// again after a pause (a user pressing Run), so the worker prepared the
+// next runtime, libraries evaluated, while it waited. Reproduce with:
+//
+//	go test ./sandbox -run '^$' -bench BenchmarkLibraryRerun -benchtime 200x
+func BenchmarkLibraryRerun(b *testing.B) {
+	for _, tc := range []struct{ name, src string }{
+		{"plain", "console.log([[1, 2], [3]].length);"},
+		{"lodash", "import _ from 'lodash';\nconsole.log(_.chunk([1, 2, 3], 2).length);"},
+		{"zod", "import { z } from 'zod';\nconsole.log(z.string().parse('x'));"},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			p := newTestPool(b, Config{Workers: 1, Spares: 1})
+			req := Request{Files: files("main.ts", tc.src)}
+			for range 10 {
+				p.Run(context.Background(), req, func(Event) {})
+				time.Sleep(30 * time.Millisecond)
+			}
+			lat := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for range b.N {
+				b.StopTimer()
+				time.Sleep(30 * time.Millisecond) // the user reads the output
+				b.StartTimer()
+				t0 := time.Now()
+				res, err := p.Run(context.Background(), req, func(Event) {})
+				if err != nil || res.Outcome != OutcomeOK {
+					b.Fatalf("run: %v %s", err, res.Outcome)
+				}
+				lat = append(lat, time.Since(t0))
+			}
+			report(b, lat)
+		})
+	}
+}

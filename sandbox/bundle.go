@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -93,6 +94,8 @@ var extensions = []string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".json"}
 type bundled struct {
 	Code   string
 	Errors []Error
+	// Libraries are the libraries the bundle imports, sorted.
+	Libraries []string
 }
 
 // bundle builds files into one script. It never touches the filesystem:
@@ -109,6 +112,7 @@ func bundle(files []File, entry string, libs *libraryRegistry) bundled {
 	if _, ok := byPath[entry]; !ok {
 		return bundled{Errors: []Error{{Kind: KindInvalidRequest, Message: fmt.Sprintf("entry %q is not one of the files", entry)}}}
 	}
+	used := &usedLibraries{m: map[string]bool{}}
 	res := api.Build(api.BuildOptions{
 		EntryPoints: []string{entryName},
 		Bundle:      true,
@@ -128,25 +132,53 @@ func bundle(files []File, entry string, libs *libraryRegistry) bundled {
 		LegalComments:  api.LegalCommentsNone,
 		TreeShaking:    api.TreeShakingFalse, // a snippet's unused code still runs its side effects as written
 		Outfile:        "bundle.js",
-		Plugins:        []api.Plugin{memoryPlugin(byPath, entry, libs)},
+		Plugins:        []api.Plugin{memoryPlugin(byPath, entry, libs, used)},
 	})
 	if len(res.Errors) > 0 {
 		return bundled{Errors: diagnostics(res.Errors)}
 	}
 	for _, f := range res.OutputFiles {
 		if strings.HasSuffix(f.Path, ".js") {
-			return bundled{Code: string(f.Contents)}
+			return bundled{Code: string(f.Contents), Libraries: used.sorted()}
 		}
 	}
 	return bundled{Errors: []Error{{Kind: KindInternal, Message: "esbuild produced no JavaScript"}}}
 }
 
-func memoryPlugin(files map[string]string, entry string, libs *libraryRegistry) api.Plugin {
+// usedLibraries collects the libraries a bundle imports; esbuild may
+// resolve concurrently.
+type usedLibraries struct {
+	mu sync.Mutex
+	m  map[string]bool
+}
+
+func (u *usedLibraries) add(name string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.m[name] = true
+}
+
+func (u *usedLibraries) sorted() []string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	out := make([]string, 0, len(u.m))
+	for n := range u.m {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func memoryPlugin(files map[string]string, entry string, libs *libraryRegistry, used *usedLibraries) api.Plugin {
 	return api.Plugin{
 		Name: "playground",
 		Setup: func(b api.PluginBuild) {
 			b.OnResolve(api.OnResolveOptions{Filter: `.*`}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
-				return resolve(files, entry, libs, args), nil
+				r := resolve(files, entry, libs, args)
+				if r.Namespace == nsLibrary {
+					used.add(r.Path)
+				}
+				return r, nil
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsEntry}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
 				src := "import * as entry from " + jsString(entry) + ";\n" +

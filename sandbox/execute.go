@@ -140,23 +140,33 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // calling emit for each event. It returns the result without Stats.QueueMs
 // and BundleMs, which the caller owns.
 func execute(ctx context.Context, j job, emit func(Event)) Result {
-	lim := j.Limits.withDefaults()
+	return newExecution(j).execute(ctx, j, emit)
+}
+
+// newExecution creates a runtime for j and sets up its global scope. It
+// runs no snippet code, so it may happen before the run (see prewarm); the
+// runtime is then used by one run only.
+func newExecution(j job) *execution {
 	e := &execution{
 		vm:        goja.New(),
-		lim:       lim,
-		emit:      emit,
+		lim:       j.Limits.withDefaults(),
+		emit:      func(Event) {},
 		timerByID: map[int64]*timer{},
-		timeout:   j.Timeout,
-		input:     j.Input,
-		host:      j.Host,
-		call:      j.Call,
-		replies:   j.Replies,
 		calls:     map[int64]*pendingCall{},
 		libs:      map[string]goja.Value{},
 		registry:  j.Libraries,
+		host:      j.Host,
 		maxCalls:  j.MaxHostCalls,
 	}
 	e.clock = clock{virtual: j.Deterministic, start: time.Now(), base: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)}
+	e.setup(j)
+	return e
+}
+
+// execute runs j on e, a runtime from newExecution made for the same
+// deterministic mode, limits and host functions.
+func (e *execution) execute(ctx context.Context, j job, emit func(Event)) Result {
+	e.emit, e.timeout, e.input, e.call, e.replies = emit, j.Timeout, j.Input, j.Call, j.Replies
 	res := Result{Facts: map[string]json.RawMessage{}, TimeoutMs: ms(j.Timeout)}
 
 	ctx, cancel := context.WithTimeoutCause(ctx, j.Timeout, errTimeout)
@@ -164,7 +174,6 @@ func execute(ctx context.Context, j job, emit func(Event)) Result {
 	stopWatch := context.AfterFunc(ctx, func() { e.vm.Interrupt(e.interruptCause(ctx)) })
 	defer stopWatch()
 
-	e.setup(j)
 	emit(Event{Kind: EventStarted, TimeoutMs: ms(j.Timeout)})
 	e.clock.start = time.Now()
 

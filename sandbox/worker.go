@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -105,6 +106,7 @@ const (
 type workerState struct {
 	memLimit int64
 	cache    *programCache
+	next     *prewarmed // only the serving goroutine touches it
 
 	mu  sync.Mutex // guards out and cancel
 	out *bufio.Writer
@@ -170,7 +172,7 @@ func (wk *workerState) serve(j *ipcJob) Result {
 	}
 	emit := func(ev Event) { _ = wk.write(ipcMessage{Event: &ev}) }
 	call := func(c hostCall) { _ = wk.write(ipcMessage{Call: &c}) }
-	res := runJob(ctx, j, wk.cache, emit, call, replies)
+	res := wk.runJob(ctx, j, emit, call, replies)
 	wk.mu.Lock()
 	hit := wk.memoryHit
 	wk.mu.Unlock()
@@ -232,9 +234,10 @@ func readMetric(name string) int64 {
 }
 
 // runJob bundles (through the cache) and executes one job.
-func runJob(ctx context.Context, j *ipcJob, cache *programCache, emit func(Event), call func(hostCall), replies <-chan hostReply) Result {
+func (wk *workerState) runJob(ctx context.Context, j *ipcJob, emit func(Event), call func(hostCall), replies <-chan hostReply) Result {
+	cache := wk.cache
 	t0 := time.Now()
-	prg, errs := cache.get(j.Files, j.Entry)
+	prg, libs, errs := cache.get(j.Files, j.Entry)
 	bundleMs := ms(time.Since(t0))
 	if len(errs) > 0 {
 		for i := range errs {
@@ -246,10 +249,59 @@ func runJob(ctx context.Context, j *ipcJob, cache *programCache, emit func(Event
 		}
 		return Result{Outcome: out, Facts: map[string]json.RawMessage{}, TimeoutMs: j.TimeoutMs, Stats: Stats{BundleMs: bundleMs}}
 	}
-	res := execute(ctx, job{Program: prg, Libraries: cache.libs, Input: j.Input, Timeout: j.timeout(), Deterministic: j.Deterministic, Limits: j.Limits,
-		Host: j.Host, Call: call, Replies: replies, MaxHostCalls: j.MaxHostCalls}, emit)
+	jb := job{Program: prg, Libraries: cache.libs, Input: j.Input, Timeout: j.timeout(), Deterministic: j.Deterministic, Limits: j.Limits,
+		Host: j.Host, Call: call, Replies: replies, MaxHostCalls: j.MaxHostCalls}
+	key := prewarmKey{deterministic: j.Deterministic, limits: j.Limits, host: strings.Join(j.Host, ","), libs: strings.Join(libs, ",")}
+	e := wk.takePrewarmed(key)
+	if e == nil {
+		e = newExecution(jb)
+	}
+	res := e.execute(ctx, jb, emit)
 	res.Stats.BundleMs = bundleMs
+	wk.prewarm(key, jb, libs) // the next run is most often this one again
 	return res
+}
+
+// prewarmKey says what a prepared runtime was prepared for.
+type prewarmKey struct {
+	deterministic bool
+	limits        Limits
+	host, libs    string
+}
+
+// prewarmed is a fresh runtime being prepared in the background while the
+// worker waits for its next job: global scope set up and libraries
+// evaluated, no snippet code run. A job whose key matches takes it
+// (waiting for it to finish, which costs no more than building one); any
+// other job discards it.
+type prewarmed struct {
+	key   prewarmKey
+	ready chan *execution // buffered 1
+}
+
+func (wk *workerState) prewarm(key prewarmKey, j job, libs []string) {
+	p := &prewarmed{key: key, ready: make(chan *execution, 1)}
+	wk.next = p
+	j.Program, j.Input, j.Call, j.Replies = nil, nil, nil, nil
+	go func() {
+		e := newExecution(j)
+		for _, name := range libs {
+			if ex := e.vm.Try(func() { e.lib(goja.FunctionCall{Arguments: []goja.Value{e.vm.ToValue(name)}}) }); ex != nil {
+				break // the run will meet the same error itself
+			}
+		}
+		p.ready <- e
+	}()
+}
+
+// takePrewarmed returns the prepared runtime when it matches key.
+func (wk *workerState) takePrewarmed(key prewarmKey) *execution {
+	p := wk.next
+	wk.next = nil
+	if p == nil || p.key != key {
+		return nil
+	}
+	return <-p.ready
 }
 
 // programCache keeps compiled bundles by content hash. A *goja.Program is
@@ -264,6 +316,7 @@ type programCache struct {
 
 type cached struct {
 	prg  *goja.Program
+	libs []string
 	errs []Error
 	used uint64
 }
@@ -272,16 +325,16 @@ func newProgramCache(size int, libs *libraryRegistry) *programCache {
 	return &programCache{size: size, libs: libs, m: map[[32]byte]*cached{}}
 }
 
-func (c *programCache) get(files []File, entry string) (*goja.Program, []Error) {
+func (c *programCache) get(files []File, entry string) (*goja.Program, []string, []Error) {
 	key := bundleKey(files, entry)
 	c.clock++
 	if e, ok := c.m[key]; ok {
 		e.used = c.clock
-		return e.prg, e.errs
+		return e.prg, e.libs, e.errs
 	}
 	e := &cached{used: c.clock}
 	b := bundle(files, entry, c.libs)
-	e.errs = b.Errors
+	e.errs, e.libs = b.Errors, b.Libraries
 	if len(e.errs) == 0 {
 		prg, err := compile(b.Code)
 		if err != nil {
@@ -300,7 +353,7 @@ func (c *programCache) get(files []File, entry string) (*goja.Program, []Error) 
 		delete(c.m, oldest)
 	}
 	c.m[key] = e
-	return e.prg, e.errs
+	return e.prg, e.libs, e.errs
 }
 
 // compile parses a bundle with its inline source map. The loader refuses

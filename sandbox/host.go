@@ -49,6 +49,7 @@ type hostReply struct {
 
 type pendingCall struct {
 	name    string
+	args    []json.RawMessage
 	resolve func(any) error
 	reject  func(any) error
 }
@@ -86,7 +87,7 @@ func (e *execution) hostFunction(name string) func(goja.FunctionCall) goja.Value
 		}
 		p, resolve, reject := e.vm.NewPromise()
 		e.nextCall++
-		e.calls[e.nextCall] = &pendingCall{name: name, resolve: resolve, reject: reject}
+		e.calls[e.nextCall] = &pendingCall{name: name, args: args, resolve: resolve, reject: reject}
 		e.call(hostCall{ID: e.nextCall, Name: name, Args: args})
 		return e.vm.ToValue(p)
 	}
@@ -99,7 +100,7 @@ func (e *execution) settleCall(r hostReply) {
 		return // a reply to an earlier run's call
 	}
 	delete(e.calls, r.ID)
-	e.send(Event{Kind: EventCall, Name: pc.name, Ms: r.Ms, OK: r.Error == "", CallError: r.Error})
+	e.send(Event{Kind: EventCall, Name: pc.name, Ms: r.Ms, OK: r.Error == "", CallError: r.Error, Args: pc.args, Result: capJSON(r.Result)})
 	if r.Error != "" {
 		errObj, err := e.vm.New(e.vm.Get("Error"), e.vm.ToValue("host."+pc.name+": "+r.Error))
 		if err != nil {
@@ -166,4 +167,13 @@ func safeCall(ctx context.Context, fn HostFunc, c HostCall) (res json.RawMessage
 		}
 	}()
 	return fn(ctx, c)
+}
+
+// capJSON keeps a call's result in its event only when it is small; the
+// snippet still gets all of it.
+func capJSON(b json.RawMessage) json.RawMessage {
+	if len(b) > 16<<10 {
+		return json.RawMessage(`{"$t":"more","count":` + fmt.Sprint(len(b)) + `}`)
+	}
+	return b
 }

@@ -59,7 +59,7 @@ const (
 	EventStarted EventKind = "started" // TimeoutMs is set
 	EventLog     EventKind = "log"     // Level, Text, Args are set
 	EventFact    EventKind = "fact"    // Key, Value, Deleted are set
-	EventCall    EventKind = "call"    // Name, Ms, OK, CallError are set
+	EventCall    EventKind = "call"    // Name, Ms, OK, CallError, Args, Result are set
 	EventError   EventKind = "error"   // Error is set
 )
 
@@ -82,10 +82,11 @@ type Event struct {
 	Value   json.RawMessage `json:"value,omitempty"`
 	Deleted bool            `json:"deleted,omitempty"`
 
-	Name      string  `json:"name,omitempty"`
-	Ms        float64 `json:"ms,omitempty"`
-	OK        bool    `json:"ok,omitempty"`
-	CallError string  `json:"callError,omitempty"`
+	Name      string          `json:"name,omitempty"`
+	Ms        float64         `json:"ms,omitempty"`
+	OK        bool            `json:"ok,omitempty"`
+	CallError string          `json:"callError,omitempty"`
+	Result    json.RawMessage `json:"result,omitempty"` // a call's result; Args holds its arguments
 
 	Error *Error `json:"error,omitempty"`
 }

@@ -43,7 +43,11 @@ func toWire(id string, seq uint64, ev sandbox.Event) any {
 		}
 		return ws.Fact{RunHeader: h(ws.TypeFact), Key: ev.Key, Value: v, Deleted: ev.Deleted}
 	case sandbox.EventCall:
-		return ws.Call{RunHeader: h(ws.TypeCall), Name: ev.Name, Ms: ev.Ms, OK: ev.OK, Error: ev.CallError}
+		args := ev.Args
+		if args == nil {
+			args = []json.RawMessage{}
+		}
+		return ws.Call{RunHeader: h(ws.TypeCall), Name: ev.Name, Ms: ev.Ms, OK: ev.OK, Error: ev.CallError, Args: args, Result: ev.Result}
 	default: // sandbox.EventError, and anything unknown is shown as an error
 		e := ev.Error
 		if e == nil {

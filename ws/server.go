@@ -76,13 +76,17 @@ type Fact struct {
 	Deleted bool            `json:"deleted,omitempty"`
 }
 
-// Call says a host function call finished after Ms milliseconds.
+// Call says a host function call finished after Ms milliseconds. Args
+// are the arguments' JSON and Result the value it resolved to (omitted when
+// undefined; a result over 16 KiB is shown as {"$t":"more","count":bytes}).
 type Call struct {
 	RunHeader
-	Name  string  `json:"name"`
-	Ms    float64 `json:"ms"`
-	OK    bool    `json:"ok"`
-	Error string  `json:"error,omitempty"`
+	Name   string            `json:"name"`
+	Ms     float64           `json:"ms"`
+	OK     bool              `json:"ok"`
+	Error  string            `json:"error,omitempty"`
+	Args   []json.RawMessage `json:"args"`
+	Result json.RawMessage   `json:"result,omitempty"`
 }
 
 // Error reports a problem; File, Line, Column (1-based) are in the user's file.

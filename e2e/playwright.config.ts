@@ -14,7 +14,9 @@ export default defineConfig({
   reporter: [["list"]],
   outputDir: "test-results",
   webServer: {
-    command: `go run ../cmd/playground -addr 127.0.0.1:${port} -log-level warn`,
+    // Generous limits: every test shares this server and its one client IP;
+    // the rate-limit test starts a server of its own.
+    command: `go run ../cmd/playground -addr 127.0.0.1:${port} -log-level warn -rate 50 -burst 200`,
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,

@@ -40,6 +40,7 @@ const editor = createEditor(document.getElementById("editor"), {
     scheduleAutoRun();
   },
   onRun: () => run(),
+  info: () => ({ modules: hello?.modules ?? ["playground"], host: hello?.host ?? [] }),
 });
 
 function validPath(path) {
@@ -208,7 +209,7 @@ let autoRunTimer = 0;
 let countdown = 0;
 
 function newRun(id) {
-  return { id, events: [], facts: new Map(), logs: [], calls: [], done: null, running: true };
+  return { id, events: [], timeline: [], facts: new Map(), logs: [], calls: [], done: null, running: true };
 }
 
 client.addEventListener("state", (e) => {
@@ -320,6 +321,7 @@ client.addEventListener("message", (e) => {
   const m = e.detail;
   if (!mine(m) || m.type === "done") return;
   current.events.push(m);
+  if (TIMELINE_KINDS.has(m.type)) current.timeline.push(m);
   if (m.type === "fact") {
     if (m.deleted) current.facts.delete(m.key);
     else current.facts.set(m.key, m.value);
@@ -368,18 +370,35 @@ client.addEventListener("protocol_error", (e) => systemLine(`protocol error: ${e
 
 // ---- console ----
 
+let shownLines = 0; // .line elements in the console pane
+
 function clearConsole() {
   $("console").replaceChildren();
+  shownLines = 0;
+  pendingLines = [];
 }
 
+// Console lines are queued and attached once per animation frame, so a
+// flood of output costs one layout per frame, not one per line.
+let pendingLines = [];
+let consoleFrame = 0;
+
 function consoleLine(level, t) {
-  const pane = $("console");
-  const stick = pane.scrollTop + pane.clientHeight >= pane.scrollHeight - 4;
   const line = el("div", { class: `line ${level}`, "data-testid": "console-line", "data-level": level },
     el("span", { class: "t", text: t !== undefined ? `${t.toFixed(1)} ms` : "" }),
     el("span", { class: "text" }));
-  pane.append(line);
-  let over = pane.querySelectorAll(".line").length - MAX_LINES;
+  pendingLines.push(line);
+  if (!consoleFrame) consoleFrame = requestAnimationFrame(flushConsole);
+  return line;
+}
+
+function flushConsole() {
+  consoleFrame = 0;
+  const pane = $("console");
+  const stick = pane.scrollTop + pane.clientHeight >= pane.scrollHeight - 4;
+  let lines = pendingLines;
+  pendingLines = [];
+  let over = shownLines + lines.length - MAX_LINES;
   if (over > 0) {
     let notice = pane.querySelector(".dropped");
     if (!notice) {
@@ -388,11 +407,18 @@ function consoleLine(level, t) {
     }
     notice.dataset.count = String(Number(notice.dataset.count || 0) + over);
     notice.textContent = `${notice.dataset.count} earlier lines are not shown (the timeline keeps them all)`;
-    while (over-- > 0) pane.querySelector(".line")?.remove();
+    const skip = Math.min(over, lines.length - MAX_LINES > 0 ? lines.length - MAX_LINES : 0);
+    lines = lines.slice(skip);
+    over -= skip;
+    while (over-- > 0) {
+      pane.querySelector(".line")?.remove();
+      shownLines--;
+    }
   }
-  applyFilter(line);
+  for (const line of lines) applyFilter(line);
+  pane.append(...lines);
+  shownLines += lines.length;
   if (stick) pane.scrollTop = pane.scrollHeight;
-  return line;
 }
 
 function appendLog(m) {
@@ -441,9 +467,12 @@ function openAt(path, line, column) {
   editor.goTo(line, column);
 }
 
+let filterText = "";
+let filterLevels = new Set(LEVELS);
+
 function applyFilter(line) {
-  const q = $("console-filter").value.trim().toLowerCase();
-  const levels = new Set([...$("level-filters").querySelectorAll("input:checked")].map((i) => i.value));
+  const q = filterText;
+  const levels = filterLevels;
   const level = line.dataset.level;
   const levelOK = !LEVELS.includes(level) || levels.has(level);
   const textOK = q === "" || (line.dataset.search ?? line.textContent.toLowerCase()).includes(q);
@@ -451,6 +480,8 @@ function applyFilter(line) {
 }
 
 function applyFilters() {
+  filterText = $("console-filter").value.trim().toLowerCase();
+  filterLevels = new Set([...$("level-filters").querySelectorAll("input:checked")].map((i) => i.value));
   for (const line of $("console").querySelectorAll(".line")) applyFilter(line);
 }
 
@@ -537,18 +568,32 @@ function renderFacts(changedKey) {
 const TIMELINE_KINDS = new Set(["fact", "log", "call", "error"]);
 
 function timelineEvents() {
-  return (current?.events ?? []).filter((m) => TIMELINE_KINDS.has(m.type));
+  return current?.timeline ?? [];
 }
 
+let timelineFrame = 0;
+
+// renderTimeline redraws the timeline; while events stream in it does so
+// at most once a frame, and not at all while the panel is hidden.
 function renderTimeline(live = false) {
   const evs = timelineEvents();
   const slider = $("timeline-slider");
   const atEnd = Number(slider.value) >= Number(slider.max);
   slider.max = String(evs.length);
   if (!live || atEnd) slider.value = String(evs.length);
-  if ($("timeline-axis").closest(".panel").hidden && live) return;
+  if (live) {
+    if ($("timeline-axis").closest(".panel").hidden || timelineFrame) return;
+    timelineFrame = requestAnimationFrame(() => {
+      timelineFrame = 0;
+      renderTimeline();
+    });
+    return;
+  }
   const maxT = Math.max(1, ...evs.map((m) => m.t), current?.done?.t ?? 0);
-  $("timeline-axis").replaceChildren(...evs.map((m, i) => el("button", {
+  const step = Math.max(1, Math.ceil(evs.length / 2000)); // at most 2,000 marks on the axis
+  const shown = [];
+  for (let i = 0; i < evs.length; i += step) shown.push([evs[i], i]);
+  $("timeline-axis").replaceChildren(...shown.map(([m, i]) => el("button", {
     class: `mark ${m.type} ${m.level ?? ""}`, "data-testid": "timeline-mark", "data-index": String(i + 1),
     style: `left: ${(m.t / maxT) * 100}%`, title: `${m.t.toFixed(1)} ms · ${m.type}${m.key ? " " + m.key : ""}${m.name ? " " + m.name : ""}`,
     "aria-label": `${m.type} at ${m.t.toFixed(1)} ms`, onclick: () => { slider.value = String(i + 1); showAt(); },

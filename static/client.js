@@ -16,6 +16,21 @@
 
 export const SUBPROTOCOL = "playground.v1";
 
+/**
+ * Fields every message of a run carries.
+ * @typedef {{ id: string, seq: number, t: number }} RunFields
+ * @typedef {{ type: "hello", protocol: string, session: string, limits: Record<string, any>, modules: string[], host: string[] }} HelloMessage
+ * @typedef {RunFields & { type: "queued", position: number }} QueuedMessage
+ * @typedef {RunFields & { type: "started", timeoutMs: number }} StartedMessage
+ * @typedef {RunFields & { type: "log", level: "log"|"info"|"warn"|"error"|"debug", text: string, args: any[] }} LogMessage
+ * @typedef {RunFields & { type: "fact", key: string, value: any, deleted?: boolean }} FactMessage
+ * @typedef {RunFields & { type: "call", name: string, ms: number, ok: boolean, error?: string, args: any[], result?: any }} CallMessage
+ * @typedef {RunFields & { type: "error", kind: string, message: string, stack?: string, file?: string, line?: number, column?: number }} ErrorMessage
+ * @typedef {RunFields & { type: "done", outcome: string, durationMs: number, timedOut: boolean, facts: Record<string, any>, output?: any, retryAfterMs?: number, stats: { queueMs: number, bundleMs: number, runMs: number, logs: number, outputBytes: number, truncated: boolean } }} DoneMessage
+ * @typedef {{ path: string, source: string }} File
+ * @typedef {{ files: File[], entry?: string, input?: any, timeoutMs?: number, deterministic?: boolean, id?: string }} RunOptions
+ */
+
 export class PlaygroundClient extends EventTarget {
   constructor({ url, reconnect = true, minBackoffMs = 250, maxBackoffMs = 8000 } = {}) {
     super();
@@ -81,8 +96,12 @@ export class PlaygroundClient extends EventTarget {
     return true;
   }
 
-  // run starts a run and returns its id (or null when not connected).
-  // opts: { files: [{path, source}], entry?, input?, timeoutMs?, deterministic?, id? }
+  /**
+   * run starts a run and returns its id (null when not connected). Its
+   * messages follow as events named after their type; "done" is the last.
+   * @param {RunOptions} opts
+   * @returns {string | null}
+   */
   run(opts) {
     const id = opts.id ?? `r${Date.now().toString(36)}-${++this.counter}`;
     const msg = { type: "run", id, files: opts.files };
@@ -98,6 +117,32 @@ export class PlaygroundClient extends EventTarget {
 
   ping(t) {
     return this.send({ type: "ping", t });
+  }
+
+  /**
+   * result runs opts and resolves with all its messages once "done" arrives.
+   * @param {RunOptions} opts
+   * @returns {Promise<{ messages: object[], done: DoneMessage }>}
+   */
+  result(opts) {
+    return new Promise((resolve, reject) => {
+      const messages = [];
+      let id = null;
+      const onMessage = (e) => {
+        if (e.detail.id !== id) return;
+        messages.push(e.detail);
+        if (e.detail.type === "done") {
+          this.removeEventListener("message", onMessage);
+          resolve({ messages, done: e.detail });
+        }
+      };
+      this.addEventListener("message", onMessage);
+      id = this.run(opts);
+      if (id === null) {
+        this.removeEventListener("message", onMessage);
+        reject(new Error("not connected"));
+      }
+    });
   }
 
   close() {

@@ -238,3 +238,51 @@ test("the page reconnects after a server restart, and counts down when rate limi
     stopServer(server);
   }
 });
+
+test("the editor completes the playground API, host functions and modules", async ({ page }) => {
+  await fresh(page);
+  await setSource(page, "");
+  await page.locator(".cm-content").click();
+  await page.keyboard.type('import _ from "lo');
+  await expect(page.locator(".cm-tooltip-autocomplete")).toContainText("lodash");
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("End");
+  await page.keyboard.press("Enter");
+  await page.keyboard.type("host.kv");
+  await expect(page.locator(".cm-tooltip-autocomplete")).toContainText("kv.get");
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Enter");
+  await page.keyboard.type("fac");
+  await expect(page.locator(".cm-tooltip-autocomplete")).toContainText("facts");
+});
+
+test("10,000 log lines stay smooth; dark theme follows the system", async ({ browser }) => {
+  const ctx = await browser.newContext({ colorScheme: "dark" });
+  const page = await ctx.newPage();
+  await fresh(page);
+  await setSource(page, `for (let i = 0; i < 10000; i++) console.log("line", i);`);
+  const t0 = Date.now();
+  await page.getByTestId("run-button").click();
+  await expect(page.getByTestId("run-status")).toHaveAttribute("data-outcome", "ok", { timeout: 30_000 });
+  await expect(page.getByTestId("console-line").last()).toContainText("line 9999");
+  await expect(page.getByTestId("console-dropped")).toContainText("earlier lines are not shown");
+  expect(await page.getByTestId("console-line").count()).toBeLessThanOrEqual(2000);
+  expect(Date.now() - t0).toBeLessThan(20_000); // generous: the page must keep up, not hang
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(bg).toBe("rgb(13, 17, 23)");
+  await page.screenshot({ path: "screenshots/dark-10k-lines.png" });
+  await ctx.close();
+});
+
+test("the embeddable client runs snippets from any page's script", async ({ page }) => {
+  await page.goto("/healthz"); // a page of the origin with no app on it
+  const res = await page.evaluate(async () => {
+    const { PlaygroundClient } = await import("/static/client.js");
+    const pg = new PlaygroundClient();
+    const hello = await pg.ready;
+    const { messages, done } = await pg.result({ files: [{ path: "main.ts", source: "import { facts } from 'playground';\nfacts.x = 1;\nconsole.log('from the client');" }] });
+    pg.close();
+    return { protocol: hello.protocol, types: messages.map((m: any) => m.type), outcome: done.outcome, facts: done.facts };
+  });
+  expect(res).toEqual({ protocol: "playground.v1", types: ["started", "fact", "log", "done"], outcome: "ok", facts: { x: 1 } });
+});

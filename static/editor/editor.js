@@ -12,7 +12,13 @@ import {
 } from "@codemirror/language";
 import { searchKeymap, highlightSelectionMatches } from "@codemirror/search";
 import { closeBrackets, closeBracketsKeymap, autocompletion, completionKeymap } from "@codemirror/autocomplete";
-import { javascript } from "@codemirror/lang-javascript";
+import { javascript, localCompletionSource } from "@codemirror/lang-javascript";
+
+// completionSources keeps the language's completion of the file's own
+// names next to ours (not the browser's globals: the sandbox has none).
+function completionSources() {
+  return [localCompletionSource];
+}
 
 // Error marks: a line decoration and a gutter marker for each reported error.
 const setErrors = StateEffect.define();
@@ -50,20 +56,50 @@ const errorField = StateField.define({
   ],
 });
 
+// playgroundCompletions knows the "playground" module's API, the host
+// functions and the importable modules (from the server's hello), which is
+// as far as CodeMirror goes without a TypeScript language service.
+function playgroundCompletions(info) {
+  return (context) => {
+    const mod = context.matchBefore(/from\s+["'][\w@/.-]*/);
+    if (mod) {
+      const start = mod.from + mod.text.search(/["']/) + 1;
+      return { from: start, options: info().modules.map((m) => ({ label: m, type: "namespace", detail: "module" })) };
+    }
+    const host = context.matchBefore(/host\.[\w.]*/);
+    if (host) {
+      return {
+        from: host.from + 5,
+        options: info().host.map((h) => ({ label: h, type: "function", detail: "host function → Promise" })),
+      };
+    }
+    const word = context.matchBefore(/\w+/);
+    if (!word || (word.from === word.to && !context.explicit)) return null;
+    return {
+      from: word.from,
+      options: [
+        { label: "facts", type: "variable", detail: "playground", info: "Live state: every set emits a fact event." },
+        { label: "input", type: "variable", detail: "playground", info: "The run's input JSON, read-only." },
+        { label: "host", type: "variable", detail: "playground", info: "Host functions of the server." },
+      ],
+    };
+  };
+}
+
 function language(path) {
   return javascript({ typescript: /\.tsx?$/.test(path), jsx: /\.[jt]sx$/.test(path) });
 }
 
 // createEditor mounts an editor in parent. Each file has its own
 // EditorState (so undo history is per file); the caller swaps them.
-export function createEditor(parent, { onChange, onRun }) {
+export function createEditor(parent, { onChange, onRun, info = () => ({ modules: ["playground"], host: [] }) }) {
   const runKeys = keymap.of([{ key: "Mod-Enter", preventDefault: true, run: () => { onRun(); return true; } }]);
   const extensions = (path) => [
     runKeys,
     lineNumbers(), highlightActiveLineGutter(), foldGutter(), history(), drawSelection(), dropCursor(),
     EditorState.allowMultipleSelections.of(true), indentOnInput(),
     syntaxHighlighting(defaultHighlightStyle, { fallback: true }), bracketMatching(), closeBrackets(),
-    autocompletion(), rectangularSelection(), crosshairCursor(), highlightActiveLine(), highlightSelectionMatches(),
+    autocompletion({ override: [playgroundCompletions(info), ...completionSources(path)] }), rectangularSelection(), crosshairCursor(), highlightActiveLine(), highlightSelectionMatches(),
     keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...searchKeymap, ...historyKeymap, ...foldKeymap, ...completionKeymap, indentWithTab]),
     language(path), errorField,
     EditorView.updateListener.of((u) => { if (u.docChanged) onChange(u.state.doc.toString()); }),

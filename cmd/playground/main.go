@@ -204,7 +204,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 			MaxEvents:       a.MaxEvents,
 			MaxTimers:       a.MaxTimers,
 			MaxHostCalls:    a.MaxHostCalls,
-			MaxMessageBytes: int64(c.maxSourceBytes) + 64<<10,
+			MaxMessageBytes: 4*int64(c.maxSourceBytes) + 64<<10, // JSON escaping can grow source up to 6x; the source itself is checked after decoding
 			RunsPerSecond:   lim.Config().PerSecond,
 			RunBurst:        lim.Config().Burst,
 			PreviewDepth:    a.Depth,

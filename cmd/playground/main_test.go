@@ -458,9 +458,14 @@ func TestProtocolErrorsKeepSocket(t *testing.T) {
 }
 
 func TestInvalidRunEndsWithDone(t *testing.T) {
-	c := dial(t, server(t, "-max-files", "2"))
+	c := dial(t, server(t, "-max-files", "2", "-max-source-bytes", "1000"))
+	c.send(runMsg("big", "a.js", strings.Repeat("\n", 1500)))
+	ms := c.until("big")
+	if types(ms) != "error done" || !strings.Contains(ms[0].str("message"), "maxSourceBytes=1000") || ms[1].str("outcome") != "invalid" {
+		t.Errorf("messages = %v; want INVALID_REQUEST naming maxSourceBytes, then done invalid", ms)
+	}
 	c.send(map[string]any{"type": "run", "id": "bad", "files": []map[string]string{{"path": "../x.ts", "source": ""}}})
-	ms := c.until("bad")
+	ms = c.until("bad")
 	if types(ms) != "error done" || ms[0].str("kind") != "INVALID_REQUEST" || !strings.Contains(ms[0].str("message"), "files[0].path") || ms[1].str("outcome") != "invalid" {
 		t.Errorf("messages = %v; want INVALID_REQUEST naming files[0].path, then done invalid", ms)
 	}

@@ -105,7 +105,6 @@ type execution struct {
 	call     func(hostCall)
 	replies  <-chan hostReply
 	calls    map[int64]*pendingCall
-	nextCall int64
 	maxCalls int
 	numCalls int
 

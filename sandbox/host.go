@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja"
@@ -47,6 +48,9 @@ type hostReply struct {
 	Ms     float64         `json:"ms"`
 }
 
+// callIDs numbers host calls across every run of a process.
+var callIDs atomic.Int64
+
 type pendingCall struct {
 	name    string
 	args    []json.RawMessage
@@ -86,9 +90,9 @@ func (e *execution) hostFunction(name string) func(goja.FunctionCall) goja.Value
 			args[i] = e.jsonValue(a)
 		}
 		p, resolve, reject := e.vm.NewPromise()
-		e.nextCall++
-		e.calls[e.nextCall] = &pendingCall{name: name, args: args, resolve: resolve, reject: reject}
-		e.call(hostCall{ID: e.nextCall, Name: name, Args: args})
+		id := callIDs.Add(1) // unique in the worker: a late reply to an earlier run matches nothing
+		e.calls[id] = &pendingCall{name: name, args: args, resolve: resolve, reject: reject}
+		e.call(hostCall{ID: id, Name: name, Args: args})
 		return e.vm.ToValue(p)
 	}
 }

@@ -100,3 +100,30 @@ await host.wait();
 		t.Fatal("the handler's context was not cancelled when the run ended")
 	}
 }
+
+// TestLateHostReplyIsIgnored: a reply that arrives after its run ended must
+// not settle a call of the next run on the same worker.
+func TestLateHostReplyIsIgnored(t *testing.T) {
+	release := make(chan struct{})
+	p := newTestPool(t, Config{Workers: 1, Spares: 1, Host: map[string]HostFunc{
+		"late": func(ctx context.Context, _ HostCall) (json.RawMessage, error) {
+			<-release
+			return json.RawMessage(`"late"`), nil
+		},
+		"now": func(context.Context, HostCall) (json.RawMessage, error) { return json.RawMessage(`"now"`), nil },
+	}})
+	// The first run leaves a call pending and ends (its worker is reused).
+	res, _ := run(t, p, Request{Timeout: 100 * time.Millisecond, Files: files("main.ts", `import { host } from "playground";
+host.late(); await new Promise((r) => setTimeout(r, 20));`)})
+	if res.Outcome != OutcomeTimeout {
+		t.Fatalf("first run: %s; want timeout (a pending call keeps it alive)", res.Outcome)
+	}
+	close(release)
+	for i := range 4 {
+		res, rec := run(t, p, Request{Files: files("main.ts", `import { host } from "playground";
+console.log(await host.now());`)})
+		if res.Outcome != OutcomeOK || len(rec.logs()) != 1 || rec.logs()[0] != "now" {
+			t.Fatalf("run %d: %s %q; want the run's own reply", i, res.Outcome, rec.logs())
+		}
+	}
+}

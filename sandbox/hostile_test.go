@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -142,5 +143,26 @@ console.log(r1, r2);
 	}
 	if got := rec.logs(); len(got) != 1 || got[0] != "2 2" {
 		t.Errorf("logs = %q", got)
+	}
+}
+
+// TestCircuitBreaker: a worker binary that cannot start must not be
+// restarted in a tight loop, and runs must not hang on it.
+func TestCircuitBreaker(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 2, Command: []string{"/bin/false"}})
+	time.Sleep(1500 * time.Millisecond)
+	st := p.Stats()
+	if st.Failures < 3 {
+		t.Fatalf("failures = %d; want the failed starts counted", st.Failures)
+	}
+	// Without backoff three spawners would fail hundreds of times in 1.5s.
+	if st.Failures > 40 {
+		t.Errorf("failures = %d in 1.5s; want the breaker to back off", st.Failures)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	defer cancel()
+	res, err := p.Run(ctx, Request{Files: files("main.js", "1")}, func(Event) {})
+	if err != nil || res.Outcome != OutcomeCancelled {
+		t.Errorf("run with no worker: %v %s; want it to end with its context", err, res.Outcome)
 	}
 }

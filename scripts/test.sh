@@ -22,6 +22,7 @@ if [ ! -x "$CHROMIUM_PATH" ]; then
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  CHROMIUM_PATH=/usr/bin/chromium
 fi
 export CHROMIUM_PATH
 

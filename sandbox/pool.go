@@ -487,6 +487,10 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *ipcJob, time
 			}
 			ev := *m.Event
 			lastT = ev.T
+			if ev.Error != nil && ev.Error.Kind == KindInternal {
+				// The client sees an opaque id; the details stay in the server log.
+				ev.Error = internalError(p.cfg.Log, "worker reported an internal error", "detail", truncate(ev.Error.Message, 1<<10))
+			}
 			switch ev.Kind {
 			case EventStarted:
 				if !started {
@@ -585,13 +589,16 @@ func (p *Pool) crashed(w *proc, started bool, facts *factMirror, emit func(Event
 
 // ranOutOfMemory reports whether a worker's crash output shows the Go
 // runtime failing to get memory past RLIMIT_DATA. Besides its "out of
-// memory" and "cannot allocate memory" fatal errors, the runtime (Go 1.26)
-// can fault inside the garbage collector when an mmap fails; goja and
-// esbuild are memory-safe Go, so a fault in runtime code of a worker under
-// that limit is counted as memory too.
+// memory" and "cannot allocate memory" fatal errors, a new thread's stack
+// may be refused (cgo's "pthread_create failed", then SIGABRT), and the
+// runtime (Go 1.26) can fault inside the garbage collector when an mmap
+// fails; goja and esbuild are memory-safe Go, so a fault in runtime code of
+// a worker under that limit is counted as memory too.
 func ranOutOfMemory(stderr string) bool {
-	if strings.Contains(stderr, "out of memory") || strings.Contains(stderr, "cannot allocate memory") {
-		return true
+	for _, s := range []string{"out of memory", "cannot allocate memory", "pthread_create failed"} {
+		if strings.Contains(stderr, s) {
+			return true
+		}
 	}
 	return (strings.HasPrefix(stderr, "SIGSEGV") || strings.HasPrefix(stderr, "SIGBUS")) && strings.Contains(stderr, "\nruntime.")
 }

@@ -143,71 +143,47 @@ func report(b *testing.B, lat []time.Duration) {
 	b.ReportMetric(0, "ns/op")
 }
 
-// BenchmarkLibraryImport compares a run that imports lodash with one that
-// does not: the library is compiled once per worker, so each run pays only
-// for evaluating it in its fresh runtime. Reproduce with:
+// BenchmarkLibraryImport compares runs that import a library with one that
+// does not. Each library is compiled once per worker; each run evaluates it
+// in its fresh runtime, which the worker prepares while it waits. So two
+// cases: back to back (a saturated worker, no wait) and a re-run after a
+// pause (a user pressing Run again). Reproduce with:
 //
-//	go test ./sandbox -run '^$' -bench BenchmarkLibraryImport -benchtime 3s
+//	go test ./sandbox -run '^$' -bench BenchmarkLibraryImport -benchtime 200x
 func BenchmarkLibraryImport(b *testing.B) {
-	for _, tc := range []struct{ name, src string }{
+	snippets := []struct{ name, src string }{
 		{"plain", "console.log([[1, 2], [3]].length);"},
 		{"lodash", "import _ from 'lodash';\nconsole.log(_.chunk([1, 2, 3], 2).length);"},
 		{"date-fns", "import { addDays } from 'date-fns';\nconsole.log(addDays(0, 1).getTime());"},
 		{"zod", "import { z } from 'zod';\nconsole.log(z.string().parse('x'));"},
-	} {
-		b.Run(tc.name, func(b *testing.B) {
-			p := newTestPool(b, Config{Workers: 1, Spares: 1})
-			req := Request{Files: files("main.ts", tc.src)}
-			for range 10 {
-				p.Run(context.Background(), req, func(Event) {})
-			}
-			lat := make([]time.Duration, 0, b.N)
-			b.ResetTimer()
-			for range b.N {
-				t0 := time.Now()
-				res, err := p.Run(context.Background(), req, func(Event) {})
-				if err != nil || res.Outcome != OutcomeOK {
-					b.Fatalf("run: %v %s", err, res.Outcome)
-				}
-				lat = append(lat, time.Since(t0))
-			}
-			report(b, lat)
-		})
 	}
-}
-
-// BenchmarkLibraryRerun is the interactive case: the same snippet run
-// again after a pause (a user pressing Run), so the worker prepared the
-// next runtime, libraries evaluated, while it waited. Reproduce with:
-//
-//	go test ./sandbox -run '^$' -bench BenchmarkLibraryRerun -benchtime 200x
-func BenchmarkLibraryRerun(b *testing.B) {
-	for _, tc := range []struct{ name, src string }{
-		{"plain", "console.log([[1, 2], [3]].length);"},
-		{"lodash", "import _ from 'lodash';\nconsole.log(_.chunk([1, 2, 3], 2).length);"},
-		{"zod", "import { z } from 'zod';\nconsole.log(z.string().parse('x'));"},
-	} {
-		b.Run(tc.name, func(b *testing.B) {
-			p := newTestPool(b, Config{Workers: 1, Spares: 1})
-			req := Request{Files: files("main.ts", tc.src)}
-			for range 10 {
-				p.Run(context.Background(), req, func(Event) {})
-				time.Sleep(30 * time.Millisecond)
-			}
-			lat := make([]time.Duration, 0, b.N)
-			b.ResetTimer()
-			for range b.N {
-				b.StopTimer()
-				time.Sleep(30 * time.Millisecond) // the user reads the output
-				b.StartTimer()
-				t0 := time.Now()
-				res, err := p.Run(context.Background(), req, func(Event) {})
-				if err != nil || res.Outcome != OutcomeOK {
-					b.Fatalf("run: %v %s", err, res.Outcome)
+	for _, mode := range []struct {
+		name  string
+		pause time.Duration
+	}{{"back-to-back", 0}, {"rerun-after-pause", 30 * time.Millisecond}} {
+		for _, tc := range snippets {
+			b.Run(mode.name+"/"+tc.name, func(b *testing.B) {
+				p := newTestPool(b, Config{Workers: 1, Spares: 1})
+				req := Request{Files: files("main.ts", tc.src)}
+				for range 10 {
+					p.Run(context.Background(), req, func(Event) {})
+					time.Sleep(mode.pause)
 				}
-				lat = append(lat, time.Since(t0))
-			}
-			report(b, lat)
-		})
+				lat := make([]time.Duration, 0, b.N)
+				b.ResetTimer()
+				for range b.N {
+					b.StopTimer()
+					time.Sleep(mode.pause) // the user reads the output
+					b.StartTimer()
+					t0 := time.Now()
+					res, err := p.Run(context.Background(), req, func(Event) {})
+					if err != nil || res.Outcome != OutcomeOK {
+						b.Fatalf("run: %v %s", err, res.Outcome)
+					}
+					lat = append(lat, time.Since(t0))
+				}
+				report(b, lat)
+			})
+		}
 	}
 }

@@ -72,15 +72,14 @@ func EngineFeatures() map[string]bool {
 	return m
 }
 
-// hostAliases renames CommonJS's free variables before esbuild sees them:
-// otherwise a snippet that mentions module or exports is wrapped as
-// CommonJS and require becomes esbuild's shim function, and `typeof
-// require` would not be "undefined" as in a browser. Using one is a
-// ReferenceError that securityError reports under its real name.
+// hostAliases renames require before esbuild sees it: esbuild would
+// otherwise replace it with its own __require shim, and `typeof require`
+// would not be "undefined" as in a browser. Using it is then a
+// ReferenceError that securityError reports under its real name. (module
+// and exports need no alias: every snippet file is an ES module, see the
+// file loader.)
 var hostAliases = map[string]string{
 	"require": aliasPrefix + "require",
-	"module":  aliasPrefix + "module",
-	"exports": aliasPrefix + "exports",
 }
 
 const aliasPrefix = "__playground_host_"

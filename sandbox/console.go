@@ -27,7 +27,7 @@ func newConsole(e *execution) *goja.Object {
 		must(o.Set(level, c.method(level)))
 	}
 	must(o.Set("trace", func(call goja.FunctionCall) goja.Value {
-		c.print("debug", call.Arguments, "Trace: ", c.stackText())
+		c.print("debug", call.Arguments, "Trace:", c.stackText())
 		return goja.Undefined()
 	}))
 	must(o.Set("dir", func(call goja.FunctionCall) goja.Value {
@@ -39,7 +39,11 @@ func newConsole(e *execution) *goja.Object {
 			return goja.Undefined()
 		}
 		args := call.Arguments[min(1, len(call.Arguments)):]
-		c.print("error", args, "Assertion failed: ", "")
+		head := "Assertion failed"
+		if len(args) > 0 {
+			head += ":"
+		}
+		c.print("error", args, head, "")
 		return goja.Undefined()
 	}))
 	must(o.Set("count", func(call goja.FunctionCall) goja.Value {
@@ -149,22 +153,20 @@ func (c *console) printText(level, text string) {
 }
 
 // print formats args as a console line: the first argument may be a format
-// string with %s %d %i %f %o %O %c; prefix and suffix frame the line.
-func (c *console) print(level string, args []goja.Value, prefix, suffix string) {
+// string with %s %d %i %f %o %O %c. head, when set, starts the line ("Trace:",
+// "Assertion failed:", a timer's reading) and suffix ends it.
+func (c *console) print(level string, args []goja.Value, head, suffix string) {
 	previews := make([]any, len(args))
 	for i, a := range args {
 		previews[i] = c.e.enc.encode(a)
 	}
 	text := formatLine(previews, args)
-	if prefix != "" {
-		if text != "" {
-			text = prefix + " " + text
-			if strings.HasSuffix(prefix, ": ") {
-				text = prefix + text[len(prefix)+1:]
-			}
-		} else {
-			text = strings.TrimSuffix(prefix, ": ")
-		}
+	switch {
+	case head == "":
+	case text == "":
+		text = head
+	default:
+		text = head + " " + text
 	}
 	text += suffix
 	raw := make([]json.RawMessage, len(previews))
@@ -224,7 +226,7 @@ func formatLine(previews []any, args []goja.Value) string {
 			case 's':
 				b.WriteString(render(arg, true))
 			case 'd', 'i':
-				b.WriteString(formatInt(args[i], spec == 'i'))
+				b.WriteString(formatInt(args[i]))
 			case 'f':
 				b.WriteString(formatNumber(args[i].ToFloat()))
 			case 'o', 'O':
@@ -245,7 +247,8 @@ func formatLine(previews []any, args []goja.Value) string {
 	return strings.Join(parts, " ")
 }
 
-func formatInt(v goja.Value, truncate bool) string {
+// formatInt prints v as %d and %i do: an integer, truncated toward zero.
+func formatInt(v goja.Value) string {
 	if goja.IsBigInt(v) {
 		return v.String() + "n"
 	}

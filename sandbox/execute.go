@@ -562,7 +562,7 @@ func (e *execution) thrownError(v goja.Value) *Error {
 	msg := render(e.enc.encode(v), true)
 	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Error" {
 		msg = e.enc.errorName(o)
-		if m := e.enc.dataString(o, "message"); m != "" {
+		if m := e.enc.str(e.enc.dataString(o, "message")); m != "" {
 			msg += ": " + m
 		}
 	}

@@ -121,8 +121,11 @@ func countShown(items []any) int {
 	n := 0
 	for _, it := range items {
 		if m, ok := it.(map[string]any); ok && m["$t"] == "more" {
-			if c, ok := m["count"].(int); ok {
+			switch c := m["count"].(type) { // int or int64, as the encoder counted
+			case int:
 				n += c
+			case int64:
+				n += int(c)
 			}
 			continue
 		}

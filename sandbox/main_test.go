@@ -1,16 +1,13 @@
 package sandbox
 
 import (
-	"os"
 	"testing"
 
 	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) {
-	if len(os.Args) == 2 && os.Args[1] == WorkerArg {
-		os.Exit(WorkerMain(os.Stdin, os.Stdout)) // the pool re-executes this test binary as its worker
-	}
+	ServeIfWorker() // the pool re-executes this test binary as its worker
 	goleak.VerifyTestMain(m)
 }
 

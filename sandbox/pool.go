@@ -432,10 +432,10 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *ipcJob, time
 	}
 	lim := p.cfg.Limits
 	var (
-		started         bool
-		startedAt       time.Time
-		events, outText int
-		lastT           float64
+		started               bool
+		startedAt             time.Time
+		events, logs, outText int // re-counted here: the worker's numbers are not trusted
+		lastT                 float64
 	)
 	facts := newFactMirror()
 	deadline := time.NewTimer(p.cfg.BundleTimeout)
@@ -472,7 +472,7 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *ipcJob, time
 				if r.Facts == nil {
 					r.Facts = map[string]json.RawMessage{}
 				}
-				r.Stats.Logs, r.Stats.OutputBytes = min(r.Stats.Logs, events), min(r.Stats.OutputBytes, outText)
+				r.Stats.Logs, r.Stats.OutputBytes = min(r.Stats.Logs, logs), min(r.Stats.OutputBytes, outText)
 				p.release(w, r.Outcome)
 				return r, nil
 			}
@@ -499,6 +499,7 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *ipcJob, time
 				}
 			case EventLog:
 				outText += len(ev.Text)
+				logs++
 				events++
 			case EventFact, EventCall:
 				events++

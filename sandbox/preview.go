@@ -212,6 +212,17 @@ func number(f float64) any {
 	return f
 }
 
+// maxName caps a class, function or error name: a name is not a value, so
+// the user's string cap does not apply, but a hostile one is still bounded.
+const maxName = 200
+
+func capName(s string) string {
+	if len(s) <= maxName {
+		return s
+	}
+	return strings.ToValidUTF8(s[:maxName], "") + "…"
+}
+
 func (e *encoder) str(s string) string {
 	if utf8.RuneCountInString(s) <= e.lim.String {
 		return strings.ToValidUTF8(s, "\uFFFD")
@@ -246,7 +257,7 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 	}
 	switch class {
 	case "Function":
-		return tagged{"$t": "function", "name": e.dataString(o, "name")}
+		return tagged{"$t": "function", "name": capName(e.dataString(o, "name"))}
 	case "Date":
 		if t, err := e.b.dateValue(o); err == nil && goja.IsNaN(t) {
 			return tagged{"$t": "date", "v": "Invalid Date"}
@@ -264,14 +275,14 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 		}
 		return tagged{"$t": "regexp", "v": "/" + src.String() + "/" + flags.String()}
 	case "Error":
-		name, msg := e.errorName(o), e.dataString(o, "message")
+		name, msg := e.errorName(o), e.str(e.dataString(o, "message"))
 		head := name
 		if msg != "" {
 			head += ": " + msg
 		}
 		// goja's stack names the bundle's namespaces and bytecode offsets;
 		// show the user's frames instead, as error events do.
-		return tagged{"$t": "error", "name": name, "message": msg, "stack": formatStack(head, parseStack(e.dataString(o, "stack")))}
+		return tagged{"$t": "error", "name": name, "message": msg, "stack": e.str(formatStack(head, parseStack(e.dataString(o, "stack"))))}
 	}
 
 	if depth >= e.lim.Depth {
@@ -490,19 +501,22 @@ func (e *encoder) hasOwn(o *goja.Object, name string) bool {
 	return err == nil && !goja.IsUndefined(d)
 }
 
-func (e *encoder) dataString(o *goja.Object, name string) string {
-	if v, ok := e.ownData(o, name); ok {
+// dataString returns o's data property name (own or inherited, read without
+// running code) when it is a string. It is not capped: callers cap it as a
+// value (e.str) or a name (capName).
+func (e *encoder) dataString(o *goja.Object, prop string) string {
+	if v, ok := e.ownData(o, prop); ok {
 		if s, ok := v.Export().(string); ok {
-			return e.str(s)
+			return s
 		}
 	}
 	for p := e.proto(o); p != nil; p = e.proto(p) {
 		if p.ExportType() == proxyType {
 			return ""
 		}
-		if v, ok := e.ownData(p, name); ok {
+		if v, ok := e.ownData(p, prop); ok {
 			if s, ok := v.Export().(string); ok {
-				return e.str(s)
+				return s
 			}
 			return ""
 		}
@@ -512,7 +526,7 @@ func (e *encoder) dataString(o *goja.Object, name string) string {
 
 func (e *encoder) errorName(o *goja.Object) string {
 	if n := e.dataString(o, "name"); n != "" {
-		return n
+		return capName(n)
 	}
 	return "Error"
 }
@@ -545,7 +559,7 @@ func (e *encoder) constructorName(o *goja.Object) string {
 	}
 	if n, ok := e.ownData(co, "name"); ok {
 		if s, ok := n.Export().(string); ok && s != "" {
-			return e.str(s)
+			return capName(s)
 		}
 	}
 	return "Object"

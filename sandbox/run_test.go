@@ -428,3 +428,72 @@ setInterval(() => { facts.list.push(facts.list.length); }, 20);
 		t.Errorf("facts after timeout = %s; want the list as it grew", res.Facts["list"])
 	}
 }
+
+func TestEventLimit(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 1, Limits: Limits{MaxEvents: 50}})
+	res, rec := run(t, p, Request{Files: files("main.ts", `
+import { facts } from "playground";
+for (let i = 0; i < 1000; i++) facts["k" + i] = i;
+console.log("never");
+`)})
+	if res.Outcome != OutcomeOutputLimit {
+		t.Fatalf("outcome %s; want output_limit past 50 events", res.Outcome)
+	}
+	n := 0
+	for _, e := range rec.events {
+		if e.Kind == EventFact {
+			n++
+		}
+	}
+	if n != 50 || len(rec.logs()) != 0 {
+		t.Errorf("%d fact events, logs %q; want exactly the first 50 facts", n, rec.logs())
+	}
+	if errs := rec.errors(); len(errs) != 1 || errs[0].Kind != KindOutputLimit {
+		t.Errorf("errors = %+v; want one OUTPUT_LIMIT", errs)
+	}
+}
+
+func TestPreviewCaps(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 1, Limits: Limits{PreviewLimits: PreviewLimits{Depth: 2, Keys: 3, String: 5}}})
+	_, rec := run(t, p, Request{Files: files("main.ts", `
+class VeryLongClassNameThatIsNotAString {}
+console.log("abcdefgh", [1, 2, 3, 4, 5], { a: 1, b: 2, c: 3, d: 4 }, { x: { y: { z: 1 } } }, new Set([1, 2, 3, 4]));
+console.log(new VeryLongClassNameThatIsNotAString(), function aVeryLongFunctionName() {}, new RangeError("a long message"));
+`)})
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	var logs []string
+	for _, e := range rec.events {
+		if e.Kind == EventLog {
+			b, _ := json.Marshal(e.Args)
+			logs = append(logs, string(b))
+		}
+	}
+	if len(logs) != 2 {
+		t.Fatalf("logs = %q", logs)
+	}
+	got := logs[0]
+	// Names are not values: the string cap does not cut them; messages it does.
+	if want := `[{"$t":"object","class":"VeryLongClassNameThatIsNotAString","props":{}},{"$t":"function","name":"aVeryLongFunctionName"},{"$t":"error","message":"a lon…","name":"RangeError","stack":"Range…"}]`; logs[1] != want {
+		t.Errorf("names:\n%s\nwant\n%s", logs[1], want)
+	}
+	// Depth 2: the top object and x are shown, y (the third level) is cut.
+	want := `["abcde…",{"$t":"array","items":[1,2,3,{"$t":"more","count":2}]},{"$t":"object","class":"Object","props":{"a":1,"b":2,"c":3,"…":{"$t":"more","count":1}}},{"$t":"object","class":"Object","props":{"x":{"$t":"object","class":"Object","props":{"y":{"$t":"object","class":"Object","props":{"…":{"$t":"more","count":1}}}}}}},{"$t":"set","values":[1,2,3,{"$t":"more","count":1}]}]`
+	if got != want {
+		t.Errorf("args =\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestWorkerRecycledAfterMaxRuns(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 1, Spares: 1, MaxRunsPerWorker: 2})
+	// Two workers take runs in turn: 8 runs retire each of the first four
+	// after its second run.
+	for i := range 8 {
+		if res, rec := run(t, p, Request{Files: files("main.js", "1")}); res.Outcome != OutcomeOK {
+			t.Fatalf("run %d: %s %+v", i, res.Outcome, rec.errors())
+		}
+	}
+	if st := p.Stats(); st.Restarts < 3 || st.Kills != 0 || st.Crashes != 0 {
+		t.Errorf("stats = %+v; want a replacement for every worker that served 2 runs, none killed", st)
+	}
+}

@@ -129,6 +129,7 @@ const (
 	OutcomeOutputLimit Outcome = "output_limit"
 	OutcomeCancelled   Outcome = "cancelled"
 	OutcomeBusy        Outcome = "busy"
+	OutcomeInvalid     Outcome = "invalid" // the request broke a protocol rule (no entry file, say)
 )
 
 // Result is what a run produced; every field is for the user. A failing
@@ -158,6 +159,3 @@ type Stats struct {
 	OutputBytes int     `json:"outputBytes"`
 	Truncated   bool    `json:"truncated"`
 }
-
-// OutcomeInvalid ends a request that broke a protocol rule (no entry file, say).
-const OutcomeInvalid Outcome = "invalid"

@@ -80,7 +80,8 @@ func WorkerMain(r io.Reader, w io.Writer) int {
 			}
 		}
 	}()
-	go wk.watchdog()
+	go wk.watchdog() // lives as long as the process; it may end it (memory limit)
+	defer wk.prewarms.Wait()
 	for j := range jobs {
 		res := wk.serve(j)
 		if err := wk.write(ipcMessage{Result: &res}); err != nil {
@@ -91,6 +92,17 @@ func WorkerMain(r io.Reader, w io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// ServeIfWorker makes this process a worker when it was started as one
+// (its only argument is WorkerArg, as Pool starts it): it serves on stdin
+// and stdout and exits. Otherwise it returns. The playground binary and
+// every test binary that starts a Pool call it first thing in main or
+// TestMain.
+func ServeIfWorker() {
+	if len(os.Args) == 2 && os.Args[1] == WorkerArg {
+		os.Exit(WorkerMain(os.Stdin, os.Stdout))
+	}
 }
 
 // Worker memory layout. The run's cap is Config.MemoryBytes; the OS limit
@@ -106,7 +118,8 @@ const (
 type workerState struct {
 	memLimit int64
 	cache    *programCache
-	next     *prewarmed // only the serving goroutine touches it
+	next     *prewarmed     // only the serving goroutine touches it
+	prewarms sync.WaitGroup // WorkerMain waits for every prewarm it started
 
 	mu  sync.Mutex // guards out and cancel
 	out *bufio.Writer
@@ -283,7 +296,7 @@ func (wk *workerState) prewarm(key prewarmKey, j job, libs []string) {
 	p := &prewarmed{key: key, ready: make(chan *execution, 1)}
 	wk.next = p
 	j.Program, j.Input, j.Call, j.Replies = nil, nil, nil, nil
-	go func() {
+	wk.prewarms.Go(func() { // a discarded one finishes into its buffered channel
 		e := newExecution(j)
 		for _, name := range libs {
 			if ex := e.vm.Try(func() { e.lib(goja.FunctionCall{Arguments: []goja.Value{e.vm.ToValue(name)}}) }); ex != nil {
@@ -291,7 +304,7 @@ func (wk *workerState) prewarm(key prewarmKey, j job, libs []string) {
 			}
 		}
 		p.ready <- e
-	}()
+	})
 }
 
 // takePrewarmed returns the prepared runtime when it matches key.

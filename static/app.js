@@ -151,7 +151,11 @@ function removeFile(i) {
 // ---- sharing ----
 
 const b64url = {
-  encode: (bytes) => btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, ""),
+  encode(bytes) {
+    let s = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return btoa(s).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  },
   decode: (s) => Uint8Array.from(atob(s.replaceAll("-", "+").replaceAll("_", "/")), (c) => c.charCodeAt(0)),
 };
 
@@ -162,10 +166,7 @@ async function pipe(bytes, stream) {
 async function shareURL() {
   const json = new TextEncoder().encode(JSON.stringify({ entry, files: currentFiles() }));
   const packed = await pipe(json, new CompressionStream("deflate-raw"));
-  let s = "";
-  for (let i = 0; i < packed.length; i += 0x8000) s += String.fromCharCode(...packed.subarray(i, i + 0x8000));
-  const code = btoa(s).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-  return `${location.origin}${location.pathname}#code=${code}`;
+  return `${location.origin}${location.pathname}#code=${b64url.encode(packed)}`;
 }
 
 async function fromHash() {
@@ -209,7 +210,7 @@ let autoRunTimer = 0;
 let countdown = 0;
 
 function newRun(id) {
-  return { id, events: [], timeline: [], facts: new Map(), logs: [], calls: [], done: null, running: true };
+  return { id, timeline: [], facts: new Map(), calls: [], done: null, running: true };
 }
 
 client.addEventListener("state", (e) => {
@@ -320,7 +321,6 @@ const mine = (msg) => current && msg.id === current.id;
 client.addEventListener("message", (e) => {
   const m = e.detail;
   if (!mine(m) || m.type === "done") return;
-  current.events.push(m);
   if (TIMELINE_KINDS.has(m.type)) current.timeline.push(m);
   if (m.type === "fact") {
     if (m.deleted) current.facts.delete(m.key);
@@ -333,7 +333,6 @@ client.addEventListener("queued", (e) => mine(e.detail) && setStatus(`queued: po
 client.addEventListener("started", (e) => mine(e.detail) && setStatus(`running (limit ${e.detail.timeoutMs} ms)…`));
 client.addEventListener("log", (e) => {
   if (!mine(e.detail)) return;
-  current.logs.push(e.detail);
   appendLog(e.detail);
 });
 client.addEventListener("call", (e) => {

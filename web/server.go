@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"encoding/json"
-	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -65,13 +64,9 @@ func NewServer(cfg Config) *Server {
 }
 
 func (s *Server) routes() {
-	assets, err := fs.Sub(static.FS(), ".")
-	if err != nil {
-		panic(err)
-	}
 	s.mux.HandleFunc("GET /{$}", s.handleIndex)
 	s.mux.HandleFunc("GET /ws", s.handleWS)
-	s.mux.Handle("GET /static/", http.StripPrefix("/static/", cacheControl(http.FileServerFS(assets))))
+	s.mux.Handle("GET /static/", http.StripPrefix("/static/", cacheControl(http.FileServerFS(static.FS()))))
 	s.mux.HandleFunc("GET /healthz", s.handleHealth)
 	s.mux.HandleFunc("GET /api/stats", s.handleStats)
 }

@@ -17,9 +17,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	if len(os.Args) == 2 && os.Args[1] == sandbox.WorkerArg {
-		os.Exit(sandbox.WorkerMain(os.Stdin, os.Stdout))
-	}
+	sandbox.ServeIfWorker() // the pool re-executes this test binary as its worker
 	os.Exit(m.Run())
 }
 

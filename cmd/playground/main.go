@@ -31,10 +31,7 @@ import (
 )
 
 func main() {
-	if len(os.Args) == 2 && os.Args[1] == sandbox.WorkerArg {
-		// Hidden worker mode: the pool starts this binary to run snippets.
-		os.Exit(sandbox.WorkerMain(os.Stdin, os.Stdout))
-	}
+	sandbox.ServeIfWorker() // hidden worker mode: the pool starts this binary to run snippets
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr, nil); err != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -17,9 +16,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	if len(os.Args) == 2 && os.Args[1] == sandbox.WorkerArg {
-		os.Exit(sandbox.WorkerMain(os.Stdin, os.Stdout)) // the pool re-executes this test binary as its worker
-	}
+	sandbox.ServeIfWorker() // the pool re-executes this test binary as its worker
 	goleak.VerifyTestMain(m)
 }
 

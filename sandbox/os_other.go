@@ -9,3 +9,5 @@ import "syscall"
 func limitMemory(int64) error { return nil }
 
 func workerSysProcAttr() *syscall.SysProcAttr { return nil }
+
+func pssBytes(int) int64 { return 0 }

@@ -1,0 +1,51 @@
+// Linux specifics of worker processes: their memory limit, their process
+// attributes, and the memory they use.
+package sandbox
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// limitMemory caps the process's data segment (RLIMIT_DATA: since Linux
+// 4.7 it counts private writable mappings, i.e. the Go heap and stacks, but
+// not the address space Go reserves). An allocation past it makes the Go
+// runtime die with "out of memory", which the parent reports as memory_limit.
+func limitMemory(bytes int64) error {
+	lim := &syscall.Rlimit{Cur: uint64(bytes), Max: uint64(bytes)}
+	return syscall.Setrlimit(syscall.RLIMIT_DATA, lim)
+}
+
+// workerSysProcAttr makes a worker die with its parent and keeps it in its
+// own process group.
+func workerSysProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
+}
+
+// pssBytes returns the proportional set size of process pid, from
+// /proc/<pid>/smaps_rollup (proc(5), Linux 4.14+): resident memory with
+// pages shared between processes (the binary's text, which every worker
+// maps) divided among them. It returns 0 when unknown.
+func pssBytes(pid int) int64 {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/smaps_rollup")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		rest, ok := strings.CutPrefix(sc.Text(), "Pss:")
+		if !ok {
+			continue
+		}
+		kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+		if err != nil {
+			return 0
+		}
+		return kb << 10
+	}
+	return 0
+}

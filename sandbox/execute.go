@@ -73,14 +73,15 @@ type job struct {
 	MaxHostCalls int
 }
 
-// execution is one run inside one fresh goja.Runtime. All of its methods
-// run on the goroutine that called execute, except interrupt.
+// execution is one run inside one fresh goja.Runtime. Its methods run on
+// one goroutine at a time: the one that built it (newExecution, possibly in
+// the background), then the one that calls execute. Only ctx's AfterFunc
+// touches it from elsewhere, through goja's Interrupt.
 type execution struct {
 	vm     *goja.Runtime
 	b      builtins
 	lim    Limits
 	emit   func(Event)
-	start  time.Time
 	clock  clock
 	facts  *factStore
 	enc    encoder // previews (console)
@@ -135,13 +136,6 @@ func (c *clock) now() time.Duration {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// execute runs a bundled job to completion, its deadline, or ctx's end,
-// calling emit for each event. It returns the result without Stats.QueueMs
-// and BundleMs, which the caller owns.
-func execute(ctx context.Context, j job, emit func(Event)) Result {
-	return newExecution(j).execute(ctx, j, emit)
-}
-
 // newExecution creates a runtime for j and sets up its global scope. It
 // runs no snippet code, so it may happen before the run (see prewarm); the
 // runtime is then used by one run only.
@@ -163,7 +157,9 @@ func newExecution(j job) *execution {
 }
 
 // execute runs j on e, a runtime from newExecution made for the same
-// deterministic mode, limits and host functions.
+// deterministic mode, limits and host functions, to completion, its
+// deadline, or ctx's end, calling emit for each event. It returns the
+// result without Stats.QueueMs and BundleMs, which the caller owns.
 func (e *execution) execute(ctx context.Context, j job, emit func(Event)) Result {
 	e.emit, e.timeout, e.input, e.call, e.replies = emit, j.Timeout, j.Input, j.Call, j.Replies
 	res := Result{Facts: map[string]json.RawMessage{}, TimeoutMs: ms(j.Timeout)}

@@ -641,13 +641,7 @@ func (p *Pool) retire(w *proc, crashed bool) {
 	if crashed {
 		p.crashes.Add(1)
 	}
-	p.wg.Go(func() {
-		go func() { // drain, so that the reader can reach EOF and wait
-			for range w.lines {
-			}
-		}()
-		w.close(time.Second)
-	})
+	p.wg.Go(func() { w.close(time.Second) })
 	select {
 	case <-p.closed:
 		p.live.Add(-1)

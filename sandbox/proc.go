@@ -151,16 +151,16 @@ func (p *proc) exitStatus() string {
 	return strconv.Itoa(p.exitCode) + " " + p.waitErr.Error()
 }
 
-// close stops the process: its stdin ends (a worker between runs exits),
-// and it is killed if it does not exit within grace.
+// close stops the process: its stdin ends (a worker between runs exits), it
+// is killed if it has not exited within grace, and close reads what it
+// still writes until it is gone, so its reader never blocks.
 func (p *proc) close(grace time.Duration) {
 	_ = p.stdin.Close()
-	select {
-	case <-p.exited:
-	case <-time.After(grace):
-		p.kill()
-		<-p.exited
+	t := time.AfterFunc(grace, p.kill)
+	defer t.Stop()
+	for range p.lines {
 	}
+	<-p.exited
 }
 
 // stderrBuffer keeps the first and the last max/2 bytes written to it: a

@@ -415,7 +415,7 @@ try { for (let i = 0; i < 1000; i++) setTimeout(() => {}, 1e6); } catch (e) { co
 	if logs := rec.logs(); len(logs) != 1 || logs[0] != "RangeError: too many pending timers (limit 100)" {
 		t.Errorf("logs = %q", logs)
 	}
-	res, rec := run(t, p, Request{Timeout: 300 * time.Millisecond, Files: files("main.ts", `
+	res, _ := run(t, p, Request{Timeout: 300 * time.Millisecond, Files: files("main.ts", `
 import { facts } from "playground";
 facts.list = [];
 setInterval(() => { facts.list.push(facts.list.length); }, 20);

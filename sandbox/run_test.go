@@ -58,7 +58,9 @@ func (r *recorder) errors() []Error {
 func run(t *testing.T, p *Pool, req Request) (Result, *recorder) {
 	t.Helper()
 	rec := &recorder{}
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	// The run's own budget decides when it ends; this only keeps a broken
+	// pool from hanging the test.
+	ctx, cancel := context.WithTimeout(t.Context(), max(req.Timeout, 5*time.Second)+60*time.Second)
 	defer cancel()
 	res, err := p.Run(ctx, req, rec.emit)
 	if err != nil {

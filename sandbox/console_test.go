@@ -69,7 +69,7 @@ func TestConsoleGolden(t *testing.T) {
 			t.Errorf("formatting ran snippet code: %q in the output", bad)
 		}
 	}
-	golden := filepath.Join("testdata", "console.golden")
+	golden := filepath.Join("worker", "js", "testdata", "console.golden")
 	if *update {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)

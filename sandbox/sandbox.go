@@ -25,6 +25,8 @@ type Request struct {
 	Timeout time.Duration `json:"timeout"`
 	// Deterministic seeds Math.random and gives Date a virtual clock.
 	Deterministic bool `json:"deterministic,omitempty"`
+	// Mode is "module" (the default when empty) or "script".
+	Mode string `json:"mode,omitempty"`
 	// Key identifies the client for fair queueing (its IP). Not sent to workers.
 	Key string `json:"-"`
 	// Session identifies the caller's session for host functions that keep

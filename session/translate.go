@@ -10,7 +10,7 @@ import (
 
 // toRequest translates a wire run into a sandbox request.
 func toRequest(m *ws.Run, key, session string) sandbox.Request {
-	req := sandbox.Request{Entry: m.Entry, Input: m.Input, Deterministic: m.Deterministic, Key: key, Session: session}
+	req := sandbox.Request{Entry: m.Entry, Input: m.Input, Deterministic: m.Deterministic, Mode: m.Mode, Key: key, Session: session}
 	req.Files = make([]sandbox.File, len(m.Files))
 	for i, f := range m.Files {
 		req.Files[i] = sandbox.File{Path: f.Path, Source: f.Source}

@@ -47,8 +47,11 @@ type Server struct {
 	metrics session.Metrics
 	started time.Time
 
-	ctx      context.Context // cancelled by Close: sessions end with 1001
-	cancel   context.CancelFunc
+	ctx    context.Context // cancelled by Close: sessions end with 1001
+	cancel context.CancelFunc
+
+	mu       sync.Mutex // guards closed and every sessions.Add
+	closed   bool       // set by Close; no session starts after it
 	sessions sync.WaitGroup
 }
 
@@ -78,8 +81,26 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.Serve
 func (s *Server) Metrics() *session.Metrics { return &s.metrics }
 
 // Close ends every session: each closes its socket with 1001 (going away)
-// and cancels its run.
-func (s *Server) Close() { s.cancel() }
+// and cancels its run. No session starts after Close, so a Wait that
+// follows it never races with a sessions.Add (sync.WaitGroup's rule).
+func (s *Server) Close() {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.cancel()
+}
+
+// addSession counts a session that is about to start; it reports false once
+// Close was called.
+func (s *Server) addSession() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.sessions.Add(1)
+	return true
+}
 
 // Wait blocks until every session has ended or ctx is done.
 func (s *Server) Wait(ctx context.Context) error {
@@ -95,10 +116,11 @@ func (s *Server) Wait(ctx context.Context) error {
 
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	ip := clientIP(r, s.cfg.TrustedProxies)
-	if s.ctx.Err() != nil {
+	if !s.addSession() {
 		http.Error(w, "server is shutting down", http.StatusServiceUnavailable)
 		return
 	}
+	defer s.sessions.Done()
 	conn, err := ws.Accept(w, r, ws.AcceptOptions{
 		OriginPatterns:          s.cfg.OriginPatterns,
 		InsecureSkipOriginCheck: s.cfg.InsecureSkipOriginCheck,
@@ -108,8 +130,6 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		s.cfg.Log.Warn("websocket refused", "ip", ip, "err", err)
 		return
 	}
-	s.sessions.Add(1)
-	defer s.sessions.Done()
 	cfg := s.cfg.Session
 	cfg.Runner, cfg.Limiter, cfg.Key, cfg.Metrics = s.cfg.Runner, s.cfg.Limiter, ip, &s.metrics
 	cfg.Hello = ws.Hello{Limits: s.cfg.Limits, Modules: s.cfg.Modules, Host: s.cfg.Host}

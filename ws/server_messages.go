@@ -1,3 +1,5 @@
+// This file holds the messages the server sends to a client (server → client).
+
 package ws
 
 import "encoding/json"

@@ -22,8 +22,8 @@ func TestDecode(t *testing.T) {
 	}{
 		{"run", `{"type":"run","id":"r1","files":[{"path":"src/main.ts","source":"1"}]}`,
 			&ws.Run{ID: "r1", Files: []ws.File{{Path: "src/main.ts", Source: "1"}}}, nil, ""},
-		{"run with all fields", `{"type":"run","id":"a.b:c-1_2","files":[{"path":"a.js","source":""},{"path":"b/c.json","source":"{}"}],"entry":"a.js","input":{"n":1},"timeoutMs":250,"deterministic":true}`,
-			&ws.Run{ID: "a.b:c-1_2", Files: []ws.File{{Path: "a.js"}, {Path: "b/c.json", Source: "{}"}}, Entry: "a.js", Input: json.RawMessage(`{"n":1}`), TimeoutMs: ptr(250.0), Deterministic: true}, nil, ""},
+		{"run with all fields", `{"type":"run","id":"a.b:c-1_2","files":[{"path":"a.js","source":""},{"path":"b/c.json","source":"{}"}],"entry":"a.js","input":{"n":1},"timeoutMs":250,"deterministic":true,"mode":"script"}`,
+			&ws.Run{ID: "a.b:c-1_2", Files: []ws.File{{Path: "a.js"}, {Path: "b/c.json", Source: "{}"}}, Entry: "a.js", Input: json.RawMessage(`{"n":1}`), TimeoutMs: ptr(250.0), Deterministic: true, Mode: "script"}, nil, ""},
 		{"cancel", `{"type":"cancel","id":"r1"}`, &ws.Cancel{ID: "r1"}, nil, ""},
 		{"ping", `{"type":"ping","t":[1,"x"]}`, &ws.Ping{T: json.RawMessage(`[1,"x"]`)}, nil, ""},
 		{"ping without t", `{"type":"ping"}`, &ws.Ping{}, nil, ""},
@@ -47,6 +47,7 @@ func TestDecode(t *testing.T) {
 		{"run entry missing", `{"type":"run","id":"r1","entry":"b.ts","files":[{"path":"a.ts","source":""}]}`, nil, nil, "entry"},
 		{"run unknown field", `{"type":"run","id":"r1","files":[{"path":"a.ts","source":""}],"x":1}`, nil, nil, "message"},
 		{"run source not string", `{"type":"run","id":"r1","files":[{"path":"a.ts","source":1}]}`, nil, nil, "message"},
+		{"run bad mode", `{"type":"run","id":"r1","files":[{"path":"a.ts","source":""}],"mode":"cjs"}`, nil, nil, "mode"},
 		{"run negative timeout", `{"type":"run","id":"r1","files":[{"path":"a.ts","source":""}],"timeoutMs":-1}`, nil, nil, "timeoutMs"},
 	}
 	for _, tt := range tests {

@@ -1,3 +1,7 @@
+// This file holds the messages a client sends to the server (client → server),
+// their strict decoding and validation, and the message type names of both
+// directions.
+
 package ws
 
 import (
@@ -53,7 +57,16 @@ type Run struct {
 	// TimeoutMs is the requested timeout, nil when absent; the server clamps it.
 	TimeoutMs     *float64 `json:"timeoutMs,omitempty"`
 	Deterministic bool     `json:"deterministic,omitempty"`
+	// Mode is "module" (ES modules, the default) or "script" (agent code:
+	// input and output globals, require, top-level return); "" when absent.
+	Mode string `json:"mode,omitempty"`
 }
+
+// Run modes (PROTOCOL.md, run.mode).
+const (
+	ModeModule = "module"
+	ModeScript = "script"
+)
 
 // Cancel asks the server to cancel run ID.
 type Cancel struct {
@@ -155,6 +168,7 @@ func decodeRun(b []byte) (Message, error) {
 		Input         json.RawMessage `json:"input"`
 		TimeoutMs     *float64        `json:"timeoutMs"`
 		Deterministic *bool           `json:"deterministic"`
+		Mode          *string         `json:"mode"`
 	}
 	if err := strict(b, &m); err != nil {
 		return nil, &RunError{ID: id, Field: "message", Reason: strings.TrimPrefix(err.Error(), ErrBadField.Error()+": ")}
@@ -162,6 +176,12 @@ func decodeRun(b []byte) (Message, error) {
 	r := &Run{ID: id, Input: m.Input, TimeoutMs: m.TimeoutMs}
 	if m.Deterministic != nil {
 		r.Deterministic = *m.Deterministic
+	}
+	if m.Mode != nil {
+		if *m.Mode != ModeModule && *m.Mode != ModeScript {
+			return nil, &RunError{ID: id, Field: "mode", Reason: `must be "module" or "script"`}
+		}
+		r.Mode = *m.Mode
 	}
 	if m.Files == nil || len(*m.Files) == 0 {
 		return nil, &RunError{ID: id, Field: "files", Reason: "at least one file is required"}

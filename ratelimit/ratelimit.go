@@ -11,34 +11,41 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// Config configures a Limiter. The zero value works.
+// Config configures a Limiter. The zero value works: a zero field means its
+// default (DefaultConfig).
 type Config struct {
-	// PerSecond is the refill rate in tokens (runs) per second. Defaults to 4.
+	// PerSecond is the refill rate in tokens (runs) per second.
 	PerSecond float64
-	// Burst is the bucket size. Defaults to 8.
+	// Burst is the bucket size.
 	Burst int
-	// MaxKeys bounds the keys tracked at once. Defaults to 100,000.
+	// MaxKeys bounds the keys tracked at once.
 	MaxKeys int
 	// IdleTTL is how long an untouched key is kept. A key idle this long has
 	// a full bucket again anyway unless IdleTTL is shorter than Burst/PerSecond.
-	// Defaults to 10 minutes.
 	IdleTTL time.Duration
 	// Now is the clock; defaults to time.Now. Tests inject a fake one.
 	Now func() time.Time
 }
 
+// DefaultConfig returns the defaults of every field, written once here;
+// the flags of cmd/playground read theirs from it.
+func DefaultConfig() Config {
+	return Config{PerSecond: 4, Burst: 8, MaxKeys: 100_000, IdleTTL: 10 * time.Minute}
+}
+
 func (c Config) withDefaults() Config {
+	d := DefaultConfig()
 	if c.PerSecond <= 0 {
-		c.PerSecond = 4
+		c.PerSecond = d.PerSecond
 	}
 	if c.Burst <= 0 {
-		c.Burst = 8
+		c.Burst = d.Burst
 	}
 	if c.MaxKeys <= 0 {
-		c.MaxKeys = 100_000
+		c.MaxKeys = d.MaxKeys
 	}
 	if c.IdleTTL <= 0 {
-		c.IdleTTL = 10 * time.Minute
+		c.IdleTTL = d.IdleTTL
 	}
 	if c.Now == nil {
 		c.Now = time.Now

@@ -1,10 +1,13 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -12,7 +15,8 @@ import (
 
 func TestHostFunctions(t *testing.T) {
 	var cancelled atomic.Bool
-	p := newTestPool(t, Config{Workers: 1, MaxHostCalls: 5, HostCallTimeout: 300 * time.Millisecond, Host: map[string]HostFunc{
+	var logged lockedBuffer
+	p := newTestPool(t, Config{Workers: 1, Log: slog.New(slog.NewTextHandler(&logged, nil)), Limits: Limits{MaxHostCalls: 5}, HostCallTimeout: 300 * time.Millisecond, Host: map[string]HostFunc{
 		"echo": func(_ context.Context, c HostCall) (json.RawMessage, error) {
 			return json.Marshal(map[string]any{"args": c.Args, "session": c.Session})
 		},
@@ -27,7 +31,7 @@ func TestHostFunctions(t *testing.T) {
 			return nil, ctx.Err()
 		},
 	}})
-	res, rec := run(t, p, Request{Session: "tab1", Files: files("main.ts", `
+	res, rec := run(t, p, Request{ID: "run-42", Session: "tab1", Files: files("main.ts", `
 import { host } from "playground";
 const r = await host.echo("hi", 2, { a: [1] });
 console.log(JSON.stringify(r));
@@ -59,8 +63,8 @@ try { await host.echo(); } catch (e) { console.log(String(e)); }
 				s += " error: " + e.CallError
 			}
 			calls = append(calls, s)
-			if e.Name == "slow" && (e.Ms < 250 || e.Ms > 5000) {
-				t.Errorf("slow call took %v ms; want about 300", e.Ms)
+			if e.Name == "slow" && (e.Duration < 250*time.Millisecond || e.Duration > 5*time.Second) {
+				t.Errorf("slow call took %v; want about 300ms", e.Duration)
 			}
 		}
 	}
@@ -70,6 +74,27 @@ try { await host.echo(); } catch (e) { console.log(String(e)); }
 	if !cancelled.Load() {
 		t.Error("the slow handler's context was not cancelled")
 	}
+	if l := logged.String(); !strings.Contains(l, "host function panicked") || !strings.Contains(l, "run=run-42") || !strings.Contains(l, "handler bug") {
+		t.Errorf("server log = %q; want the panic logged with the run id", l)
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for the pool's concurrent logging.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func TestHostCallCancelledWithRun(t *testing.T) {

@@ -4,10 +4,12 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/playground-dev/playground/sandbox/worker"
 )
 
 func TestMain(m *testing.M) {
-	ServeIfWorker() // the pool re-executes this test binary as its worker
+	worker.ServeIfWorker() // the pool re-executes this test binary as its worker
 	goleak.VerifyTestMain(m)
 }
 

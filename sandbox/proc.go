@@ -1,8 +1,6 @@
 package sandbox
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +9,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/playground-dev/playground/sandbox/pipe"
 )
 
 // proc is one worker process, seen from the parent. Its reader goroutine
@@ -19,12 +19,11 @@ import (
 type proc struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
+	in     *pipe.Writer // on stdin; shared by the run loop and host replies
 	lines  chan []byte
 	exited chan struct{}
 	stderr *stderrBuffer
 	runs   int
-
-	sendMu sync.Mutex // serializes writes to stdin (the run loop, host replies)
 
 	mu       sync.Mutex // guards the fields below
 	killed   bool       // the parent killed it
@@ -46,6 +45,7 @@ func startProc(argv, env []string, maxLine int, readyTimeout time.Duration, stop
 	if p.stdin, err = cmd.StdinPipe(); err != nil {
 		return nil, err
 	}
+	p.in = pipe.NewWriter(p.stdin)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -56,7 +56,7 @@ func startProc(argv, env []string, maxLine int, readyTimeout time.Duration, stop
 	go p.read(stdout, maxLine)
 	select {
 	case line, ok := <-p.lines:
-		var m ipcMessage
+		var m pipe.Message
 		if ok && json.Unmarshal(line, &m) == nil && m.Ready {
 			return p, nil
 		}
@@ -74,29 +74,23 @@ func startProc(argv, env []string, maxLine int, readyTimeout time.Duration, stop
 	}
 }
 
-// read is the process's stdout reader and its waiter.
+// read is the process's stdout reader and its waiter. A line over maxLine
+// kills the process (lineTooLong then reports it).
 func (p *proc) read(stdout io.Reader, maxLine int) {
-	br := bufio.NewReaderSize(stdout, 64<<10)
-	var buf []byte
+	lr := pipe.NewReader(stdout, maxLine)
 	for {
-		chunk, err := br.ReadSlice('\n')
-		if len(buf)+len(chunk) > maxLine {
+		line, err := lr.Next()
+		if errors.Is(err, pipe.ErrLineTooLong) {
 			p.mu.Lock()
 			p.tooLong = true
 			p.mu.Unlock()
 			p.kill()
 			break
 		}
-		if err == bufio.ErrBufferFull {
-			buf = append(buf, chunk...)
-			continue
-		}
 		if err != nil {
 			break
 		}
-		line := append(buf, chunk...)
-		buf = nil
-		p.lines <- bytes.Clone(line)
+		p.lines <- line
 	}
 	close(p.lines)
 	_, _ = io.Copy(io.Discard, stdout)
@@ -108,17 +102,8 @@ func (p *proc) read(stdout io.Reader, maxLine int) {
 	close(p.exited)
 }
 
-// send writes one request line.
-func (p *proc) send(r ipcRequest) error {
-	b, err := json.Marshal(r)
-	if err != nil {
-		return err
-	}
-	p.sendMu.Lock()
-	defer p.sendMu.Unlock()
-	_, err = p.stdin.Write(append(b, '\n'))
-	return err
-}
+// send writes one command line.
+func (p *proc) send(c pipe.Command) error { return p.in.Write(c) }
 
 // kill ends the process at once. It is safe to call more than once.
 func (p *proc) kill() {

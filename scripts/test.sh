@@ -28,7 +28,7 @@ export CHROMIUM_PATH
 
 step "generated code is fresh (templ, editor bundle, vendored libraries)"
 go tool templ generate >/dev/null
-go generate ./static ./sandbox
+go generate ./static ./sandbox/libs
 if git rev-parse --git-dir >/dev/null 2>&1; then
   git diff --exit-code -- web/page_templ.go static/editor.bundle.js sandbox/libs/dist ||
     { echo "generated files are stale: run 'go tool templ generate && go generate ./static ./sandbox' and commit"; exit 1; }
@@ -36,10 +36,18 @@ if git rev-parse --git-dir >/dev/null 2>&1; then
     { echo "generated files are not committed:"; git status --porcelain -- web static sandbox/libs/dist; exit 1; }
 fi
 
-step "gofmt, go vet"
+step "gofmt, go vet, staticcheck, govulncheck"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './*/node_modules/*'))
 [ -z "$unformatted" ] || { echo "gofmt needed: $unformatted"; exit 1; }
 go vet ./...
+go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+# govulncheck reads the Go vulnerability database at vuln.go.dev; machines
+# that reach only the package registries cannot, and say so.
+if curl -fsS --max-time 10 -o /dev/null https://vuln.go.dev/index/db.json 2>/dev/null; then
+  go run golang.org/x/vuln/cmd/govulncheck@v1.9.0 ./...
+else
+  echo "govulncheck not run: vuln.go.dev (its vulnerability database) is unreachable from this machine"
+fi
 
 step "go test -race"
 go test -race -count=1 ./...

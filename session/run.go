@@ -93,13 +93,13 @@ func (s *Session) execute(ctx context.Context, m *ws.Run, received time.Time) {
 		errorID := newErrorID()
 		s.cfg.Log.Error("run failed", "session", s.id, "run", m.ID, "ip", s.cfg.Key, "errorID", errorID, "err", err)
 		seq++
-		s.send(ws.Error{RunHeader: ws.RunHeader{Type: ws.TypeError, ID: m.ID, Seq: seq}, Kind: string(sandbox.KindInternal),
+		s.send(ws.Error{RunHeader: ws.RunHeader{Type: ws.TypeError, ID: m.ID, Seq: seq}, Kind: ws.KindInternal,
 			Message: "internal error " + errorID + ": the playground failed to run this; the error id is in the server log"})
 		res = sandbox.Result{Outcome: sandbox.OutcomeError, Facts: res.Facts}
 	}
 	seq++
 	s.send(doneMessage(m.ID, seq, res, time.Since(received)))
-	s.cfg.Log.Debug("run finished", "session", s.id, "run", m.ID, "outcome", res.Outcome, "ms", res.Stats.RunMs)
+	s.cfg.Log.Debug("run finished", "session", s.id, "run", m.ID, "outcome", res.Outcome, "ms", res.Stats.Run.Milliseconds())
 }
 
 func newErrorID() string {

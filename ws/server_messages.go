@@ -150,5 +150,15 @@ const (
 	OutcomeInvalid     = "invalid"
 )
 
-// KindInvalidRequest is the error kind of a run that broke a protocol rule.
-const KindInvalidRequest = "INVALID_REQUEST"
+// Error kinds (error.kind).
+const (
+	KindBundle         = "BUNDLE_ERROR"
+	KindSyntax         = "SYNTAX_ERROR"
+	KindRuntime        = "RUNTIME_ERROR"
+	KindTimeout        = "TIMEOUT"
+	KindMemoryLimit    = "MEMORY_LIMIT"
+	KindOutputLimit    = "OUTPUT_LIMIT"
+	KindSecurity       = "SECURITY_ERROR"
+	KindInvalidRequest = "INVALID_REQUEST" // the run broke a protocol rule
+	KindInternal       = "INTERNAL"
+)

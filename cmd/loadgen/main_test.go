@@ -12,12 +12,13 @@ import (
 
 	"github.com/playground-dev/playground/ratelimit"
 	"github.com/playground-dev/playground/sandbox"
+	"github.com/playground-dev/playground/sandbox/worker"
 	"github.com/playground-dev/playground/web"
 	"github.com/playground-dev/playground/ws"
 )
 
 func TestMain(m *testing.M) {
-	sandbox.ServeIfWorker() // the pool re-executes this test binary as its worker
+	worker.ServeIfWorker() // the pool re-executes this test binary as its worker
 	os.Exit(m.Run())
 }
 

@@ -11,22 +11,40 @@ const module = "github.com/playground-dev/playground"
 
 // allowedImports is the package graph of DESIGN.md: project package ->
 // project packages it may import. cmd/playground may import everything.
+//
+// The process boundary is a package boundary: sandbox (the pool, in the
+// server process) and sandbox/worker/... (the worker process) meet only in
+// sandbox/pipe (the pipe contract) and sandbox/libs (the importable
+// libraries), which both processes use.
 var allowedImports = map[string][]string{
 	"ws":        {},
-	"sandbox":   {},
 	"ratelimit": {},
 	"static":    {},
-	"session":   {"ws", "sandbox"},
-	"web":       {"ws", "session", "static"},
+
+	"sandbox/pipe":          {},
+	"sandbox/libs":          {},
+	"sandbox":               {"sandbox/pipe", "sandbox/libs"},
+	"sandbox/worker/bundle": {"sandbox/pipe", "sandbox/libs"},
+	"sandbox/worker/js":     {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle"},
+	"sandbox/worker":        {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js"},
+
+	"session": {"ws", "sandbox"},
+	"web":     {"ws", "session", "static"},
+}
+
+func goList(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("go", append([]string{"list"}, args...)...).Output()
+	if err != nil {
+		t.Fatalf("go list %v: %v", args, err)
+	}
+	return string(out)
 }
 
 func TestPackageGraph(t *testing.T) {
-	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, module+"/...").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
+	out := goList(t, "-f", `{{.ImportPath}} {{join .Imports " "}}`, module+"/...")
 	seen := 0
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		f := strings.Fields(line)
 		pkg := strings.TrimPrefix(strings.TrimPrefix(f[0], module), "/")
 		if pkg == "cmd/playground" || pkg == "cmd/loadgen" {
@@ -50,17 +68,25 @@ func TestPackageGraph(t *testing.T) {
 	}
 }
 
-// TestSandboxStaysSmall bans from the sandbox's transitive dependencies what
-// the worker binary must not carry (the WebSocket library, templ, testing).
-func TestSandboxStaysSmall(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", module+"/sandbox").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	deps := strings.Fields(string(out))
-	for _, banned := range []string{"github.com/coder/websocket", "github.com/a-h/templ", "testing"} {
-		if slices.Contains(deps, banned) {
-			t.Errorf("sandbox depends on %s", banned)
+// TestProcessBoundary bans, transitively, what each side of the worker
+// boundary must not carry: the server-side pool never links goja (snippets
+// run only in workers) nor worker code; the worker side never links the
+// pool or the server's packages; neither links the WebSocket library,
+// templ or testing.
+func TestProcessBoundary(t *testing.T) {
+	for pkg, banned := range map[string][]string{
+		"sandbox": {"github.com/dop251/goja", module + "/sandbox/worker", module + "/sandbox/worker/js",
+			module + "/sandbox/worker/bundle", "github.com/coder/websocket", "github.com/a-h/templ", "testing"},
+		"sandbox/worker": {module + "/sandbox", module + "/session", module + "/web", module + "/ws",
+			"github.com/coder/websocket", "github.com/a-h/templ", "testing"},
+		"sandbox/pipe": {"github.com/dop251/goja", "github.com/evanw/esbuild/pkg/api", "testing"},
+		"sandbox/libs": {"github.com/dop251/goja", "testing"},
+	} {
+		deps := strings.Fields(goList(t, "-deps", module+"/"+pkg))
+		for _, b := range banned {
+			if slices.Contains(deps, b) {
+				t.Errorf("%s depends on %s", pkg, b)
+			}
 		}
 	}
 }

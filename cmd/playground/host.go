@@ -1,14 +1,16 @@
 package main
 
 import (
-	"container/list"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/hashicorp/golang-lru/v2/simplelru"
 
 	"github.com/playground-dev/playground/sandbox"
 )
@@ -96,37 +98,35 @@ func kvKey(c sandbox.HostCall) (string, error) {
 // kvStore holds each tab's key/value pairs, evicting the least recently
 // used tab past maxTabs. It is safe for concurrent use.
 type kvStore struct {
-	maxTabs, maxKeys, maxValue int
+	maxKeys, maxValue int
 
-	mu   sync.Mutex // guards tabs and lru
-	tabs map[string]*list.Element
-	lru  *list.List // of *kvTab, most recent first
+	mu   sync.Mutex                     // guards tabs and every tab's values
+	tabs *simplelru.LRU[string, *kvTab] // by session id
 }
 
 type kvTab struct {
-	session string
-	vals    map[string]json.RawMessage
+	vals map[string]json.RawMessage
 }
 
-func newKVStore() *kvStore {
-	return &kvStore{maxTabs: 10_000, maxKeys: 100, maxValue: 64 << 10, tabs: map[string]*list.Element{}, lru: list.New()}
+// newKVStore returns a store of at most maxTabs tabs of 100 keys of 64 KiB.
+func newKVStore(maxTabs int) *kvStore {
+	tabs, err := simplelru.NewLRU[string, *kvTab](maxTabs, nil)
+	if err != nil {
+		panic(err) // only for a size < 1
+	}
+	return &kvStore{maxKeys: 100, maxValue: 64 << 10, tabs: tabs}
 }
 
 // tabLocked returns session's values, creating them when create is set. s.mu must be held.
 func (s *kvStore) tabLocked(session string, create bool) *kvTab {
-	if el, ok := s.tabs[session]; ok {
-		s.lru.MoveToFront(el)
-		return el.Value.(*kvTab)
+	if t, ok := s.tabs.Get(session); ok {
+		return t
 	}
 	if !create {
 		return nil
 	}
-	if s.lru.Len() >= s.maxTabs {
-		old := s.lru.Remove(s.lru.Back()).(*kvTab)
-		delete(s.tabs, old.session)
-	}
-	t := &kvTab{session: session, vals: map[string]json.RawMessage{}}
-	s.tabs[session] = s.lru.PushFront(t)
+	t := &kvTab{vals: map[string]json.RawMessage{}}
+	s.tabs.Add(session, t)
 	return t
 }
 
@@ -164,12 +164,8 @@ func (s *kvStore) delete(session, key string) {
 func (s *kvStore) keys(session string) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	keys := []string{}
 	if t := s.tabLocked(session, false); t != nil {
-		for k := range t.vals {
-			keys = append(keys, k)
-		}
+		return slices.Sorted(maps.Keys(t.vals))
 	}
-	slices.Sort(keys)
-	return keys
+	return []string{}
 }

@@ -8,8 +8,8 @@ import (
 )
 
 func TestKVStoreBounds(t *testing.T) {
-	s := newKVStore()
-	s.maxTabs, s.maxKeys, s.maxValue = 2, 3, 10
+	s := newKVStore(2)
+	s.maxKeys, s.maxValue = 3, 10
 	for i := range 3 {
 		if err := s.set("tab1", fmt.Sprint("k", i), json.RawMessage("1")); err != nil {
 			t.Fatalf("set %d: %v", i, err)
@@ -36,5 +36,37 @@ func TestKVStoreBounds(t *testing.T) {
 	}
 	if got := s.keys("tab1"); strings.Join(got, ",") != "k0,k1,k2" {
 		t.Errorf("keys = %v", got)
+	}
+}
+func TestHostCallsOverWebSocket(t *testing.T) {
+	addr := server(t)
+	c := dial(t, addr)
+	host, _ := c.hello["host"].([]any)
+	if len(host) < 5 {
+		t.Errorf("hello.host = %v; want the shipped host functions", host)
+	}
+	c.send(runMsg("r1", "main.ts", `import { host } from "playground";
+await host.kv.set("visits", 1);
+console.log(await host.echo("hi"), await host.sleep(20));
+`))
+	ms := c.until("r1")
+	if types(ms) != "started call call call log done" {
+		t.Fatalf("messages = %s", types(ms))
+	}
+	calls := only(ms, "call")
+	if calls[0].str("name") != "kv.set" || calls[2].str("name") != "sleep" || calls[2].num("ms") < 15 || calls[2]["ok"] != true {
+		t.Errorf("calls = %v", calls)
+	}
+	// The store survives into the next run of the same tab, not another tab's.
+	c.send(runMsg("r2", "main.ts", `import { host } from "playground";
+console.log(await host.kv.get("visits"), JSON.stringify(await host.kv.list()));`))
+	if logs := only(c.until("r2"), "log"); len(logs) != 1 || logs[0].str("text") != `1 ["visits"]` {
+		t.Errorf("second run logs = %v", logs)
+	}
+	other := dial(t, addr)
+	other.send(runMsg("r3", "main.ts", `import { host } from "playground";
+console.log(await host.kv.get("visits"));`))
+	if logs := only(other.until("r3"), "log"); len(logs) != 1 || logs[0].str("text") != "undefined" {
+		t.Errorf("another tab sees %v; want undefined", logs)
 	}
 }

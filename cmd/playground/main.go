@@ -19,19 +19,19 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
-	"runtime"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/playground-dev/playground/ratelimit"
 	"github.com/playground-dev/playground/sandbox"
+	"github.com/playground-dev/playground/sandbox/worker"
+	"github.com/playground-dev/playground/session"
 	"github.com/playground-dev/playground/web"
-	"github.com/playground-dev/playground/ws"
 )
 
 func main() {
-	sandbox.ServeIfWorker() // hidden worker mode: the pool starts this binary to run snippets
+	worker.ServeIfWorker() // hidden worker mode: the pool starts this binary to run snippets
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr, nil); err != nil {
@@ -57,6 +57,7 @@ type config struct {
 	maxOutputBytes int
 	maxEvents      int
 	memory         int64
+	maxHostCalls   int
 	libraryDir     string
 	spares         int
 	logLevel       string
@@ -64,24 +65,27 @@ type config struct {
 
 func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*config, error) {
 	c := &config{}
+	d := sandbox.DefaultConfig() // every default is written once, there (and in ratelimit)
+	rl := ratelimit.DefaultConfig()
 	fs := flag.NewFlagSet("playground", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "listen `address`; $PORT, if set, replaces the port")
 	fs.StringVar(&c.origins, "origins", "", "comma-separated browser origin `patterns` allowed besides the server's own host (e.g. \"*.example.com,docs.example.org\")")
 	fs.StringVar(&c.trustedProxies, "trusted-proxies", "", "comma-separated `CIDRs` of reverse proxies whose X-Forwarded-For is believed")
-	fs.DurationVar(&c.timeout, "timeout", 5*time.Second, "default run time limit when a run asks for none")
-	fs.DurationVar(&c.minTimeout, "min-timeout", 50*time.Millisecond, "smallest time limit a run may ask for")
-	fs.DurationVar(&c.maxTimeout, "max-timeout", 30*time.Second, "largest time limit a run may ask for")
-	fs.Float64Var(&c.rate, "rate", 4, "runs per second each client IP may start (token bucket refill rate)")
-	fs.IntVar(&c.burst, "burst", 8, "runs a client IP may start at once (token bucket size)")
-	fs.IntVar(&c.workers, "workers", runtime.NumCPU(), "runs executing at once (each in a pre-started worker process)")
-	fs.IntVar(&c.spares, "spare-workers", 1, "started worker processes kept beyond -workers, so a killed worker's slot is usable at once")
-	fs.Int64Var(&c.memory, "memory-bytes", 256<<20, "heap one run may use; past it the run ends memory_limit")
-	fs.IntVar(&c.queue, "queue", 0, "runs that may wait for a worker before the server answers busy (0: 64 per worker)")
-	fs.IntVar(&c.maxFiles, "max-files", 32, "files one run may have")
-	fs.IntVar(&c.maxSourceBytes, "max-source-bytes", 256<<10, "bytes of source all files of one run may hold")
-	fs.IntVar(&c.maxOutputBytes, "max-output-bytes", 1<<20, "bytes of console text one run may print")
-	fs.IntVar(&c.maxEvents, "max-events", 10_000, "events (logs, facts, errors) one run may send")
+	fs.DurationVar(&c.timeout, "timeout", d.DefaultTimeout, "default run time limit when a run asks for none")
+	fs.DurationVar(&c.minTimeout, "min-timeout", d.MinTimeout, "smallest time limit a run may ask for")
+	fs.DurationVar(&c.maxTimeout, "max-timeout", d.MaxTimeout, "largest time limit a run may ask for")
+	fs.Float64Var(&c.rate, "rate", rl.PerSecond, "runs per second each client IP may start (token bucket refill rate)")
+	fs.IntVar(&c.burst, "burst", rl.Burst, "runs a client IP may start at once (token bucket size)")
+	fs.IntVar(&c.workers, "workers", d.Workers, "runs executing at once (each in a pre-started worker process)")
+	fs.IntVar(&c.spares, "spare-workers", d.Spares, "started worker processes kept beyond -workers, so a killed worker's slot is usable at once")
+	fs.Int64Var(&c.memory, "memory-bytes", d.MemoryBytes, "heap one run may use; past it the run ends memory_limit")
+	fs.IntVar(&c.queue, "queue", 0, fmt.Sprintf("runs that may wait for a worker before the server answers busy (0: %d per worker)", sandbox.QueuePerWorker))
+	fs.IntVar(&c.maxFiles, "max-files", d.MaxFiles, "files one run may have")
+	fs.IntVar(&c.maxSourceBytes, "max-source-bytes", d.MaxSourceBytes, "bytes of source all files of one run may hold")
+	fs.IntVar(&c.maxOutputBytes, "max-output-bytes", d.Limits.MaxOutputBytes, "bytes of console text one run may print")
+	fs.IntVar(&c.maxEvents, "max-events", d.Limits.MaxEvents, "events (logs, facts, errors) one run may send")
+	fs.IntVar(&c.maxHostCalls, "max-host-calls", d.Limits.MaxHostCalls, "host function calls one run may make")
 	fs.StringVar(&c.libraryDir, "libraries", "", "`directory` of extra ESM bundles snippets may import, each by its file name (dir/name.js → \"name\")")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log `level`: debug, info, warn or error")
 	fs.VisitAll(func(f *flag.Flag) {
@@ -170,6 +174,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return err
 	}
 
+	limits := sandbox.DefaultConfig().Limits
+	limits.MaxOutputBytes, limits.MaxEvents, limits.MaxHostCalls = c.maxOutputBytes, c.maxEvents, c.maxHostCalls
 	pool, err := sandbox.NewPool(sandbox.Config{
 		Workers:        c.workers,
 		Spares:         c.spares,
@@ -178,8 +184,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		DefaultTimeout: c.timeout,
 		MinTimeout:     c.minTimeout,
 		MaxTimeout:     c.maxTimeout,
-		Limits:         sandbox.Limits{MaxOutputBytes: c.maxOutputBytes, MaxEvents: c.maxEvents},
-		Host:           hostFunctions(newKVStore()),
+		MaxFiles:       c.maxFiles,
+		MaxSourceBytes: c.maxSourceBytes,
+		Limits:         limits,
+		Host:           hostFunctions(newKVStore(10_000)),
 		LibraryDir:     c.libraryDir,
 		Log:            log,
 	})
@@ -190,24 +198,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 
 	a := pool.Announce()
 	site := web.NewServer(web.Config{
-		Runner:  pool,
-		Limiter: lim,
-		Limits: ws.Limits{
-			TimeoutMs:       ws.Range{Default: a.TimeoutMs.Default, Min: a.TimeoutMs.Min, Max: a.TimeoutMs.Max},
-			MemoryBytes:     a.MemoryBytes,
-			MaxFiles:        c.maxFiles,
-			MaxSourceBytes:  c.maxSourceBytes,
-			MaxOutputBytes:  a.MaxOutputBytes,
-			MaxEvents:       a.MaxEvents,
-			MaxTimers:       a.MaxTimers,
-			MaxHostCalls:    a.MaxHostCalls,
-			MaxMessageBytes: 4*int64(c.maxSourceBytes) + 64<<10, // JSON escaping can grow source up to 6x; the source itself is checked after decoding
-			RunsPerSecond:   lim.Config().PerSecond,
-			RunBurst:        lim.Config().Burst,
-			PreviewDepth:    a.Depth,
-			PreviewKeys:     a.Keys,
-			PreviewString:   a.String,
-		},
+		Runner:         pool,
+		Limiter:        lim,
+		Limits:         session.HelloLimits(a, session.RateLimits{PerSecond: lim.Config().PerSecond, Burst: lim.Config().Burst}),
 		Modules:        a.Modules,
 		Host:           a.Host,
 		OriginPatterns: splitList(c.origins),

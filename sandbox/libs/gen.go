@@ -19,7 +19,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/evanw/esbuild/pkg/api"
-	"github.com/playground-dev/playground/sandbox"
+	"github.com/playground-dev/playground/sandbox/libs"
 )
 
 // Library is one entry of dist/manifest.json.
@@ -40,7 +40,7 @@ func main() {
 }
 
 func run() error {
-	dir := "libs"
+	dir := "." // go generate runs in sandbox/libs
 	var pkg struct{ Dependencies map[string]string }
 	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
 	if err != nil {
@@ -84,8 +84,8 @@ func build(dir, dist, name string) (Library, error) {
 		Format:            api.FormatIIFE,
 		GlobalName:        "__library",
 		Platform:          api.PlatformBrowser,
-		Target:            sandbox.Target,
-		Supported:         sandbox.EngineFeatures(),
+		Target:            libs.Target,
+		Supported:         libs.EngineFeatures(),
 		MinifyWhitespace:  true,
 		MinifySyntax:      true,
 		MinifyIdentifiers: true,

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+func TestForeignOriginRefused(t *testing.T) {
+	addr := server(t, "-origins", "docs.example.org")
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	h := http.Header{"Origin": []string{"https://evil.example.com"}}
+	_, resp, err := websocket.Dial(ctx, "ws://"+addr+"/ws", &websocket.DialOptions{HTTPHeader: h})
+	if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("dial from a foreign origin: err=%v resp=%v; want 403", err, resp)
+	}
+	h.Set("Origin", "https://docs.example.org")
+	c, _, err := websocket.Dial(ctx, "ws://"+addr+"/ws", &websocket.DialOptions{HTTPHeader: h})
+	if err != nil {
+		t.Fatalf("dial from an allowed origin: %v", err)
+	}
+	c.CloseNow()
+}
+
+func TestPageAndAssets(t *testing.T) {
+	addr := server(t)
+	for path, want := range map[string]string{
+		"/":                        `data-testid="run-button"`,
+		"/static/app.js":           "PlaygroundClient",
+		"/static/editor.bundle.js": "createEditor",
+		"/static/client.js":        "playground.v1",
+		"/healthz":                 "ok",
+	} {
+		resp, err := http.Get("http://" + addr + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode != 200 || !strings.Contains(string(body), want) {
+			t.Errorf("GET %s = %d; want 200 containing %q", path, resp.StatusCode, want)
+		}
+		if path == "/" && !strings.Contains(resp.Header.Get("Content-Security-Policy"), "script-src 'self'") {
+			t.Errorf("GET / has no CSP")
+		}
+	}
+}
+
+func TestFlagsFromEnvironment(t *testing.T) {
+	env := map[string]string{"PLAYGROUND_RATE": "10", "PLAYGROUND_BURST": "3", "PORT": "9999"}
+	c, err := parseFlags([]string{"-burst", "5"}, func(k string) string { return env[k] }, &strings.Builder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.rate != 10 || c.burst != 5 || c.addr != "127.0.0.1:9999" {
+		t.Errorf("rate=%v burst=%v addr=%v; want 10 (env), 5 (flag beats env), 127.0.0.1:9999 ($PORT)", c.rate, c.burst, c.addr)
+	}
+	if _, err := parseFlags(nil, func(k string) string {
+		if k == "PLAYGROUND_RATE" {
+			return "fast"
+		}
+		return ""
+	}, &strings.Builder{}); err == nil || !strings.Contains(err.Error(), "PLAYGROUND_RATE") {
+		t.Errorf("bad env value: err = %v; want an error naming PLAYGROUND_RATE", err)
+	}
+}

@@ -1,0 +1,140 @@
+package sandbox
+
+import (
+	"log/slog"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/playground-dev/playground/sandbox/pipe"
+)
+
+// Config configures a Pool. Every default is written once, in
+// DefaultConfig; a zero field means its default, so the zero Config works
+// when the running binary calls worker.ServeIfWorker first thing.
+type Config struct {
+	// Workers is how many runs execute at once.
+	Workers int
+	// Spares is how many started workers wait beyond Workers, so that a
+	// killed worker's slot is usable at once.
+	Spares int
+	// QueueSize is how many runs may wait for a worker; past it Run answers
+	// OutcomeBusy. Zero means QueuePerWorker × Workers.
+	QueueSize int
+	// DefaultTimeout is a run's time limit when the request gives none.
+	DefaultTimeout time.Duration
+	// MinTimeout and MaxTimeout bound a requested time limit.
+	MinTimeout, MaxTimeout time.Duration
+	// MemoryBytes caps the heap of one run; the worker's other thresholds
+	// derive from it (pipe.MemoryLayout).
+	MemoryBytes int64
+	// MaxFiles and MaxSourceBytes bound one request: its files and the bytes
+	// of source they hold together.
+	MaxFiles, MaxSourceBytes int
+	// Limits caps output, events, timers, host calls and previews of each run.
+	Limits Limits
+	// Host are the host functions snippets may call as host.<name>(…).
+	Host map[string]HostFunc
+	// HostCallTimeout bounds one host call.
+	HostCallTimeout time.Duration
+	// LibraryDir, if set, holds operator ESM bundles importable by file
+	// name (sandbox/libs); they join the vendored libraries.
+	LibraryDir string
+	// Command is the argv that starts a worker process. Defaults to this
+	// executable with pipe.WorkerArg.
+	Command []string
+	// Env is added to a worker's environment, which inherits nothing from
+	// the server's.
+	Env []string
+	// KillGrace is how long past its deadline a run may take to stop by
+	// itself before its worker is killed.
+	KillGrace time.Duration
+	// CancelGrace is how long a cancelled run's worker may take to stop
+	// before it is killed. The run itself ends at once.
+	CancelGrace time.Duration
+	// BundleTimeout bounds bundling and compiling.
+	BundleTimeout time.Duration
+	// MaxRunsPerWorker recycles a worker after this many runs; 1 is one
+	// process per run.
+	MaxRunsPerWorker int
+	// Log receives what clients never see: crashes and their stderr.
+	// Defaults to slog.Default().
+	Log *slog.Logger
+}
+
+// QueuePerWorker is how many runs may wait per worker when
+// Config.QueueSize is zero.
+const QueuePerWorker = 64
+
+// DefaultConfig returns the defaults of every field: the one place they are
+// written. The flags of cmd/playground read theirs from it.
+func DefaultConfig() Config {
+	return Config{
+		Workers:          runtime.NumCPU(),
+		Spares:           1,
+		DefaultTimeout:   5 * time.Second,
+		MinTimeout:       50 * time.Millisecond,
+		MaxTimeout:       30 * time.Second,
+		MemoryBytes:      256 << 20,
+		MaxFiles:         32,
+		MaxSourceBytes:   256 << 10,
+		Limits:           pipe.DefaultLimits(),
+		HostCallTimeout:  10 * time.Second,
+		KillGrace:        10 * time.Millisecond, // DESIGN.md: a loop stops at budget + ≤ 20 ms
+		CancelGrace:      2 * time.Millisecond,  // DESIGN.md: cancel → slot free ≤ 2 ms p99
+		BundleTimeout:    5 * time.Second,
+		MaxRunsPerWorker: 10_000,
+	}
+}
+
+// withDefaults fills every zero field from DefaultConfig and puts the
+// timeouts in order (Min ≤ Default ≤ Max).
+func (c Config) withDefaults() Config {
+	d := DefaultConfig()
+	set := func(v *int, dv int) {
+		if *v <= 0 {
+			*v = dv
+		}
+	}
+	setD := func(v *time.Duration, dv time.Duration) {
+		if *v <= 0 {
+			*v = dv
+		}
+	}
+	set(&c.Workers, d.Workers)
+	set(&c.Spares, d.Spares)
+	if c.QueueSize <= 0 {
+		c.QueueSize = QueuePerWorker * c.Workers
+	}
+	setD(&c.DefaultTimeout, d.DefaultTimeout)
+	setD(&c.MinTimeout, d.MinTimeout)
+	setD(&c.MaxTimeout, d.MaxTimeout)
+	c.MaxTimeout = max(c.MaxTimeout, c.MinTimeout)
+	c.DefaultTimeout = min(max(c.DefaultTimeout, c.MinTimeout), c.MaxTimeout)
+	if c.MemoryBytes <= 0 {
+		c.MemoryBytes = d.MemoryBytes
+	}
+	set(&c.MaxFiles, d.MaxFiles)
+	set(&c.MaxSourceBytes, d.MaxSourceBytes)
+	c.Limits = c.Limits.WithDefaults()
+	setD(&c.HostCallTimeout, d.HostCallTimeout)
+	if len(c.Command) == 0 {
+		exe, err := os.Executable()
+		if err != nil {
+			exe = os.Args[0]
+		}
+		c.Command = []string{exe, pipe.WorkerArg}
+	}
+	setD(&c.KillGrace, d.KillGrace)
+	setD(&c.CancelGrace, d.CancelGrace)
+	setD(&c.BundleTimeout, d.BundleTimeout)
+	set(&c.MaxRunsPerWorker, d.MaxRunsPerWorker)
+	if c.Log == nil {
+		c.Log = slog.Default()
+	}
+	return c
+}
+
+// WorkerArg is the argument that makes the playground binary a worker
+// (pipe.WorkerArg).
+const WorkerArg = pipe.WorkerArg

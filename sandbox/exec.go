@@ -1,0 +1,238 @@
+package sandbox
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"maps"
+	"strings"
+	"time"
+
+	"github.com/playground-dev/playground/sandbox/pipe"
+)
+
+// Driving one job on a worker, from the parent's side of the pipe.
+
+// exec drives one job on worker w: it forwards events after re-checking
+// the caps, and enforces the deadline and cancellation by killing w when
+// w does not stop by itself.
+func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, emit func(Event)) (Result, error) {
+	res := Result{Facts: map[string]json.RawMessage{}}
+	hostCtx, stopHost := context.WithCancel(ctx) // host handlers end with the run
+	defer stopHost()
+	calls := 0
+	if err := w.send(pipe.Command{Op: pipe.OpRun, Job: job}); err != nil {
+		p.retire(w, false)
+		return res, fmt.Errorf("send job: %w", err)
+	}
+	lim := p.cfg.Limits
+	var (
+		started               bool
+		startedAt             time.Time
+		events, logs, outText int // re-counted here: the worker's numbers are not trusted
+		lastT                 time.Duration
+	)
+	facts := newFactMirror()
+	deadline := time.NewTimer(p.cfg.BundleTimeout)
+	defer deadline.Stop()
+	stop := func(outcome Outcome, e *Error) Result {
+		p.kill(w)
+		if e != nil {
+			emit(Event{Kind: EventError, T: lastT, Error: e})
+		}
+		res.Outcome, res.TimedOut = outcome, outcome == OutcomeTimeout
+		res.Facts, res.End = facts.snapshot(), lastT
+		if started {
+			res.Stats.Run = time.Since(startedAt)
+		}
+		return res
+	}
+	for {
+		select {
+		case line, ok := <-w.lines:
+			if !ok {
+				if w.lineTooLong() {
+					res.Stats.Truncated = true
+					return stop(OutcomeOutputLimit, &Error{Kind: KindOutputLimit, Message: "run exceeded its output limit (one event was too large)"}), nil
+				}
+				return p.crashed(w, started, facts, emit)
+			}
+			var m pipe.Message
+			if err := json.Unmarshal(line, &m); err != nil || !m.Valid() || m.Ready {
+				p.cfg.Log.Error("sandbox worker sent a bad line", "line", truncate(string(line), 200))
+				return stop(OutcomeError, internalError(p.cfg.Log, "bad line from worker")), nil
+			}
+			if m.Result != nil {
+				r := *m.Result
+				if r.Facts == nil {
+					r.Facts = map[string]json.RawMessage{}
+				}
+				r.Stats.Logs, r.Stats.OutputBytes = min(r.Stats.Logs, logs), min(r.Stats.OutputBytes, outText)
+				p.release(w, r.Outcome)
+				return r, nil
+			}
+			if c := m.Call; c != nil {
+				if calls++; calls > lim.MaxHostCalls {
+					return stop(OutcomeError, &Error{Kind: KindSecurity, Message: fmt.Sprintf("run exceeded its %d host calls", lim.MaxHostCalls)}), nil
+				}
+				p.wg.Go(func() {
+					p.serveHostCall(hostCtx, req, *c, func(r pipe.HostReply) { _ = w.send(pipe.Command{Op: pipe.OpReply, Reply: &r}) })
+				})
+				continue
+			}
+			ev := *m.Event
+			lastT = ev.T
+			if ev.Error != nil && ev.Error.Kind == KindInternal {
+				// The client sees an opaque id; the details stay in the server log.
+				ev.Error = internalError(p.cfg.Log, "worker reported an internal error", "detail", truncate(ev.Error.Message, 1<<10))
+			}
+			switch ev.Kind {
+			case EventStarted:
+				if !started {
+					started, startedAt = true, time.Now()
+					deadline.Reset(job.Timeout + p.cfg.KillGrace)
+				}
+			case EventLog:
+				outText += len(ev.Text)
+				logs++
+				events++
+			case EventFact, EventCall:
+				events++
+				if ev.Kind == EventFact {
+					facts.apply(ev)
+				}
+			}
+			if outText > lim.MaxOutputBytes || events > lim.MaxEvents+1 {
+				res.Stats.Truncated = true
+				return stop(OutcomeOutputLimit, pipe.OutputLimitError(lim)), nil
+			}
+			emit(ev)
+		case <-deadline.C:
+			if !started {
+				return stop(OutcomeError, &Error{Kind: KindBundle, Message: fmt.Sprintf("bundling took longer than %v", p.cfg.BundleTimeout)}), nil
+			}
+			return stop(OutcomeTimeout, pipe.TimeoutError(job.Timeout)), nil
+		case <-ctx.Done():
+			_ = w.send(pipe.Command{Op: pipe.OpCancel})
+			p.wg.Go(func() { p.reap(w) })
+			res.Outcome = OutcomeCancelled
+			res.Facts = facts.snapshot()
+			if started {
+				res.Stats.Run = time.Since(startedAt)
+			}
+			return res, nil
+		}
+	}
+}
+
+// reap waits CancelGrace for a cancelled run's result; a worker that
+// delivers it goes back to the idle set, one that does not is killed.
+func (p *Pool) reap(w *proc) {
+	t := time.NewTimer(p.cfg.CancelGrace)
+	defer t.Stop()
+	for {
+		select {
+		case line, ok := <-w.lines:
+			if !ok {
+				p.retire(w, !w.wasKilled())
+				return
+			}
+			var m pipe.Message
+			if json.Unmarshal(line, &m) == nil && m.Result != nil {
+				p.release(w, m.Result.Outcome)
+				return
+			}
+		case <-t.C:
+			p.kill(w)
+			return
+		}
+	}
+}
+
+// crashed ends a run whose worker died without a result, telling the user
+// as precisely as the worker's exit allows.
+func (p *Pool) crashed(w *proc, started bool, facts *factMirror, emit func(Event)) (Result, error) {
+	<-w.exited
+	stderr := w.stderr.String()
+	res := Result{Facts: facts.snapshot()}
+	var e *Error
+	switch {
+	case w.wasKilled():
+		p.retire(w, false)
+		res.Outcome = OutcomeCancelled
+		return res, nil
+	case strings.Contains(stderr, "stack overflow") || strings.Contains(stderr, "stack exceeds"):
+		res.Outcome = OutcomeError
+		if started {
+			e = &Error{Kind: KindRuntime, Message: "RangeError: Maximum call stack size exceeded (inside a builtin: a value nested too deeply)"}
+		} else {
+			e = &Error{Kind: KindSyntax, Message: "the source is nested too deeply to parse"}
+		}
+	case ranOutOfMemory(stderr):
+		e, res.Outcome = pipe.MemoryError(p.cfg.MemoryBytes), OutcomeMemoryLimit
+		if !started {
+			e.Message = "bundling this source " + strings.TrimPrefix(e.Message, "run ")
+		}
+	default:
+		res.Outcome = OutcomeError
+		e = internalError(p.cfg.Log, "worker crashed", "exit", w.exitStatus(), "stderr", truncate(stderr, 4<<10))
+	}
+	p.crashes.Add(1)
+	p.retire(w, false)
+	emit(Event{Kind: EventError, Error: e})
+	return res, nil
+}
+
+// ranOutOfMemory reports whether a worker's crash output shows the Go
+// runtime failing to get memory past RLIMIT_DATA. Besides its "out of
+// memory" and "cannot allocate memory" fatal errors, a new thread's stack
+// may be refused (cgo's "pthread_create failed", then SIGABRT), and the
+// runtime (Go 1.26) can fault inside the garbage collector when an mmap
+// fails; goja and esbuild are memory-safe Go, so a fault in runtime code of
+// a worker under that limit is counted as memory too.
+func ranOutOfMemory(stderr string) bool {
+	for _, s := range []string{"out of memory", "cannot allocate memory", "pthread_create failed"} {
+		if strings.Contains(stderr, s) {
+			return true
+		}
+	}
+	return (strings.HasPrefix(stderr, "SIGSEGV") || strings.HasPrefix(stderr, "SIGBUS")) && strings.Contains(stderr, "\nruntime.")
+}
+
+// internalError logs details under an opaque id and returns the error the
+// client sees, which carries only the id.
+func internalError(log *slog.Logger, msg string, args ...any) *Error {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	id := hex.EncodeToString(b[:])
+	log.Error("sandbox: "+msg, append([]any{"errorID", id}, args...)...)
+	return &Error{Kind: KindInternal, Message: "internal error " + id + ": the sandbox failed; the error id is in the server log"}
+}
+
+// factMirror follows fact events so that a run whose worker was killed
+// still ends with its last known facts.
+type factMirror struct {
+	vals map[string]json.RawMessage
+}
+
+func newFactMirror() *factMirror { return &factMirror{vals: map[string]json.RawMessage{}} }
+
+func (f *factMirror) apply(ev Event) {
+	if ev.Deleted {
+		delete(f.vals, ev.Key)
+		return
+	}
+	f.vals[ev.Key] = ev.Value
+}
+
+func (f *factMirror) snapshot() map[string]json.RawMessage { return maps.Clone(f.vals) }
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

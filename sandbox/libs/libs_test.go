@@ -1,0 +1,80 @@
+package libs
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeFile(t *testing.T, dir, name, src string) {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestVendoredLibraries(t *testing.T) {
+	var s *Set // the nil Set has the vendored libraries only
+	if got := strings.Join(s.Modules(), " "); got != "playground" {
+		t.Errorf("nil Set modules = %q", got)
+	}
+	s, err := New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(s.Modules(), " "); got != "playground date-fns lodash papaparse uuid zod" {
+		t.Errorf("modules = %q", got)
+	}
+	l, ok := s.Lookup("lodash")
+	if !ok || l.Version == "" || l.License == "" || len(l.Exports) < 100 {
+		t.Errorf("lodash = %+v, %v; want a version, a license and its exports", l, ok)
+	}
+	src, err := s.Source("lodash")
+	if err != nil || !strings.Contains(src, "lodash") {
+		t.Errorf("Source(lodash) = %d bytes, %v", len(src), err)
+	}
+	if _, err := s.Source("left-pad"); err == nil {
+		t.Error("Source(left-pad) succeeded; want an error")
+	}
+}
+
+func TestOperatorDirectory(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "greeter.js", "export const greet = (n) => `hi ${n}`;\nexport default { version: 3 };\n")
+	writeFile(t, dir, "@acme/tools.mjs", "export function twice(x) { return x * 2; }\nexport { twice as 'not-an-identifier' };\n")
+	writeFile(t, dir, "README.md", "not a library")
+	s, err := New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(s.Modules(), " "); got != "playground @acme/tools date-fns greeter lodash papaparse uuid zod" {
+		t.Errorf("modules = %s", got)
+	}
+	l, _ := s.Lookup("@acme/tools")
+	if strings.Join(l.Exports, ",") != "twice" || l.Version != "operator" {
+		t.Errorf("@acme/tools = %+v; want exports [twice] (names that are not identifiers are left out)", l)
+	}
+	src, err := s.Source("greeter")
+	if err != nil || !strings.Contains(src, "hi ") {
+		t.Errorf("Source(greeter) = %q, %v", src, err)
+	}
+
+	for name, tc := range map[string]struct{ file, src, want string }{
+		"imports": {"bad.js", "import x from 'lodash'; export default x;", "self-contained"},
+		"shadows": {"lodash.js", "export default 1;", "already a library"},
+		"syntax":  {"broken.js", "export const = ;", "esbuild"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			bad := t.TempDir()
+			writeFile(t, bad, tc.file, tc.src)
+			if _, err := New(bad); err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), tc.file) {
+				t.Errorf("New(dir with %s) = %v; want an error naming the file and %q", tc.file, err, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,63 @@
+package pipe
+
+// Limits bounds one run inside the runtime; a job carries them. The pool
+// re-checks the byte and event caps on its side of the pipe. The zero
+// value of a field means its default (DefaultLimits), so that a job from
+// an older parent still runs bounded.
+type Limits struct {
+	// MaxOutputBytes caps the console text of one run, in bytes.
+	MaxOutputBytes int `json:"maxOutputBytes"`
+	// MaxEvents caps the events of one run (logs, facts, calls, errors).
+	MaxEvents int `json:"maxEvents"`
+	// MaxTimers caps the timers pending at once.
+	MaxTimers int `json:"maxTimers"`
+	// MaxCallStack caps the JS call stack depth, in frames; deeper recursion
+	// ends the task with a RangeError.
+	MaxCallStack int `json:"maxCallStack"`
+	// MaxHostCalls caps the host calls of one run.
+	MaxHostCalls int `json:"maxHostCalls"`
+	PreviewLimits
+}
+
+// PreviewLimits caps what a value preview may hold (PROTOCOL.md, "Value
+// previews"). They are announced in hello.limits.
+type PreviewLimits struct {
+	// Depth is how many levels of nested objects are shown.
+	Depth int `json:"previewDepth"`
+	// Keys is how many properties, items or entries one object shows.
+	Keys int `json:"previewKeys"`
+	// String is how many characters of one string are shown.
+	String int `json:"previewString"`
+}
+
+// DefaultLimits are the limits of a run that asks for no others. They are
+// written here once; the pool's DefaultConfig and the flags read them.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxOutputBytes: 1 << 20,
+		MaxEvents:      10_000,
+		MaxTimers:      10_000,
+		MaxCallStack:   2_000,
+		MaxHostCalls:   1_000,
+		PreviewLimits:  PreviewLimits{Depth: 5, Keys: 100, String: 10_000},
+	}
+}
+
+// WithDefaults returns l with every zero field set from DefaultLimits.
+func (l Limits) WithDefaults() Limits {
+	d := DefaultLimits()
+	def := func(v *int, dv int) {
+		if *v <= 0 {
+			*v = dv
+		}
+	}
+	def(&l.MaxOutputBytes, d.MaxOutputBytes)
+	def(&l.MaxEvents, d.MaxEvents)
+	def(&l.MaxTimers, d.MaxTimers)
+	def(&l.MaxCallStack, d.MaxCallStack)
+	def(&l.MaxHostCalls, d.MaxHostCalls)
+	def(&l.Depth, d.Depth)
+	def(&l.Keys, d.Keys)
+	def(&l.String, d.String)
+	return l
+}

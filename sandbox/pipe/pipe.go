@@ -1,0 +1,97 @@
+// Package pipe is the contract between the pool (the server process,
+// package sandbox) and a worker process (package sandbox/worker): the
+// messages they exchange, their framing, how a worker is started, and the
+// limits and memory layout a job carries. Both ends import it; it imports
+// neither, nor goja or esbuild, so it is what would travel if workers moved
+// to other hosts.
+//
+// The parent and a worker speak newline-delimited JSON over the worker's
+// stdin and stdout, one object per line (framing.go):
+//
+//	worker → parent: {"ready":true}                  once, when it can take jobs
+//	parent → worker: {"op":"run","job":{…}}          start a run (Job)
+//	worker → parent: {"event":{…}}                   each event, as it happens (Event)
+//	parent → worker: {"op":"cancel"}                 interrupt the current run
+//	worker → parent: {"call":{"id":1,"name":…}}      a host function call (HostCall)
+//	parent → worker: {"op":"reply","reply":{…}}      its answer (HostReply)
+//	worker → parent: {"result":{…}}                  the run's end (Result)
+//
+// Durations cross the pipe as time.Duration (JSON integers of
+// nanoseconds): both ends are Go, and milliseconds exist only on the
+// client wire (package ws), converted in one place (session/translate.go).
+//
+// The parent trusts nothing the worker says about sizes: it re-counts
+// events and bytes and caps the length of a line.
+package pipe
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Ops of a Command.
+const (
+	OpRun    = "run"
+	OpCancel = "cancel"
+	OpReply  = "reply"
+)
+
+// Command is a message to a worker (parent → worker).
+type Command struct {
+	Op    string     `json:"op"` // OpRun, OpCancel or OpReply
+	Job   *Job       `json:"job,omitempty"`
+	Reply *HostReply `json:"reply,omitempty"`
+}
+
+// Message is a message from a worker (worker → parent): exactly one field
+// is set.
+type Message struct {
+	Ready  bool      `json:"ready,omitempty"`
+	Event  *Event    `json:"event,omitempty"`
+	Call   *HostCall `json:"call,omitempty"`
+	Result *Result   `json:"result,omitempty"`
+}
+
+// Valid reports whether exactly one field of m is set.
+func (m *Message) Valid() bool {
+	n := 0
+	for _, set := range []bool{m.Ready, m.Event != nil, m.Call != nil, m.Result != nil} {
+		if set {
+			n++
+		}
+	}
+	return n == 1
+}
+
+// Job is one run as a worker receives it.
+type Job struct {
+	Files []File          `json:"files"`
+	Entry string          `json:"entry"` // names one of Files
+	Input json.RawMessage `json:"input,omitempty"`
+	// Timeout bounds execution (the parent bounds bundling itself).
+	Timeout       time.Duration `json:"timeout"`
+	Deterministic bool          `json:"deterministic,omitempty"`
+	Mode          string        `json:"mode,omitempty"` // "module" (default) or "script"
+	Limits        Limits        `json:"limits"`
+	// Host names the host functions the snippet may call (host.<name>).
+	Host []string `json:"host,omitempty"`
+}
+
+// HostCall is a snippet's call of a host function, worker → parent. ID is
+// unique within the worker process, so that a late reply to an earlier
+// run's call matches nothing.
+type HostCall struct {
+	ID   int64             `json:"id"`
+	Name string            `json:"name"`
+	Args []json.RawMessage `json:"args"`
+}
+
+// HostReply answers a HostCall, parent → worker: Result is the JSON the
+// promise resolves to (empty: undefined), or Error the text it rejects
+// with. Duration is how long the handler took.
+type HostReply struct {
+	ID       int64           `json:"id"`
+	Result   json.RawMessage `json:"result,omitempty"`
+	Error    string          `json:"error,omitempty"`
+	Duration time.Duration   `json:"duration"`
+}

@@ -1,0 +1,110 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/playground-dev/playground/sandbox/pipe"
+)
+
+// Starting worker processes, and the circuit breaker that keeps a broken
+// binary from burning the machine.
+
+// spawn starts one worker in the background and adds it to the idle set.
+// Repeated start failures open a circuit breaker: spawn waits, doubling the
+// wait up to 10s, so that a broken binary does not burn the machine.
+func (p *Pool) spawn(restart bool) {
+	p.live.Add(1)
+	if restart {
+		p.restarts.Add(1)
+	}
+	p.wg.Go(func() {
+		for {
+			if wait := p.breakerWait(); wait > 0 {
+				select {
+				case <-time.After(wait):
+				case <-p.closed:
+					p.live.Add(-1)
+					return
+				}
+			}
+			select {
+			case <-p.closed:
+				p.live.Add(-1)
+				return
+			default:
+			}
+			w, err := startProc(p.cfg.Command, p.workerEnv(), p.maxLine, 30*time.Second, p.closed)
+			if errors.Is(err, ErrClosed) {
+				p.live.Add(-1)
+				return
+			}
+			if err != nil {
+				p.failures.Add(1)
+				p.cfg.Log.Error("sandbox worker failed to start", "err", err)
+				p.breakerTrip()
+				continue
+			}
+			p.breakerReset()
+			p.track(w)
+			select {
+			case p.idle <- w:
+			case <-p.closed:
+				w.close(time.Second)
+				p.live.Add(-1)
+			}
+			return
+		}
+	})
+}
+
+func (p *Pool) workerEnv() []string {
+	env := []string{
+		"GOMAXPROCS=2", // the runtime goroutine plus the watchdog and the pipe
+		"GOTRACEBACK=single",
+		fmt.Sprintf("%s=%d", pipe.EnvMemoryBytes, p.cfg.MemoryBytes),
+	}
+	if pipe.RaceEnabled {
+		env = append(env, "GORACE=atexit_sleep_ms=0") // a race-built worker would sleep 1s at exit
+	}
+	if p.cfg.LibraryDir != "" {
+		env = append(env, pipe.EnvLibraryDir+"="+p.cfg.LibraryDir)
+	}
+	return append(env, p.cfg.Env...)
+}
+
+// track counts w in the memory stats until it exits.
+func (p *Pool) track(w *proc) {
+	p.mu.Lock()
+	p.procs[w] = struct{}{}
+	p.mu.Unlock()
+	p.procWG.Go(func() {
+		<-w.exited
+		p.mu.Lock()
+		delete(p.procs, w)
+		p.mu.Unlock()
+	})
+}
+
+func (p *Pool) breakerWait() time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return time.Until(p.breakerOpen)
+}
+
+func (p *Pool) breakerTrip() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.failStreak++
+	if p.failStreak >= 3 {
+		wait := min(100*time.Millisecond<<min(p.failStreak-3, 7), 10*time.Second)
+		p.breakerOpen = time.Now().Add(wait)
+	}
+}
+
+func (p *Pool) breakerReset() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.failStreak = 0
+}

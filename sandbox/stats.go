@@ -1,0 +1,64 @@
+package sandbox
+
+import (
+	"slices"
+	"time"
+)
+
+// PoolStats is a point-in-time view of a pool.
+type PoolStats struct {
+	Workers  int   `json:"workers"`  // runs that may execute at once
+	Live     int64 `json:"live"`     // worker processes started or starting
+	Idle     int   `json:"idle"`     // started workers waiting for a run
+	Busy     int64 `json:"busy"`     // runs executing
+	Queued   int   `json:"queued"`   // runs waiting for a worker
+	Runs     int64 `json:"runs"`     // runs executed
+	Kills    int64 `json:"kills"`    // workers killed (deadline, cancel, limit)
+	Crashes  int64 `json:"crashes"`  // workers that died on their own
+	Restarts int64 `json:"restarts"` // replacement workers started
+	Failures int64 `json:"failures"` // workers that failed to start
+	// PSSBytes is the proportional resident memory of all worker processes
+	// (shared pages split among them; Linux, 0 elsewhere).
+	PSSBytes int64 `json:"pssBytes"`
+}
+
+// Stats reports the pool's current load.
+func (p *Pool) Stats() PoolStats {
+	return PoolStats{
+		Workers: p.cfg.Workers, Live: p.live.Load(), Idle: len(p.idle), Busy: p.running.Load(),
+		Queued: p.queue.len(), Runs: p.runs.Load(), Kills: p.kills.Load(), Crashes: p.crashes.Load(),
+		Restarts: p.restarts.Load(), Failures: p.failures.Load(), PSSBytes: p.workersPSS(),
+	}
+}
+
+func (p *Pool) workersPSS() int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var n int64
+	for w := range p.procs {
+		n += pssBytes(w.cmd.Process.Pid)
+	}
+	return n
+}
+
+// Announced is what a client is told about the pool's effective limits.
+// The session translates it into hello.limits (ms at the wire).
+type Announced struct {
+	DefaultTimeout, MinTimeout, MaxTimeout time.Duration
+	MemoryBytes                            int64
+	MaxFiles, MaxSourceBytes               int
+	Limits                                 Limits
+	// Modules are the bare modules a snippet may import; Host the host
+	// functions it may call (host.<name>), sorted.
+	Modules, Host []string
+}
+
+// Announce returns the limits runs are held to and the importable modules.
+func (p *Pool) Announce() Announced {
+	c := p.cfg
+	return Announced{
+		DefaultTimeout: c.DefaultTimeout, MinTimeout: c.MinTimeout, MaxTimeout: c.MaxTimeout,
+		MemoryBytes: c.MemoryBytes, MaxFiles: c.MaxFiles, MaxSourceBytes: c.MaxSourceBytes,
+		Limits: c.Limits, Modules: p.libs.Modules(), Host: slices.Clone(p.hostNames),
+	}
+}

@@ -1,0 +1,113 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/playground-dev/playground/sandbox/pipe"
+)
+
+// The engine's public types are the pipe contract's (sandbox/pipe), so that
+// what a worker sends is what a caller receives, with no copy in between.
+type (
+	File      = pipe.File
+	Event     = pipe.Event
+	EventKind = pipe.EventKind
+	Error     = pipe.Error
+	ErrorKind = pipe.ErrorKind
+	Outcome   = pipe.Outcome
+	Result    = pipe.Result
+	Stats     = pipe.Stats
+	Limits    = pipe.Limits
+	// PreviewLimits caps value previews; they are part of Limits.
+	PreviewLimits = pipe.PreviewLimits
+)
+
+// Event kinds, error kinds and outcomes: see their documentation in sandbox/pipe.
+const (
+	EventQueued  = pipe.EventQueued
+	EventStarted = pipe.EventStarted
+	EventLog     = pipe.EventLog
+	EventFact    = pipe.EventFact
+	EventCall    = pipe.EventCall
+	EventError   = pipe.EventError
+
+	KindBundle         = pipe.KindBundle
+	KindSyntax         = pipe.KindSyntax
+	KindRuntime        = pipe.KindRuntime
+	KindTimeout        = pipe.KindTimeout
+	KindMemoryLimit    = pipe.KindMemoryLimit
+	KindOutputLimit    = pipe.KindOutputLimit
+	KindSecurity       = pipe.KindSecurity
+	KindInvalidRequest = pipe.KindInvalidRequest
+	KindInternal       = pipe.KindInternal
+
+	OutcomeOK          = pipe.OutcomeOK
+	OutcomeError       = pipe.OutcomeError
+	OutcomeTimeout     = pipe.OutcomeTimeout
+	OutcomeMemoryLimit = pipe.OutcomeMemoryLimit
+	OutcomeOutputLimit = pipe.OutcomeOutputLimit
+	OutcomeCancelled   = pipe.OutcomeCancelled
+	OutcomeBusy        = pipe.OutcomeBusy
+	OutcomeInvalid     = pipe.OutcomeInvalid
+)
+
+// Every value of each enumeration, for callers that map them (the session
+// maps them to the wire and tests that the mapping is total).
+var (
+	EventKinds = pipe.EventKinds
+	ErrorKinds = pipe.ErrorKinds
+	Outcomes   = pipe.Outcomes
+)
+
+// Modes of a Request.
+const (
+	ModeModule = "module" // ES modules; the entry's default export is the output
+	ModeScript = "script" // agent code: input and output globals, require, top-level return
+)
+
+// Request is one run.
+type Request struct {
+	Files []File `json:"files"`
+	// Entry is the path of the entry module; it must name one of Files.
+	// Empty means DefaultEntry(Files).
+	Entry string `json:"entry,omitempty"`
+	// Input is the run's input JSON, exposed read-only as `input`. Empty
+	// means undefined.
+	Input json.RawMessage `json:"input,omitempty"`
+	// Timeout bounds execution (bundling has Config.BundleTimeout). It is
+	// clamped into [Config.MinTimeout, Config.MaxTimeout]; zero means
+	// Config.DefaultTimeout.
+	Timeout time.Duration `json:"timeout"`
+	// Deterministic seeds Math.random and gives Date a virtual clock.
+	Deterministic bool `json:"deterministic,omitempty"`
+	// Mode is ModeModule (the default when empty) or ModeScript.
+	Mode string `json:"mode,omitempty"`
+	// Key identifies the client for fair queueing (its IP or API key name).
+	// Not sent to workers.
+	Key string `json:"-"`
+	// Session identifies the caller's session for host functions that keep
+	// state per browser tab. Not sent to workers.
+	Session string `json:"-"`
+	// ID is the caller's run id, for the server log only. Not sent to workers.
+	ID string `json:"-"`
+}
+
+// DefaultEntry is the entry module chosen when a request names none, as
+// PROTOCOL.md defines it: src/main.ts, else main.ts, index.ts, src/index.ts,
+// main.js, index.js, else the only file. It returns "" when none applies.
+func DefaultEntry(files []File) string {
+	has := make(map[string]bool, len(files))
+	for _, f := range files {
+		has[f.Path] = true
+	}
+	for _, p := range []string{"src/main.ts", "main.ts", "index.ts", "src/index.ts", "main.js", "index.js"} {
+		if has[p] {
+			return p
+		}
+	}
+	if len(files) == 1 {
+		return files[0].Path
+	}
+	return ""
+}

@@ -1,0 +1,46 @@
+package bundle
+
+// The contract between the bundler (this package, which writes the bundle)
+// and the runtime (package sandbox/worker/js, which runs it). Both read
+// these names from here; every name says what each end does with it.
+const (
+	// FileNamespace is the esbuild namespace of the snippet's own files.
+	// Bundler: every user file resolves into it, so the source map names
+	// them "file-mem:<path>". Runtime: a stack frame whose file has this
+	// prefix is a user frame; it strips the prefix to report the path.
+	FileNamespace = "file-mem"
+
+	// RuntimeParam is the parameter through which the bundle receives the
+	// runtime object. Bundler: the banner declares it, the "playground"
+	// module, the library facades and the entry read it (esbuild renames a
+	// snippet's own top-level variable of this name rather than shadowing
+	// it). Runtime: calls the bundle's function with the runtime object.
+	RuntimeParam = "__playground_runtime"
+
+	// AliasPrefix prefixes host globals the bundler renames before esbuild
+	// sees them (require: esbuild would replace it with its own shim).
+	// Runtime: strips it from "X is not defined" to name the real global
+	// in its SECURITY_ERROR.
+	AliasPrefix = "__playground_host_"
+)
+
+// Fields of the runtime object (RuntimeParam). Bundler: the "playground"
+// module re-exports Facts, Input and Host; a library facade calls Lib with
+// the library's name; the entry calls Done with the awaited default
+// export. Runtime: sets each field before it calls the bundle.
+const (
+	FieldFacts = "facts" // the facts object
+	FieldInput = "input" // the run's input (frozen)
+	FieldHost  = "host"  // the host functions
+	FieldLib   = "lib"   // lib(name) evaluates a library once per run and returns its exports
+	FieldDone  = "done"  // done(value) records the entry's default export as the output
+)
+
+// Banner and Footer wrap the ES module bundle in an async function, which
+// is how top-level await runs in a goja script. Runtime: evaluating the
+// bundle yields the function; calling it with the runtime object returns
+// the module's promise. (esbuild shifts the source map past the banner.)
+const (
+	Banner = "(async function (" + RuntimeParam + ") {"
+	Footer = "})"
+)

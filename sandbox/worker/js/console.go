@@ -1,0 +1,273 @@
+package js
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/dop251/goja"
+
+	"github.com/playground-dev/playground/sandbox/pipe"
+)
+
+// console is the snippet's console object. Each call becomes one log event
+// whose text is the line a browser console would print and whose args are
+// previews of the arguments.
+type console struct {
+	e      *Runtime
+	counts map[string]int
+	timers map[string]float64
+	indent int
+}
+
+func newConsole(e *Runtime) *goja.Object {
+	c := &console{e: e, counts: map[string]int{}, timers: map[string]float64{}}
+	o := e.vm.NewObject()
+	for _, level := range []string{"log", "info", "warn", "error", "debug"} {
+		must(o.Set(level, c.method(level)))
+	}
+	must(o.Set("trace", func(call goja.FunctionCall) goja.Value {
+		c.print("debug", call.Arguments, "Trace:", c.stackText())
+		return goja.Undefined()
+	}))
+	must(o.Set("dir", func(call goja.FunctionCall) goja.Value {
+		c.print("log", call.Arguments[:min(1, len(call.Arguments))], "", "")
+		return goja.Undefined()
+	}))
+	must(o.Set("assert", func(call goja.FunctionCall) goja.Value {
+		if call.Argument(0).ToBoolean() {
+			return goja.Undefined()
+		}
+		args := call.Arguments[min(1, len(call.Arguments)):]
+		head := "Assertion failed"
+		if len(args) > 0 {
+			head += ":"
+		}
+		c.print("error", args, head, "")
+		return goja.Undefined()
+	}))
+	must(o.Set("count", func(call goja.FunctionCall) goja.Value {
+		label := c.label(call)
+		c.counts[label]++
+		c.printText("info", fmt.Sprintf("%s: %d", label, c.counts[label]))
+		return goja.Undefined()
+	}))
+	must(o.Set("countReset", func(call goja.FunctionCall) goja.Value {
+		delete(c.counts, c.label(call))
+		return goja.Undefined()
+	}))
+	must(o.Set("time", func(call goja.FunctionCall) goja.Value {
+		c.timers[c.label(call)] = millis(e.clock.now())
+		return goja.Undefined()
+	}))
+	must(o.Set("timeLog", func(call goja.FunctionCall) goja.Value {
+		c.timeLog(call, false)
+		return goja.Undefined()
+	}))
+	must(o.Set("timeEnd", func(call goja.FunctionCall) goja.Value {
+		c.timeLog(call, true)
+		return goja.Undefined()
+	}))
+	group := func(call goja.FunctionCall) goja.Value {
+		if len(call.Arguments) > 0 {
+			c.print("log", call.Arguments, "", "")
+		}
+		c.indent++
+		return goja.Undefined()
+	}
+	must(o.Set("group", group))
+	must(o.Set("groupCollapsed", group))
+	must(o.Set("groupEnd", func(goja.FunctionCall) goja.Value {
+		c.indent = max(0, c.indent-1)
+		return goja.Undefined()
+	}))
+	must(o.Set("table", func(call goja.FunctionCall) goja.Value {
+		if len(call.Arguments) == 0 {
+			return goja.Undefined()
+		}
+		data := c.e.enc.encode(call.Arguments[0])
+		var columns []string
+		if cols, ok := c.e.enc.encode(call.Argument(1)).(map[string]any); ok && cols["$t"] == "array" {
+			items, _ := cols["items"].([]any)
+			for _, it := range items {
+				if s, ok := it.(string); ok {
+					columns = append(columns, s)
+				}
+			}
+		}
+		if text, ok := renderTable(data, columns); ok {
+			c.emit("log", text, []json.RawMessage{mustJSON(data)})
+			return goja.Undefined()
+		}
+		c.print("log", call.Arguments[:1], "", "")
+		return goja.Undefined()
+	}))
+	return o
+}
+
+func (c *console) method(level string) func(goja.FunctionCall) goja.Value {
+	return func(call goja.FunctionCall) goja.Value {
+		c.print(level, call.Arguments, "", "")
+		return goja.Undefined()
+	}
+}
+
+func (c *console) label(call goja.FunctionCall) string {
+	if v := call.Argument(0); !goja.IsUndefined(v) {
+		return render(c.e.enc.encode(v), true)
+	}
+	return "default"
+}
+
+func (c *console) timeLog(call goja.FunctionCall, end bool) {
+	label := c.label(call)
+	start, ok := c.timers[label]
+	if !ok {
+		c.printText("warn", fmt.Sprintf("Timer '%s' does not exist", label))
+		return
+	}
+	text := fmt.Sprintf("%s: %s ms", label, strconv.FormatFloat(millis(c.e.clock.now())-start, 'f', 3, 64))
+	if end {
+		delete(c.timers, label)
+		c.printText("info", text)
+		return
+	}
+	var extra []goja.Value
+	if len(call.Arguments) > 1 {
+		extra = call.Arguments[1:]
+	}
+	c.print("info", extra, text, "")
+}
+
+func (c *console) stackText() string {
+	frames := userFrames(c.e.vm.CaptureCallStack(20, nil))
+	var b strings.Builder
+	for _, f := range frames {
+		fmt.Fprintf(&b, "\n    at %s:%d:%d", f.file, f.line, f.column)
+	}
+	return b.String()
+}
+
+func (c *console) printText(level, text string) {
+	c.emit(level, text, []json.RawMessage{mustJSON(text)})
+}
+
+// print formats args as a console line: the first argument may be a format
+// string with %s %d %i %f %o %O %c. head, when set, starts the line ("Trace:",
+// "Assertion failed:", a timer's reading) and suffix ends it.
+func (c *console) print(level string, args []goja.Value, head, suffix string) {
+	previews := make([]any, len(args))
+	for i, a := range args {
+		previews[i] = c.e.enc.encode(a)
+	}
+	text := formatLine(previews, args)
+	switch {
+	case head == "":
+	case text == "":
+		text = head
+	default:
+		text = head + " " + text
+	}
+	text += suffix
+	raw := make([]json.RawMessage, len(previews))
+	for i, p := range previews {
+		raw[i] = mustJSON(p)
+	}
+	c.emit(level, text, raw)
+}
+
+func (c *console) emit(level, text string, args []json.RawMessage) {
+	if c.indent > 0 {
+		pad := strings.Repeat("  ", min(c.indent, 32))
+		text = pad + strings.ReplaceAll(text, "\n", "\n"+pad)
+	}
+	e := c.e
+	if e.stats.OutputBytes+len(text) > e.lim.MaxOutputBytes {
+		e.stats.Truncated = true
+		e.limit(errOutputLimit)
+		return
+	}
+	if e.send(pipe.Event{Kind: pipe.EventLog, Level: level, Text: text, Args: args}) {
+		e.stats.OutputBytes += len(text)
+		e.stats.Logs++
+	}
+}
+
+// formatLine joins previews the way console.log does, applying printf-style
+// specifiers when the first argument is a string that holds them.
+func formatLine(previews []any, args []goja.Value) string {
+	if len(previews) == 0 {
+		return ""
+	}
+	var parts []string
+	rest := previews
+	if first, ok := previews[0].(string); ok && strings.ContainsRune(first, '%') {
+		var b strings.Builder
+		i := 1
+		for j := 0; j < len(first); j++ {
+			ch := first[j]
+			if ch != '%' || j+1 == len(first) {
+				b.WriteByte(ch)
+				continue
+			}
+			spec := first[j+1]
+			if spec == '%' {
+				b.WriteByte('%')
+				j++
+				continue
+			}
+			if !strings.ContainsRune("sdifoOc", rune(spec)) || i >= len(previews) {
+				b.WriteByte(ch)
+				continue
+			}
+			j++
+			arg := previews[i]
+			switch spec {
+			case 's':
+				b.WriteString(render(arg, true))
+			case 'd', 'i':
+				b.WriteString(formatInt(args[i]))
+			case 'f':
+				b.WriteString(formatNumber(args[i].ToFloat()))
+			case 'o', 'O':
+				b.WriteString(render(arg, false))
+			case 'c': // CSS: consumed, not printed
+			}
+			i++
+		}
+		parts = append(parts, b.String())
+		rest = previews[i:]
+	} else {
+		parts = append(parts, render(previews[0], true))
+		rest = previews[1:]
+	}
+	for _, p := range rest {
+		parts = append(parts, render(p, true))
+	}
+	return strings.Join(parts, " ")
+}
+
+// formatInt prints v as %d and %i do: an integer, truncated toward zero.
+func formatInt(v goja.Value) string {
+	if goja.IsBigInt(v) {
+		return v.String() + "n"
+	}
+	if _, ok := v.(*goja.Object); ok {
+		return "NaN"
+	}
+	f := v.ToFloat()
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return formatNumber(f)
+	}
+	return formatNumber(math.Trunc(f))
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return json.RawMessage(`null`)
+	}
+	return b
+}

@@ -1,0 +1,87 @@
+package js_test
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden")
+
+// consoleSnippet exercises every console method, the format specifiers and
+// the previews; hostile values (throwing getters, proxies, toString and
+// toJSON overrides) must never run while formatting.
+const consoleSnippet = `
+class Point { x = 1; y = 2; }
+class Secret { toString() { throw new Error("toString ran"); } toJSON() { throw new Error("toJSON ran"); } }
+const hostile = { get boom() { throw new Error("getter ran"); }, ok: 1 };
+const proxy = new Proxy({ a: 1 }, { get() { throw new Error("trap ran"); }, ownKeys() { throw new Error("trap ran"); } });
+const circ: any = { name: "root", child: { list: [1] } };
+circ.child.parent = circ;
+const sparse = [1, , , 4];
+sparse[10] = 11;
+console.log("plain", 1, -0, NaN, Infinity, 12n, true, null, undefined, Symbol("s"));
+console.info("%s is %d years and %i days, %f%%, %o %O %c!", "Ann", 42.9, 7.8, 1.5, [1], { a: { b: 2 } }, "color: red");
+console.warn("objects", { a: 1, "b-c": [1, 2, { d: "x" }] }, new Point(), Object.create(null));
+console.error("collections", new Map<any, any>([["k", 1], [{ o: 1 }, [2]]]), new Set([1, "two"]), sparse);
+console.debug("special", new Date(0), /a+b/gi, new TypeError("bad"), function named() {}, () => 1, class K {});
+console.log("hostile", hostile, proxy, new Secret(), circ);
+console.log("long", "x".repeat(20), [..."abcdefghij"].map((c, i) => ({ [c]: i })).length);
+console.assert(1 === 1, "not printed");
+console.assert(false, "assertion %s", "message");
+console.count(); console.count(); console.count("label"); console.countReset(); console.count();
+console.group("group");
+console.log("inside");
+console.groupCollapsed();
+console.log("deeper\nsecond line");
+console.groupEnd();
+console.groupEnd();
+console.log("outside");
+console.table([{ a: 1, b: "x" }, { a: 2, c: true }]);
+console.table({ r1: { v: 1 }, r2: 5 });
+console.table([[1, 2], [3, 4]], ["0"]);
+console.table(42);
+console.dir({ deep: { deeper: { deepest: { bottom: { floor: { more: 1 } } } } } });
+console.time("t"); console.timeEnd("t"); console.timeLog("missing");
+console.trace("where");
+`
+
+func TestConsoleGolden(t *testing.T) {
+	p := newHarness(t, Config{})
+	res, rec := run(t, p, Request{Deterministic: true, Files: files("src/main.ts", consoleSnippet)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+	}
+	var b strings.Builder
+	for _, ev := range rec.events {
+		if ev.Kind != EventLog {
+			continue
+		}
+		args, _ := json.Marshal(ev.Args)
+		b.WriteString("== " + ev.Level + "\n" + ev.Text + "\n-- args " + string(args) + "\n")
+	}
+	got := b.String()
+	for _, bad := range []string{"getter ran", "trap ran", "toString ran", "toJSON ran"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("formatting ran snippet code: %q in the output", bad)
+		}
+	}
+	golden := filepath.Join("testdata", "console.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./sandbox/worker/js -run TestConsoleGolden -update)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("console output differs from %s (-want +got; -update to accept):\n%s", golden, diff)
+	}
+}

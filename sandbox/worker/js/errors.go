@@ -1,0 +1,208 @@
+package js
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dop251/goja"
+
+	"github.com/playground-dev/playground/sandbox/pipe"
+	"github.com/playground-dev/playground/sandbox/worker/bundle"
+)
+
+// Errors a snippet throws, reported as the user sees them: mapped to the
+// user's files through the bundle's source map, user frames only.
+
+// uncaught reports a JS exception thrown out of a task. It returns the
+// error back when the runtime was interrupted instead.
+func (e *Runtime) uncaught(err error) error {
+	var ie *goja.InterruptedError
+	if errors.As(err, &ie) {
+		return err
+	}
+	var ex *goja.Exception
+	if errors.As(err, &ex) {
+		e.reportException(ex)
+		return e.stop
+	}
+	var se *goja.StackOverflowError
+	if errors.As(err, &se) {
+		// goja's stack overflow is uncatchable by design (runtime.go,
+		// SetMaxCallStackSize), so it ends the task it happened in.
+		er := &pipe.Error{Kind: pipe.KindRuntime, Message: "RangeError: Maximum call stack size exceeded"}
+		if frames := userFrames(se.Stack()); len(frames) > 0 {
+			er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column
+			er.Stack = formatStack(er.Message, frames)
+		}
+		e.emitError(er)
+		e.failed = true
+		return e.stop
+	}
+	return err
+}
+
+func (e *Runtime) reportException(ex *goja.Exception) {
+	er := e.thrownError(ex.Value())
+	securityError(er)
+	frames := userFrames(ex.Stack())
+	if len(frames) > 0 {
+		er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column
+		er.Stack = formatStack(er.Message, frames)
+	}
+	e.emitError(er)
+	e.failed = true
+}
+
+// reportThrown reports a rejection reason (no Go-side stack: the stack is
+// the one the error object captured, if any).
+func (e *Runtime) reportThrown(v goja.Value, inPromise bool) {
+	er := e.thrownError(v)
+	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Error" {
+		if s := e.enc.dataString(o, "stack"); s != "" {
+			frames := parseStack(s)
+			if len(frames) > 0 {
+				er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column
+				er.Stack = formatStack(er.Message, frames)
+			}
+		}
+	}
+	securityError(er)
+	if inPromise {
+		er.Message = "Uncaught (in promise) " + er.Message
+		if er.Stack != "" {
+			er.Stack = "Uncaught (in promise) " + er.Stack
+		}
+	}
+	e.emitError(er)
+	e.failed = true
+}
+
+// hostGlobals are what snippets reach for when they want the host. They
+// are not defined (typeof stays "undefined", as libraries feature-detect);
+// using one is reported as a SECURITY_ERROR rather than a bare ReferenceError.
+var hostGlobals = []string{
+	"process", "require", "module", "exports", "__dirname", "__filename", "global", "Buffer",
+	"fetch", "XMLHttpRequest", "WebSocket", "EventSource", "navigator", "window", "document",
+	"localStorage", "sessionStorage", "indexedDB", "importScripts", "Deno", "Bun",
+	"setImmediate", "clearImmediate", "Worker", "SharedArrayBuffer", "WebAssembly",
+}
+
+// securityError turns "ReferenceError: process is not defined" into a
+// SECURITY_ERROR that says the capability is not available.
+func securityError(er *pipe.Error) {
+	name, ok := strings.CutPrefix(er.Message, "ReferenceError: ")
+	if !ok {
+		return
+	}
+	name, ok = strings.CutSuffix(name, " is not defined")
+	name = strings.TrimPrefix(name, bundle.AliasPrefix)
+	if !ok || !slices.Contains(hostGlobals, name) {
+		return
+	}
+	er.Kind = pipe.KindSecurity
+	er.Message = fmt.Sprintf("%s is not available in the playground: snippets get ECMAScript built-ins, console, timers and the \"playground\" module, nothing of the host (ReferenceError: %s is not defined)", name, name)
+	if i := strings.IndexByte(er.Stack, '\n'); i >= 0 {
+		er.Stack = er.Message + er.Stack[i:]
+	}
+}
+
+// thrownError describes a thrown value as "Name: message" without running
+// snippet code.
+func (e *Runtime) thrownError(v goja.Value) *pipe.Error {
+	msg := render(e.enc.encode(v), true)
+	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Error" {
+		msg = e.enc.errorName(o)
+		if m := e.enc.str(e.enc.dataString(o, "message")); m != "" {
+			msg += ": " + m
+		}
+	}
+	return &pipe.Error{Kind: pipe.KindRuntime, Message: msg}
+}
+
+// frame is one user frame of a stack, in the user's original file.
+type frame struct {
+	fn           string
+	file         string
+	line, column int
+}
+
+// userFrames keeps the frames that map into the snippet's files; bundle
+// helpers, the runtime module and native frames are dropped.
+func userFrames(stack []goja.StackFrame) []frame {
+	var out []frame
+	for _, f := range stack {
+		p := f.Position()
+		file, ok := strings.CutPrefix(p.Filename, bundle.FileNamespace+":")
+		if !ok {
+			continue
+		}
+		fn := f.FuncName()
+		if strings.HasPrefix(fn, bundle.FileNamespace+":") {
+			fn = "" // module code
+		}
+		out = append(out, frame{fn: fn, file: file, line: p.Line, column: p.Column + 1})
+	}
+	return out
+}
+
+// parseStack reads goja's stack text ("at fn (file:line:col(pc))") back into
+// frames, for errors that reach us as values.
+func parseStack(s string) []frame {
+	var out []frame
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.TrimSpace(line)
+		rest, ok := strings.CutPrefix(line, "at ")
+		if !ok {
+			continue
+		}
+		fn := ""
+		if i := strings.LastIndex(rest, " ("); i >= 0 && strings.HasSuffix(rest, ")") {
+			fn, rest = rest[:i], rest[i+2:len(rest)-1]
+			if strings.HasPrefix(fn, bundle.FileNamespace+":") {
+				fn = ""
+			}
+		}
+		rest, ok = strings.CutPrefix(rest, bundle.FileNamespace+":")
+		if !ok {
+			continue
+		}
+		if i := strings.LastIndexByte(rest, '('); i >= 0 {
+			rest = rest[:i]
+		}
+		parts := strings.Split(rest, ":")
+		if len(parts) < 3 {
+			continue
+		}
+		ln, err1 := strconv.Atoi(parts[len(parts)-2])
+		col, err2 := strconv.Atoi(parts[len(parts)-1])
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		out = append(out, frame{fn: fn, file: strings.Join(parts[:len(parts)-2], ":"), line: ln, column: col + 1})
+	}
+	return out
+}
+
+// maxStackFrames caps the frames a reported stack shows (deep recursion
+// has thousands).
+const maxStackFrames = 30
+
+func formatStack(msg string, frames []frame) string {
+	var b strings.Builder
+	b.WriteString(msg)
+	for i, f := range frames {
+		if i == maxStackFrames {
+			fmt.Fprintf(&b, "\n    ... %d more frames", len(frames)-i)
+			break
+		}
+		if f.fn != "" {
+			fmt.Fprintf(&b, "\n    at %s (%s:%d:%d)", f.fn, f.file, f.line, f.column)
+		} else {
+			fmt.Fprintf(&b, "\n    at %s:%d:%d", f.file, f.line, f.column)
+		}
+	}
+	return b.String()
+}

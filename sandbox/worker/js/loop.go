@@ -1,0 +1,168 @@
+package js
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/playground-dev/playground/sandbox/pipe"
+)
+
+// The event loop: timers (setTimeout, setInterval) on the run's clock and
+// host-call replies, one task at a time, microtasks drained after each
+// (afterTask).
+
+// loop fires timers in order until none is left, the context ends, or a
+// limit stops the run.
+func (e *Runtime) loop(ctx context.Context) error {
+	var wait *time.Timer
+	defer func() {
+		if wait != nil {
+			wait.Stop()
+		}
+	}()
+	for len(e.timers) > 0 || len(e.calls) > 0 {
+		var timerC <-chan time.Time
+		var next *timer
+		if len(e.timers) > 0 {
+			next = e.timers[0]
+			d := next.when - e.clock.now()
+			switch {
+			case d <= 0:
+			case e.clock.virtual && len(e.calls) == 0:
+				e.clock.elapsed = next.when // virtual time jumps to the next timer
+			case e.clock.virtual:
+				next = nil // a host call is pending: it comes first
+			default:
+				if wait == nil {
+					wait = time.NewTimer(d)
+				} else {
+					wait.Reset(d)
+				}
+				timerC, next = wait.C, nil
+			}
+		}
+		if next == nil {
+			select {
+			case <-ctx.Done():
+				return e.interruptCause(ctx)
+			case <-timerC:
+				continue // the timer is due now: fire it on the next pass
+			case r := <-e.replies:
+				e.settleCall(r)
+				if err := e.afterTask(); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		if ctx.Err() != nil {
+			return e.interruptCause(ctx)
+		}
+		t := next
+		heap.Pop(&e.timers)
+		if t.interval {
+			t.when = max(t.when+t.delay, e.clock.now())
+			e.timerSeq++
+			t.seq = e.timerSeq
+			heap.Push(&e.timers, t)
+		} else {
+			delete(e.timerByID, t.id)
+		}
+		if _, err := t.fn(goja.Undefined(), t.args...); err != nil {
+			if err := e.uncaught(err); err != nil {
+				return err
+			}
+		}
+		if err := e.afterTask(); err != nil {
+			return err
+		}
+	}
+	if e.main != nil && e.main.State() == goja.PromiseStatePending {
+		e.emitError(&pipe.Error{Kind: pipe.KindRuntime, Message: "top-level await never settled: the entry module was still waiting when nothing was left to run"})
+		e.failed = true
+	}
+	return nil
+}
+
+// timer is one pending setTimeout or setInterval.
+type timer struct {
+	id       int64
+	when     time.Duration // on the run's clock
+	delay    time.Duration
+	seq      int64 // FIFO among timers due at the same time
+	interval bool
+	fn       goja.Callable
+	args     []goja.Value
+	index    int
+}
+
+type timerHeap []*timer
+
+func (h timerHeap) Len() int { return len(h) }
+func (h timerHeap) Less(i, j int) bool {
+	if h[i].when != h[j].when {
+		return h[i].when < h[j].when
+	}
+	return h[i].seq < h[j].seq
+}
+func (h timerHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].index, h[j].index = i, j
+}
+func (h *timerHeap) Push(x any) {
+	t := x.(*timer)
+	t.index = len(*h)
+	*h = append(*h, t)
+}
+func (h *timerHeap) Pop() any {
+	old := *h
+	t := old[len(old)-1]
+	*h = old[:len(old)-1]
+	t.index = -1
+	return t
+}
+
+func (e *Runtime) setTimer(interval bool) func(goja.FunctionCall) goja.Value {
+	return func(c goja.FunctionCall) goja.Value {
+		fn, ok := goja.AssertFunction(c.Argument(0))
+		if !ok {
+			e.throw("TypeError", "the callback must be a function (the playground does not evaluate strings)")
+		}
+		if len(e.timers) >= e.lim.MaxTimers {
+			e.throw("RangeError", fmt.Sprintf("too many pending timers (limit %d)", e.lim.MaxTimers))
+		}
+		d := c.Argument(1).ToFloat()
+		if math.IsNaN(d) || d < 0 {
+			d = 0
+		}
+		if interval && d < 1 {
+			d = 1
+		}
+		delay := time.Duration(min(d, 1e9) * float64(time.Millisecond))
+		e.nextTimer++
+		e.timerSeq++
+		t := &timer{id: e.nextTimer, when: e.clock.now() + delay, delay: delay, seq: e.timerSeq, interval: interval, fn: fn}
+		if len(c.Arguments) > 2 {
+			t.args = append([]goja.Value(nil), c.Arguments[2:]...)
+		}
+		heap.Push(&e.timers, t)
+		e.timerByID[t.id] = t
+		return e.vm.ToValue(t.id)
+	}
+}
+
+func (e *Runtime) clearTimer(c goja.FunctionCall) goja.Value {
+	id := c.Argument(0).ToInteger()
+	if t, ok := e.timerByID[id]; ok {
+		if t.index >= 0 {
+			heap.Remove(&e.timers, t.index)
+		}
+		delete(e.timerByID, id)
+	}
+	return goja.Undefined()
+}

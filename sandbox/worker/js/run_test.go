@@ -1,0 +1,302 @@
+package js_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRunSyntaxErrorPointsAtFile(t *testing.T) {
+	p := newHarness(t, Config{})
+	res, rec := run(t, p, Request{Files: files(
+		"src/main.ts", "import { x } from './b';\nconsole.log(x);\n",
+		"src/b.ts", "export const x = 1;\nexport const y = (;\n")})
+	if res.Outcome != OutcomeError {
+		t.Fatalf("outcome = %s; want error", res.Outcome)
+	}
+	errs := rec.errors()
+	if len(errs) != 1 {
+		t.Fatalf("errors = %+v; want one", errs)
+	}
+	if e := errs[0]; e.Kind != KindSyntax || e.File != "src/b.ts" || e.Line != 2 || e.Column != 19 {
+		t.Errorf("error = %+v; want SYNTAX_ERROR at src/b.ts:2:19", e)
+	}
+}
+
+func TestRunRuntimeErrorMapped(t *testing.T) {
+	p := newHarness(t, Config{})
+	res, rec := run(t, p, Request{Files: files(
+		"src/main.ts", "import { f } from './a';\nf();\n",
+		"src/a.ts", "import { g } from './b';\nexport function f() {\n  g();\n}\n",
+		"src/b.ts", "export function g(): void {\n  const o: any = null;\n  throw new TypeError('boom ' + typeof o);\n}\n")})
+	if res.Outcome != OutcomeError {
+		t.Fatalf("outcome = %s; want error", res.Outcome)
+	}
+	errs := rec.errors()
+	if len(errs) != 1 {
+		t.Fatalf("errors = %+v; want one", errs)
+	}
+	e := errs[0]
+	if e.Kind != KindRuntime || e.Message != "TypeError: boom object" || e.File != "src/b.ts" || e.Line != 3 {
+		t.Errorf("error = %+v; want RUNTIME_ERROR TypeError at src/b.ts:3", e)
+	}
+	if !strings.Contains(e.Stack, "src/a.ts:3:") || strings.Contains(e.Stack, "bundle") {
+		t.Errorf("stack = %q; want user frames only, through src/a.ts:3", e.Stack)
+	}
+}
+
+func TestRunPreviews(t *testing.T) {
+	p := newHarness(t, Config{})
+	_, rec := run(t, p, Request{Files: files("main.js", `
+class Foo { constructor() { this.a = 1; } }
+const o = { x: 1 }; o.self = o;
+const g = { get boom() { throw new Error("getter ran"); } };
+console.log(undefined, 12n, Symbol("s"), function f() {}, NaN, -0, new Date(0), /a/g, new Map([["k", 1]]), new Set([1]), [1, , 3], new Foo(), o, g);
+`)})
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	var args []json.RawMessage
+	for _, e := range rec.events {
+		if e.Kind == EventLog {
+			args = e.Args
+		}
+	}
+	got, _ := json.Marshal(args)
+	want := `[{"$t":"undefined"},{"$t":"bigint","v":"12"},{"$t":"symbol","v":"Symbol(s)"},{"$t":"function","name":"f"},{"$t":"number","v":"NaN"},{"$t":"number","v":"-0"},{"$t":"date","v":"1970-01-01T00:00:00.000Z"},{"$t":"regexp","v":"/a/g"},{"$t":"map","entries":[["k",1]]},{"$t":"set","values":[1]},{"$t":"array","items":[1,{"$t":"empty","count":1},3]},{"$t":"object","class":"Foo","props":{"a":1}},{"$t":"object","class":"Object","props":{"x":1,"self":{"$t":"circular","path":"$"}}},{"$t":"object","class":"Object","props":{"boom":{"$t":"getter"}}}]`
+	if string(got) != want {
+		t.Errorf("args =\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestFactsNestedAndDeleted(t *testing.T) {
+	p := newHarness(t, Config{})
+	res, rec := run(t, p, Request{Files: files("main.ts", `
+import { facts } from "playground";
+facts.todos = [];
+facts.tmp = 1;
+delete facts.tmp;
+await null;
+facts.todos.push("a");
+await new Promise((r) => setTimeout(r, 1));
+facts.todos.push("b");
+facts.user = { name: "x" };
+facts.user.name = "y";
+`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+	}
+	var got []string
+	for _, e := range rec.events {
+		if e.Kind == EventFact {
+			s := e.Key + "=" + string(e.Value)
+			if e.Deleted {
+				s += " (deleted)"
+			}
+			got = append(got, s)
+		}
+	}
+	// Top-level sets are sent at once; nested mutations when the task ends.
+	want := []string{`todos=[]`, `tmp=1`, `tmp=null (deleted)`, `todos=["a"]`, `user={"name":"x"}`, `todos=["a","b"]`, `user={"name":"y"}`}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("fact events = %q; want %q", got, want)
+	}
+	if string(res.Facts["todos"]) != `["a","b"]` || string(res.Facts["user"]) != `{"name":"y"}` || len(res.Facts) != 2 {
+		t.Errorf("final facts = %v", res.Facts)
+	}
+}
+
+func TestInputIsFrozen(t *testing.T) {
+	p := newHarness(t, Config{})
+	res, rec := run(t, p, Request{Input: json.RawMessage(`{"start":5,"list":[1]}`), Files: files("main.ts", `
+import { input } from "playground";
+"use strict";
+let threw = false;
+try { (input as any).list.push(2); } catch { threw = true; }
+console.log(input.start, threw, Object.isFrozen(input.list));
+`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+	}
+	if got := rec.logs(); len(got) != 1 || got[0] != "5 true true" {
+		t.Errorf("logs = %q; want [5 true true]", got)
+	}
+}
+
+func TestUnsettledTopLevelAwait(t *testing.T) {
+	p := newHarness(t, Config{})
+	res, rec := run(t, p, Request{Files: files("main.ts", `await new Promise(() => {});`)})
+	if res.Outcome != OutcomeError {
+		t.Fatalf("outcome %s; want error", res.Outcome)
+	}
+	if errs := rec.errors(); len(errs) != 1 || !strings.Contains(errs[0].Message, "never settled") {
+		t.Errorf("errors = %+v", errs)
+	}
+}
+
+func TestHostGlobalsAreAbsent(t *testing.T) {
+	p := newHarness(t, Config{})
+	res, rec := run(t, p, Request{Files: files("main.ts", `
+console.log([typeof process, typeof require, typeof module, typeof fetch, typeof XMLHttpRequest, typeof WebSocket, typeof Buffer, typeof setImmediate, typeof window].join(","));
+console.log(typeof performance.now(), typeof setTimeout, typeof queueMicrotask);
+process.exit(1);
+`)})
+	res2, rec2 := run(t, p, Request{Files: files("main.js", "const fs = require('fs');")})
+	if errs := rec2.errors(); res2.Outcome != OutcomeError || len(errs) != 1 || errs[0].Kind != KindSecurity || !strings.HasPrefix(errs[0].Message, "require is not available") {
+		t.Errorf("require('fs'): %s %+v; want SECURITY_ERROR naming require", res2.Outcome, errs)
+	}
+	if res.Outcome != OutcomeError {
+		t.Fatalf("outcome %s; want error", res.Outcome)
+	}
+	logs := rec.logs()
+	if len(logs) != 2 || logs[0] != strings.Repeat("undefined,", 8)+"undefined" || logs[1] != "number function function" {
+		t.Errorf("logs = %q", logs)
+	}
+	errs := rec.errors()
+	if len(errs) != 1 || errs[0].Kind != KindSecurity || !strings.HasPrefix(errs[0].Message, "process is not available in the playground") || errs[0].Line != 4 {
+		t.Errorf("errors = %+v; want SECURITY_ERROR naming process at line 4", errs)
+	}
+}
+
+func TestDeterministicRunsAreIdentical(t *testing.T) {
+	p := newHarness(t, Config{})
+	src := `import { facts } from "playground";
+facts.r = [Math.random(), Math.random()];
+facts.start = Date.now();
+const t0 = performance.now();
+await new Promise((r) => setTimeout(r, 5000));
+const iv = setInterval(() => { facts.ticks = (facts.ticks ?? 0) + 1; if (facts.ticks === 3) clearInterval(iv); }, 1000);
+await new Promise((r) => setTimeout(r, 3500));
+console.log("elapsed", performance.now() - t0, new Date().toISOString(), Math.random());
+export default { end: Date.now() };
+`
+	var streams []string
+	for range 3 {
+		var b strings.Builder
+		start := time.Now()
+		res, rec := run(t, p, Request{Deterministic: true, Timeout: 2 * time.Second, Files: files("main.ts", src)})
+		if res.Outcome != OutcomeOK {
+			t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+		}
+		if time.Since(start) > 1500*time.Millisecond {
+			t.Errorf("took %v; timers must advance virtual time instantly", time.Since(start))
+		}
+		for _, ev := range rec.events {
+			j, _ := json.Marshal(ev)
+			b.Write(j)
+			b.WriteByte('\n')
+		}
+		out, _ := json.Marshal(res.Output)
+		facts, _ := json.Marshal(res.Facts)
+		b.Write(out)
+		b.Write(facts)
+		streams = append(streams, b.String())
+	}
+	if streams[0] != streams[1] || streams[1] != streams[2] {
+		t.Errorf("deterministic runs differ:\n%s\n---\n%s", streams[0], streams[1])
+	}
+	if !strings.Contains(streams[0], `"text":"elapsed 8500 2024-01-01T00:00:08.500Z`) || !strings.Contains(streams[0], `"ticks":3`) {
+		t.Errorf("stream = %s; want virtual time 8.5s and 3 interval ticks", streams[0])
+	}
+}
+
+func TestFactsCoalesceRapidSets(t *testing.T) {
+	p := newHarness(t, Config{})
+	res, rec := run(t, p, Request{Files: files("main.ts", `
+import { facts } from "playground";
+for (let i = 0; i < 100000; i++) facts.n = i;
+facts.other = "x";
+`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+	}
+	var n []string
+	for _, e := range rec.events {
+		if e.Kind == EventFact && e.Key == "n" {
+			n = append(n, string(e.Value))
+		}
+	}
+	if len(n) == 0 || len(n) > 50 || n[0] != "0" || n[len(n)-1] != "99999" {
+		t.Errorf("fact events for n: %d, first %v, last %v; want a few, from 0 to the final 99999", len(n), n[:min(1, len(n))], n[max(0, len(n)-1):])
+	}
+	if string(res.Facts["n"]) != "99999" {
+		t.Errorf("final facts.n = %s", res.Facts["n"])
+	}
+}
+
+func TestTimerCapAndFactsAfterTimeout(t *testing.T) {
+	p := newHarness(t, Config{Limits: Limits{MaxTimers: 100}})
+	_, rec := run(t, p, Request{Timeout: 100 * time.Millisecond, Files: files("main.ts", `
+try { for (let i = 0; i < 1000; i++) setTimeout(() => {}, 1e6); } catch (e) { console.log(String(e)); }
+`)})
+	if logs := rec.logs(); len(logs) != 1 || logs[0] != "RangeError: too many pending timers (limit 100)" {
+		t.Errorf("logs = %q", logs)
+	}
+	res, _ := run(t, p, Request{Timeout: 300 * time.Millisecond, Files: files("main.ts", `
+import { facts } from "playground";
+facts.list = [];
+setInterval(() => { facts.list.push(facts.list.length); }, 20);
+`)})
+	if res.Outcome != OutcomeTimeout {
+		t.Fatalf("outcome %s; want timeout", res.Outcome)
+	}
+	var list []int
+	if err := json.Unmarshal(res.Facts["list"], &list); err != nil || len(list) < 3 {
+		t.Errorf("facts after timeout = %s; want the list as it grew", res.Facts["list"])
+	}
+}
+
+func TestEventLimit(t *testing.T) {
+	p := newHarness(t, Config{Limits: Limits{MaxEvents: 50}})
+	res, rec := run(t, p, Request{Files: files("main.ts", `
+import { facts } from "playground";
+for (let i = 0; i < 1000; i++) facts["k" + i] = i;
+console.log("never");
+`)})
+	if res.Outcome != OutcomeOutputLimit {
+		t.Fatalf("outcome %s; want output_limit past 50 events", res.Outcome)
+	}
+	n := 0
+	for _, e := range rec.events {
+		if e.Kind == EventFact {
+			n++
+		}
+	}
+	if n != 50 || len(rec.logs()) != 0 {
+		t.Errorf("%d fact events, logs %q; want exactly the first 50 facts", n, rec.logs())
+	}
+	if errs := rec.errors(); len(errs) != 1 || errs[0].Kind != KindOutputLimit {
+		t.Errorf("errors = %+v; want one OUTPUT_LIMIT", errs)
+	}
+}
+
+func TestPreviewCaps(t *testing.T) {
+	p := newHarness(t, Config{Limits: Limits{PreviewLimits: PreviewLimits{Depth: 2, Keys: 3, String: 5}}})
+	_, rec := run(t, p, Request{Files: files("main.ts", `
+class VeryLongClassNameThatIsNotAString {}
+console.log("abcdefgh", [1, 2, 3, 4, 5], { a: 1, b: 2, c: 3, d: 4 }, { x: { y: { z: 1 } } }, new Set([1, 2, 3, 4]));
+console.log(new VeryLongClassNameThatIsNotAString(), function aVeryLongFunctionName() {}, new RangeError("a long message"));
+`)})
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	var logs []string
+	for _, e := range rec.events {
+		if e.Kind == EventLog {
+			b, _ := json.Marshal(e.Args)
+			logs = append(logs, string(b))
+		}
+	}
+	if len(logs) != 2 {
+		t.Fatalf("logs = %q", logs)
+	}
+	got := logs[0]
+	// Names are not values: the string cap does not cut them; messages it does.
+	if want := `[{"$t":"object","class":"VeryLongClassNameThatIsNotAString","props":{}},{"$t":"function","name":"aVeryLongFunctionName"},{"$t":"error","message":"a lon…","name":"RangeError","stack":"Range…"}]`; logs[1] != want {
+		t.Errorf("names:\n%s\nwant\n%s", logs[1], want)
+	}
+	// Depth 2: the top object and x are shown, y (the third level) is cut.
+	want := `["abcde…",{"$t":"array","items":[1,2,3,{"$t":"more","count":2}]},{"$t":"object","class":"Object","props":{"a":1,"b":2,"c":3,"…":{"$t":"more","count":1}}},{"$t":"object","class":"Object","props":{"x":{"$t":"object","class":"Object","props":{"y":{"$t":"object","class":"Object","props":{"…":{"$t":"more","count":1}}}}}}},{"$t":"set","values":[1,2,3,{"$t":"more","count":1}]}]`
+	if got != want {
+		t.Errorf("args =\n%s\nwant\n%s", got, want)
+	}
+}

@@ -1,0 +1,403 @@
+package js
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
+
+	"github.com/playground-dev/playground/sandbox/pipe"
+	"github.com/playground-dev/playground/sandbox/worker/bundle"
+)
+
+// Reasons a runtime is interrupted; they decide the outcome. The worker
+// cancels a run's context with ErrCancelled (the parent said cancel, or
+// went away) or ErrMemoryLimit (its heap watchdog) as the cause.
+var (
+	ErrCancelled   = errors.New("run cancelled")
+	ErrMemoryLimit = errors.New("memory limit reached")
+	errTimeout     = errors.New("run timed out")
+	errOutputLimit = errors.New("output limit reached")
+	errNoFS        = errors.New("source maps must be inline: the playground reads no files")
+)
+
+// Job is what one run needs, once bundled and compiled. A runtime is made
+// for a Job's Deterministic, Limits and Host (New); its Program, Input,
+// Timeout, Call and Replies are used by Execute.
+type Job struct {
+	Program *goja.Program
+	// Libraries compiles the libraries the bundle imports (FieldLib); one
+	// per worker, shared by its runtimes.
+	Libraries     *Libraries
+	Input         json.RawMessage
+	Timeout       time.Duration
+	Deterministic bool
+	Limits        pipe.Limits
+
+	// Host names the host functions the snippet may call; Call sends a
+	// request and Replies delivers the answers.
+	Host    []string
+	Call    func(pipe.HostCall)
+	Replies <-chan pipe.HostReply
+}
+
+// Runtime is one run inside one fresh goja.Runtime. Its methods run on one
+// goroutine at a time: the one that built it (New, possibly in the
+// background while the worker waits for a job), then the one that calls
+// Execute. Only ctx's AfterFunc touches it from elsewhere, through goja's
+// Interrupt. A Runtime serves one run only.
+type Runtime struct {
+	vm     *goja.Runtime
+	b      builtins
+	lim    pipe.Limits
+	emit   func(pipe.Event)
+	clock  clock
+	facts  *factStore
+	enc    encoder // previews (console)
+	jsonEn encoder // facts and output
+
+	timers    timerHeap
+	timerByID map[int64]*timer
+	nextTimer int64
+	timerSeq  int64
+
+	timeout time.Duration
+	input   json.RawMessage
+
+	stats  pipe.Stats
+	events int
+	failed bool  // an uncaught error was reported
+	stop   error // why the run must end now (a limit); nil while it may go on
+
+	// Host calls: requests go out through call, replies come back on
+	// replies; calls holds the pending ones by id.
+	host     []string
+	call     func(pipe.HostCall)
+	replies  <-chan pipe.HostReply
+	calls    map[int64]*pendingCall
+	numCalls int
+
+	libs     map[string]goja.Value // libraries evaluated in this run, by name
+	registry *Libraries
+
+	main       *goja.Promise // the entry module's evaluation
+	output     goja.Value
+	gotOutput  bool
+	rejections []*goja.Promise // rejected without a handler, to report after the current task
+}
+
+// clock tells time inside a run: wall time, or in deterministic mode a
+// virtual clock that only timers advance.
+type clock struct {
+	virtual bool
+	base    time.Time // Date.now() at the run's start in virtual mode
+	elapsed time.Duration
+	start   time.Time
+}
+
+func (c *clock) now() time.Duration {
+	if c.virtual {
+		return c.elapsed
+	}
+	return time.Since(c.start)
+}
+
+// millis is d in milliseconds, the unit of JavaScript's clocks
+// (performance.now, console.time).
+func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// New creates a runtime for j's Deterministic, Limits, Host and Libraries
+// and sets up its global scope. It runs no snippet code, so it may happen
+// before the run (the worker prepares the next runtime while it waits).
+func New(j Job) *Runtime {
+	e := &Runtime{
+		vm:        goja.New(),
+		lim:       j.Limits.WithDefaults(),
+		emit:      func(pipe.Event) {},
+		timerByID: map[int64]*timer{},
+		calls:     map[int64]*pendingCall{},
+		libs:      map[string]goja.Value{},
+		registry:  j.Libraries,
+		host:      j.Host,
+	}
+	e.clock = clock{virtual: j.Deterministic, start: time.Now(), base: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)}
+	e.setup(j)
+	return e
+}
+
+// Execute runs j's program on e, a runtime from New made for the same
+// deterministic mode, limits and host functions, to completion, its
+// deadline (j.Timeout), or ctx's end, calling emit for each event on the
+// calling goroutine. It returns the result without Stats.Queue and
+// Stats.Bundle, which the caller owns. A failing snippet is a result, not
+// an error: see Result.Outcome.
+func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pipe.Result {
+	e.emit, e.timeout, e.input, e.call, e.replies = emit, j.Timeout, j.Input, j.Call, j.Replies
+	res := pipe.Result{Facts: map[string]json.RawMessage{}}
+
+	ctx, cancel := context.WithTimeoutCause(ctx, j.Timeout, errTimeout)
+	defer cancel()
+	stopWatch := context.AfterFunc(ctx, func() { e.vm.Interrupt(e.interruptCause(ctx)) })
+	defer stopWatch()
+
+	emit(pipe.Event{Kind: pipe.EventStarted, Timeout: j.Timeout})
+	e.clock.start = time.Now()
+
+	err := e.run(ctx, j.Program)
+	res.Stats = e.stats
+	res.Stats.Run = time.Since(e.clock.start)
+	res.End = e.clock.now()
+	e.facts.flush()
+	res.Facts = e.facts.snapshot()
+
+	switch {
+	case err == nil && e.stop == nil:
+		res.Outcome = pipe.OutcomeOK
+		if e.failed {
+			res.Outcome = pipe.OutcomeError
+		}
+		if e.gotOutput {
+			res.Output = e.jsonValue(e.output)
+		}
+	default:
+		cause := e.stop
+		if cause == nil {
+			cause = err
+		}
+		res.Outcome, res.TimedOut = e.endWith(cause)
+	}
+	return res
+}
+
+// interruptCause is why ctx ended: the run's own deadline, the memory
+// watchdog, or a cancel.
+func (e *Runtime) interruptCause(ctx context.Context) error {
+	switch c := context.Cause(ctx); {
+	case errors.Is(c, errTimeout), errors.Is(c, ErrMemoryLimit):
+		return c
+	}
+	return ErrCancelled
+}
+
+// endWith reports the error that stopped the run and maps it to an outcome.
+func (e *Runtime) endWith(cause error) (pipe.Outcome, bool) {
+	var ie *goja.InterruptedError
+	if errors.As(cause, &ie) {
+		if c, ok := ie.Value().(error); ok {
+			cause = c
+		}
+	}
+	switch {
+	case errors.Is(cause, errTimeout):
+		e.emitAlways(pipe.Event{Kind: pipe.EventError, Error: pipe.TimeoutError(e.timeout)})
+		return pipe.OutcomeTimeout, true
+	case errors.Is(cause, errOutputLimit):
+		e.emitAlways(pipe.Event{Kind: pipe.EventError, Error: pipe.OutputLimitError(e.lim)})
+		return pipe.OutcomeOutputLimit, false
+	case errors.Is(cause, ErrMemoryLimit):
+		return pipe.OutcomeMemoryLimit, false // the worker reports the error
+	case errors.Is(cause, ErrCancelled):
+		return pipe.OutcomeCancelled, false
+	default:
+		e.emitError(&pipe.Error{Kind: pipe.KindInternal, Message: "the runtime failed: " + cause.Error()})
+		return pipe.OutcomeError, false
+	}
+}
+
+// setup builds the global scope: ECMAScript built-ins, console and timers.
+func (e *Runtime) setup(j Job) {
+	vm := e.vm
+	vm.SetMaxCallStackSize(e.lim.MaxCallStack)
+	vm.SetParserOptions(parser.WithSourceMapLoader(noSourceMapFiles)) // eval and new Function too
+	if j.Deterministic {
+		vm.SetRandSource(newRand(0x5eed))
+		vm.SetTimeSource(func() time.Time { return e.clock.base.Add(e.clock.elapsed) })
+	}
+	e.b = captureBuiltins(vm)
+	e.enc = encoder{vm: vm, b: &e.b, lim: e.lim.PreviewLimits}
+	e.jsonEn = encoder{vm: vm, b: &e.b, lim: e.lim.PreviewLimits, json: true}
+	vm.SetPromiseRejectionTracker(func(p *goja.Promise, op goja.PromiseRejectionOperation) {
+		if op == goja.PromiseRejectionReject {
+			e.rejections = append(e.rejections, p)
+			return
+		}
+		for i, r := range e.rejections { // PromiseRejectionHandle: a handler arrived in time
+			if r == p {
+				e.rejections = append(e.rejections[:i], e.rejections[i+1:]...)
+				break
+			}
+		}
+	})
+	must(vm.Set("console", newConsole(e)))
+	must(vm.Set("setTimeout", e.setTimer(false)))
+	must(vm.Set("setInterval", e.setTimer(true)))
+	must(vm.Set("clearTimeout", e.clearTimer))
+	must(vm.Set("clearInterval", e.clearTimer))
+	must(vm.Set("queueMicrotask", e.queueMicrotask()))
+	perf := vm.NewObject()
+	must(perf.Set("now", func(goja.FunctionCall) goja.Value { return vm.ToValue(millis(e.clock.now())) }))
+	must(vm.Set("performance", perf))
+	must(vm.Set("crypto", e.cryptoObject(j.Deterministic)))
+	e.facts = newFactStore(e)
+}
+
+// queueMicrotaskSource defines queueMicrotask in JS over the intrinsic
+// Promise, captured before snippet code runs. (A Go function that calls back
+// into JS from inside a microtask makes goja retain memory per call.)
+const queueMicrotaskSource = `(function (P, then) {
+	const resolved = P.resolve();
+	return function queueMicrotask(callback) {
+		if (typeof callback !== "function") throw new TypeError("queueMicrotask: the callback must be a function");
+		then.call(resolved, () => { callback(); });
+	};
+})(Promise, Promise.prototype.then)`
+
+var queueMicrotaskProgram = goja.MustCompile("queueMicrotask.js", queueMicrotaskSource, true)
+
+func (e *Runtime) queueMicrotask() goja.Value {
+	v, err := e.vm.RunProgram(queueMicrotaskProgram)
+	must(err)
+	return v
+}
+
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+// run evaluates the bundle and then drives the event loop until nothing is
+// pending. A non-nil error means the runtime was interrupted.
+func (e *Runtime) run(ctx context.Context, prg *goja.Program) error {
+	fnv, err := e.vm.RunProgram(prg)
+	if err != nil {
+		return e.uncaught(err)
+	}
+	fn, ok := goja.AssertFunction(fnv)
+	if !ok {
+		return errors.New("bundle did not evaluate to a function")
+	}
+	rt := e.vm.NewObject()
+	must(rt.Set(bundle.FieldFacts, e.facts.obj))
+	input, err := e.parseInput()
+	if err != nil {
+		return e.uncaught(err)
+	}
+	must(rt.Set(bundle.FieldInput, input))
+	must(rt.Set(bundle.FieldHost, e.hostObject()))
+	must(rt.Set(bundle.FieldLib, e.lib))
+	must(rt.Set(bundle.FieldDone, func(c goja.FunctionCall) goja.Value {
+		e.output, e.gotOutput = c.Argument(0), true
+		return goja.Undefined()
+	}))
+	pv, err := fn(goja.Undefined(), rt)
+	if err != nil {
+		return e.uncaught(err)
+	}
+	e.main, _ = pv.Export().(*goja.Promise)
+	if err := e.afterTask(); err != nil {
+		return err
+	}
+	return e.loop(ctx)
+}
+
+// parseInput turns the run's input JSON into a deep-frozen value.
+func (e *Runtime) parseInput() (goja.Value, error) {
+	if len(e.input) == 0 {
+		return goja.Undefined(), nil
+	}
+	v, err := e.b.jsonParse(goja.Undefined(), e.vm.ToValue(string(e.input)))
+	if err != nil {
+		return nil, err
+	}
+	e.deepFreeze(v, 0)
+	return v, nil
+}
+
+// deepFreeze freezes a value parsed from JSON (plain data: no accessors, no
+// cycles) down to the depth JSON nesting allows.
+func (e *Runtime) deepFreeze(v goja.Value, depth int) {
+	o, ok := v.(*goja.Object)
+	if !ok || depth > 1000 {
+		return
+	}
+	for _, k := range o.Keys() {
+		e.deepFreeze(o.Get(k), depth+1)
+	}
+	_, _ = e.b.freeze(goja.Undefined(), o)
+}
+
+// throw raises a JS error of the named built-in class (TypeError, RangeError) with msg.
+func (e *Runtime) throw(class, msg string) {
+	ctor := e.vm.Get(class)
+	o, err := e.vm.New(ctor, e.vm.ToValue(msg))
+	if err != nil {
+		panic(e.vm.NewTypeError(msg))
+	}
+	panic(o)
+}
+
+// afterTask runs after every macrotask (microtasks have drained): it reports
+// unhandled rejections, flushes nested fact changes and checks limits.
+func (e *Runtime) afterTask() error {
+	if e.stop != nil {
+		return e.stop
+	}
+	for _, p := range e.rejections {
+		if p != e.main && p.State() == goja.PromiseStateRejected {
+			e.reportThrown(p.Result(), true)
+		}
+	}
+	if e.main != nil && e.main.State() == goja.PromiseStateRejected {
+		e.reportThrown(e.main.Result(), false) // the entry module threw: an uncaught exception
+		e.main = nil
+	}
+	e.rejections = e.rejections[:0]
+	e.facts.flush()
+	return e.stop
+}
+
+// emitError sends an error event (counted against the event cap).
+func (e *Runtime) emitError(er *pipe.Error) {
+	e.send(pipe.Event{Kind: pipe.EventError, Error: er})
+}
+
+// send emits ev unless the event cap is reached, in which case the run stops
+// with output_limit.
+func (e *Runtime) send(ev pipe.Event) bool {
+	if e.stop != nil {
+		return false
+	}
+	if e.events >= e.lim.MaxEvents {
+		e.limit(errOutputLimit)
+		return false
+	}
+	e.events++
+	e.emitAlways(ev)
+	return true
+}
+
+func (e *Runtime) emitAlways(ev pipe.Event) {
+	ev.T = e.clock.now()
+	e.emit(ev)
+}
+
+// limit stops the run for cause at the next instruction.
+func (e *Runtime) limit(cause error) {
+	if e.stop == nil {
+		e.stop = cause
+		e.vm.Interrupt(cause)
+	}
+}
+
+// jsonValue encodes v for facts and output.
+func (e *Runtime) jsonValue(v goja.Value) json.RawMessage {
+	b, err := json.Marshal(e.jsonEn.encode(v))
+	if err != nil {
+		return json.RawMessage(`null`)
+	}
+	return b
+}

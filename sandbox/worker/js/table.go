@@ -1,0 +1,158 @@
+package js
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// renderTable prints a preview as console.table does in Node: one row per
+// item or property, one column per key of the rows (or "Values" for rows
+// that are not objects), with box-drawing borders. columns, when given,
+// selects and orders the columns. It returns false when data is not a
+// table (a primitive), which is then printed like console.log.
+func renderTable(data any, columns []string) (string, bool) {
+	type row struct {
+		index string
+		keys  []string // in the row object's order
+		cells map[string]string
+		value string
+		plain bool
+	}
+	var rows []row
+	addRow := func(index string, v any) {
+		r := row{index: index, cells: map[string]string{}}
+		switch props := rowProps(v); {
+		case props != nil:
+			for _, f := range props {
+				if f.Key == "…" {
+					continue
+				}
+				r.keys = append(r.keys, f.Key)
+				r.cells[f.Key] = render(f.Value, false)
+			}
+		default:
+			r.value, r.plain = render(v, false), true
+		}
+		rows = append(rows, r)
+	}
+	t, ok := data.(map[string]any)
+	if !ok {
+		return "", false
+	}
+	switch t["$t"] {
+	case "array":
+		items, _ := t["items"].([]any)
+		i := 0
+		for _, it := range items {
+			if m, ok := it.(map[string]any); ok && (m["$t"] == "more" || m["$t"] == "empty") {
+				continue
+			}
+			addRow(strconv.Itoa(i), it)
+			i++
+		}
+	case "object":
+		props, _ := t["props"].(object)
+		for _, f := range props {
+			addRow(f.Key, f.Value)
+		}
+	case "map":
+		entries, _ := t["entries"].([]any)
+		for i, en := range entries {
+			if kv, ok := en.([2]any); ok {
+				addRow(strconv.Itoa(i), kv[1])
+			}
+		}
+	default:
+		return "", false
+	}
+
+	header := []string{"(index)"}
+	if columns != nil {
+		header = append(header, columns...)
+	} else {
+		seen := map[string]bool{}
+		for _, r := range rows {
+			for _, k := range r.keys {
+				if !seen[k] {
+					seen[k] = true
+					header = append(header, k)
+				}
+			}
+		}
+	}
+	hasValues := false
+	for _, r := range rows {
+		hasValues = hasValues || r.plain
+	}
+	if hasValues {
+		header = append(header, "Values")
+	}
+	grid := [][]string{header}
+	for _, r := range rows {
+		line := []string{r.index}
+		for _, k := range header[1:] {
+			switch {
+			case k == "Values" && hasValues && r.plain:
+				line = append(line, r.value)
+			default:
+				line = append(line, r.cells[k])
+			}
+		}
+		grid = append(grid, line)
+	}
+	width := make([]int, len(header))
+	for _, line := range grid {
+		for i, c := range line {
+			width[i] = max(width[i], utf8.RuneCountInString(c))
+		}
+	}
+	var b strings.Builder
+	border := func(l, m, r string) {
+		b.WriteString(l)
+		for i, w := range width {
+			if i > 0 {
+				b.WriteString(m)
+			}
+			b.WriteString(strings.Repeat("─", w+2))
+		}
+		b.WriteString(r)
+	}
+	border("┌", "┬", "┐\n")
+	for n, line := range grid {
+		b.WriteString("│")
+		for i, c := range line {
+			b.WriteString(" " + c + strings.Repeat(" ", width[i]-utf8.RuneCountInString(c)) + " │")
+		}
+		b.WriteString("\n")
+		if n == 0 {
+			border("├", "┼", "┤\n")
+		}
+	}
+	border("└", "┴", "┘")
+	return b.String(), true
+}
+
+// rowProps returns the cells of a table row that is an object or array.
+func rowProps(v any) object {
+	m, ok := v.(map[string]any)
+	if !ok {
+		if o, ok := v.(object); ok {
+			return o
+		}
+		return nil
+	}
+	switch m["$t"] {
+	case "object":
+		p, _ := m["props"].(object)
+		return p
+	case "array":
+		items, _ := m["items"].([]any)
+		out := make(object, 0, len(items))
+		for i, it := range items {
+			out = append(out, field{strconv.Itoa(i), it})
+		}
+		return out
+	}
+	return nil
+}

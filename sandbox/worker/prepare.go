@@ -1,0 +1,52 @@
+package worker
+
+import (
+	"strings"
+
+	"github.com/playground-dev/playground/sandbox/pipe"
+	"github.com/playground-dev/playground/sandbox/worker/js"
+)
+
+// prepareKey says what a prepared runtime was prepared for.
+type prepareKey struct {
+	deterministic bool
+	limits        pipe.Limits
+	host, libs    string
+}
+
+func newPrepareKey(j js.Job, imports []string) prepareKey {
+	return prepareKey{deterministic: j.Deterministic, limits: j.Limits, host: strings.Join(j.Host, ","), libs: strings.Join(imports, ",")}
+}
+
+// prepared is a fresh runtime being set up in the background while the
+// worker waits for its next job: global scope built and libraries
+// evaluated, no snippet code run. A job whose key matches takes it
+// (waiting for it to finish, which costs no more than building one); any
+// other job discards it.
+type prepared struct {
+	key   prepareKey
+	ready chan *js.Runtime // buffered 1
+}
+
+// prepare starts preparing the next runtime for key. Only the serving
+// goroutine calls it.
+func (wk *worker) prepare(key prepareKey, j js.Job, imports []string) {
+	p := &prepared{key: key, ready: make(chan *js.Runtime, 1)}
+	wk.next = p
+	j.Program, j.Input, j.Call, j.Replies = nil, nil, nil, nil
+	wk.prepared.Go(func() { // a discarded one finishes into its buffered channel
+		rt := js.New(j)
+		rt.Preload(imports)
+		p.ready <- rt
+	})
+}
+
+// takePrepared returns the prepared runtime when it matches key.
+func (wk *worker) takePrepared(key prepareKey) *js.Runtime {
+	p := wk.next
+	wk.next = nil
+	if p == nil || p.key != key {
+		return nil
+	}
+	return <-p.ready
+}

@@ -1,0 +1,262 @@
+// Package worker is the worker process: the same binary started by the pool
+// with pipe.WorkerArg serves runs it reads from its stdin, one at a time,
+// each bundled (sandbox/worker/bundle) and executed in a fresh goja runtime
+// (sandbox/worker/js), writing events and results to its stdout (the pipe
+// contract, sandbox/pipe). It caps its own memory (pipe.MemoryLayout) and
+// never reads a file on a snippet's behalf.
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/dlclark/regexp2/v2"
+
+	"github.com/playground-dev/playground/sandbox/libs"
+	"github.com/playground-dev/playground/sandbox/pipe"
+	"github.com/playground-dev/playground/sandbox/worker/js"
+)
+
+// Limits of the worker process itself.
+const (
+	// maxStack is the Go stack a goroutine may grow to: esbuild and goja
+	// recurse on nesting, and an overflow is fatal; it costs only this worker.
+	maxStack = 32 << 20
+	// cachedPrograms is how many compiled bundles a worker keeps.
+	cachedPrograms = 64
+	// defaultMemoryBytes applies when the environment gives no cap (a
+	// worker started by hand).
+	defaultMemoryBytes = 256 << 20
+)
+
+// ServeIfWorker makes this process a worker when it was started as one
+// (its only argument is pipe.WorkerArg, as the pool starts it): it serves
+// on stdin and stdout and exits. Otherwise it returns. The playground
+// binary and every test binary that starts a pool call it first thing in
+// main or TestMain.
+func ServeIfWorker() {
+	if len(os.Args) == 2 && os.Args[1] == pipe.WorkerArg {
+		os.Exit(Main(os.Stdin, os.Stdout))
+	}
+}
+
+// Main serves the runs it reads from r (the parent's pipe), one at a time,
+// writing events and results to w, until r ends. It returns the process
+// exit code: 0 when r ended, pipe.ExitMemoryLimit after a run hit its
+// memory limit, 1 when it could not start or write.
+//
+// It caps its own memory first: RLIMIT_DATA as the OS backstop, a soft Go
+// memory limit, and a heap watchdog (pipe.MemoryLayout).
+func Main(r io.Reader, w io.Writer) int {
+	run, _ := strconv.ParseInt(os.Getenv(pipe.EnvMemoryBytes), 10, 64)
+	if run <= 0 {
+		run = defaultMemoryBytes
+	}
+	mem := pipe.MemoryLayoutFor(run)
+	debug.SetMaxStack(maxStack)
+	// goja hands patterns with backreferences or lookarounds to regexp2 and
+	// discards its errors, so regexp2's default backtracking-stack limit
+	// would make a regex that should match return false. The run's deadline
+	// and the memory watchdog bound a match instead.
+	regexp2.DefaultOptimizationOptions.MaxBacktrackingStackSize = -1
+	debug.SetMemoryLimit(mem.Run)
+	if !pipe.RaceEnabled { // see pipe.RaceEnabled
+		if err := limitMemory(mem.OS); err != nil {
+			fmt.Fprintln(os.Stderr, "worker: cannot limit memory:", err)
+			return 1
+		}
+	}
+	set, err := libs.New(os.Getenv(pipe.EnvLibraryDir))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "worker:", err)
+		return 1
+	}
+	wk := newWorker(w, mem, set)
+	go wk.watchdog() // lives as long as the process; it may end it (memory limit)
+	return wk.serveAll(r)
+}
+
+func newWorker(w io.Writer, mem pipe.MemoryLayout, set *libs.Set) *worker {
+	return &worker{out: pipe.NewWriter(w), mem: mem, cache: newProgramCache(cachedPrograms, js.NewLibraries(set)), started: make(chan struct{}, 1)}
+}
+
+// serveAll says ready, then serves the jobs it reads from r until r ends.
+// It returns Main's exit code.
+func (wk *worker) serveAll(r io.Reader) int {
+	if err := wk.out.Write(pipe.Message{Ready: true}); err != nil {
+		return 1
+	}
+	jobs := make(chan *pipe.Job)
+	go wk.read(r, jobs)
+	defer wk.prepared.Wait()
+	for j := range jobs {
+		res := wk.serve(j)
+		if err := wk.out.Write(pipe.Message{Result: &res}); err != nil {
+			return 1
+		}
+		if res.Outcome == pipe.OutcomeMemoryLimit {
+			return pipe.ExitMemoryLimit
+		}
+	}
+	return 0
+}
+
+// worker is the state of the worker process. The serving goroutine (Main)
+// runs jobs; the reading goroutine (read) hands them over and acts on
+// cancels and host replies at once; the watchdog checks memory.
+type worker struct {
+	out   *pipe.Writer
+	mem   pipe.MemoryLayout
+	cache *programCache
+
+	next     *prepared      // only the serving goroutine touches it
+	prepared sync.WaitGroup // Main waits for every preparation it started
+
+	mu sync.Mutex // guards the fields below
+	// cancel interrupts the current run; nil between runs.
+	cancel context.CancelCauseFunc
+	// memoryHit is set by the watchdog when the heap passed the cap.
+	memoryHit bool
+	// replies receives the current run's host call answers; nil between runs.
+	replies chan pipe.HostReply
+
+	// started wakes the watchdog when a run begins (buffered 1).
+	started chan struct{}
+}
+
+// read is the only reader of r: runs go to the serving loop, cancels and
+// replies act at once. When r ends (the parent is gone) it cancels the
+// current run and closes jobs.
+func (wk *worker) read(r io.Reader, jobs chan<- *pipe.Job) {
+	defer close(jobs)
+	defer wk.interrupt(js.ErrCancelled)
+	lr := pipe.NewReader(r, pipe.MaxCommandBytes)
+	for {
+		line, err := lr.Next()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				fmt.Fprintln(os.Stderr, "worker: read:", err)
+			}
+			return
+		}
+		var c pipe.Command
+		if err := json.Unmarshal(line, &c); err != nil {
+			fmt.Fprintln(os.Stderr, "worker: bad command:", err)
+			continue
+		}
+		switch {
+		case c.Op == pipe.OpCancel:
+			wk.interrupt(js.ErrCancelled) // a cancel after its run ended finds nothing to do
+		case c.Op == pipe.OpReply && c.Reply != nil:
+			wk.deliver(*c.Reply)
+		case c.Op == pipe.OpRun && c.Job != nil:
+			jobs <- c.Job
+		}
+	}
+}
+
+// deliver hands a host call's reply to the current run. The channel holds
+// a reply for every call a run may make, so this never blocks; a reply
+// that arrives after its run ended is dropped.
+func (wk *worker) deliver(r pipe.HostReply) {
+	wk.mu.Lock()
+	defer wk.mu.Unlock()
+	if wk.replies != nil {
+		select {
+		case wk.replies <- r:
+		default:
+		}
+	}
+}
+
+// running reports whether a run is in progress.
+func (wk *worker) running() bool {
+	wk.mu.Lock()
+	defer wk.mu.Unlock()
+	return wk.cancel != nil
+}
+
+// interrupt cancels the current run, if any, with cause.
+func (wk *worker) interrupt(cause error) {
+	wk.mu.Lock()
+	defer wk.mu.Unlock()
+	if wk.cancel != nil {
+		wk.cancel(cause)
+	}
+}
+
+// serve runs one job; interrupt cancels it.
+func (wk *worker) serve(j *pipe.Job) pipe.Result {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	lim := j.Limits.WithDefaults()
+	replies := make(chan pipe.HostReply, lim.MaxHostCalls)
+	wk.mu.Lock()
+	wk.cancel, wk.memoryHit, wk.replies = cancel, false, replies
+	wk.mu.Unlock()
+	select {
+	case wk.started <- struct{}{}: // wake the watchdog
+	default:
+	}
+	defer func() {
+		wk.mu.Lock()
+		wk.cancel, wk.replies = nil, nil
+		wk.mu.Unlock()
+	}()
+	if heapBytes() > wk.mem.Run/2 {
+		runtime.GC() // start from a clean heap: the last run's garbage is not this run's
+	}
+	emit := func(ev pipe.Event) { _ = wk.out.Write(pipe.Message{Event: &ev}) }
+	call := func(c pipe.HostCall) { _ = wk.out.Write(pipe.Message{Call: &c}) }
+	res := wk.runJob(ctx, j, emit, call, replies)
+	wk.mu.Lock()
+	hit := wk.memoryHit
+	wk.mu.Unlock()
+	if hit {
+		emit(pipe.Event{Kind: pipe.EventError, Error: pipe.MemoryError(wk.mem.Run)})
+		res.Outcome, res.TimedOut = pipe.OutcomeMemoryLimit, false
+	}
+	return res
+}
+
+// runJob bundles (through the cache) and executes one job.
+func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event), call func(pipe.HostCall), replies <-chan pipe.HostReply) pipe.Result {
+	t0 := time.Now()
+	prg, imports, errs := wk.cache.get(j.Files, j.Entry)
+	bundleTime := time.Since(t0)
+	if len(errs) > 0 {
+		for i := range errs {
+			emit(pipe.Event{Kind: pipe.EventError, Error: &errs[i]})
+		}
+		out := pipe.OutcomeError
+		if errs[0].Kind == pipe.KindInvalidRequest {
+			out = pipe.OutcomeInvalid
+		}
+		return pipe.Result{Outcome: out, Facts: map[string]json.RawMessage{}, Stats: pipe.Stats{Bundle: bundleTime}}
+	}
+	jb := js.Job{Program: prg, Libraries: wk.cache.libs, Input: j.Input, Timeout: j.Timeout, Deterministic: j.Deterministic,
+		Limits: j.Limits, Host: j.Host, Call: call, Replies: replies}
+	key := newPrepareKey(jb, imports)
+	rt := wk.takePrepared(key)
+	if rt == nil {
+		rt = js.New(jb)
+	}
+	res := rt.Execute(ctx, jb, emit)
+	res.Stats.Bundle = bundleTime
+	if len(imports) > 0 {
+		// The next run is most often this one again. Only a run with
+		// libraries gains much (~7 ms for lodash); for a plain one the
+		// background work costs saturated throughput more than it saves.
+		wk.prepare(key, jb, imports)
+	}
+	return res
+}

@@ -1,0 +1,210 @@
+package worker
+
+import (
+	"encoding/json"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/playground-dev/playground/sandbox/libs"
+	"github.com/playground-dev/playground/sandbox/pipe"
+)
+
+// conn is the parent's end of an in-process worker: the worker's serving
+// loop runs in a goroutine of the test, on io.Pipes, without the process
+// setup of Main (memory limits, watchdog).
+type conn struct {
+	t    *testing.T
+	in   *pipe.Writer
+	out  *pipe.Reader
+	wk   *worker
+	stop func() int
+}
+
+func (c *conn) cacheLen() int { return c.wk.cache.m.Len() }
+
+func startWorker(t *testing.T) *conn {
+	t.Helper()
+	set, err := libs.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmdR, cmdW := io.Pipe()
+	outR, outW := io.Pipe()
+	wk := newWorker(outW, pipe.MemoryLayoutFor(256<<20), set)
+	code := make(chan int, 1)
+	go func() {
+		code <- wk.serveAll(cmdR)
+		outW.Close()
+	}()
+	c := &conn{t: t, in: pipe.NewWriter(cmdW), out: pipe.NewReader(outR, 1<<20), wk: wk}
+	c.stop = sync.OnceValue(func() int {
+		cmdW.Close()
+		for { // drain until the worker is done writing
+			if _, err := c.out.Next(); err != nil {
+				break
+			}
+		}
+		return <-code
+	})
+	if m := c.next(); !m.Ready {
+		t.Fatalf("first message %+v; want ready", m)
+	}
+	t.Cleanup(func() { c.stop() })
+	return c
+}
+
+func (c *conn) send(cmd pipe.Command) {
+	c.t.Helper()
+	if err := c.in.Write(cmd); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func (c *conn) next() pipe.Message {
+	c.t.Helper()
+	line, err := c.out.Next()
+	if err != nil {
+		c.t.Fatalf("read: %v", err)
+	}
+	var m pipe.Message
+	if err := json.Unmarshal(line, &m); err != nil || !m.Valid() {
+		c.t.Fatalf("bad message %s: %v", line, err)
+	}
+	return m
+}
+
+// result reads events until the result, answering host calls with answer.
+func (c *conn) result(answer func(pipe.HostCall) pipe.HostReply) ([]pipe.Event, pipe.Result) {
+	c.t.Helper()
+	var evs []pipe.Event
+	for {
+		m := c.next()
+		switch {
+		case m.Result != nil:
+			return evs, *m.Result
+		case m.Call != nil:
+			r := answer(*m.Call)
+			c.send(pipe.Command{Op: pipe.OpReply, Reply: &r})
+		case m.Event != nil:
+			evs = append(evs, *m.Event)
+		}
+	}
+}
+
+func job(src string) *pipe.Job {
+	return &pipe.Job{Files: []pipe.File{{Path: "main.ts", Source: src}}, Entry: "main.ts", Timeout: 5 * time.Second, Host: []string{"echo"}}
+}
+
+func logs(evs []pipe.Event) string {
+	var out []string
+	for _, e := range evs {
+		if e.Kind == pipe.EventLog {
+			out = append(out, e.Text)
+		}
+	}
+	return strings.Join(out, "|")
+}
+
+func TestServesJobsInOrder(t *testing.T) {
+	c := startWorker(t)
+	noCalls := func(h pipe.HostCall) pipe.HostReply { t.Fatalf("unexpected call %+v", h); return pipe.HostReply{} }
+	for i, src := range []string{"console.log('one')", "console.log('two')", "console.log('one')"} {
+		c.send(pipe.Command{Op: pipe.OpRun, Job: job(src)})
+		evs, res := c.result(noCalls)
+		if res.Outcome != pipe.OutcomeOK || !strings.Contains(logs(evs), []string{"one", "two", "one"}[i]) {
+			t.Errorf("run %d: %s %q", i, res.Outcome, logs(evs))
+		}
+		if evs[0].Kind != pipe.EventStarted || evs[0].Timeout != 5*time.Second {
+			t.Errorf("run %d: first event %+v; want started with the job's timeout", i, evs[0])
+		}
+	}
+	if n := c.stop(); n != 0 {
+		t.Errorf("exit code %d after stdin ended; want 0", n)
+	}
+}
+
+func TestHostCallRoundTrip(t *testing.T) {
+	c := startWorker(t)
+	c.send(pipe.Command{Op: pipe.OpRun, Job: job("import { host } from 'playground';\nconsole.log(await host.echo('x'));")})
+	var got []pipe.HostCall
+	evs, res := c.result(func(h pipe.HostCall) pipe.HostReply {
+		got = append(got, h)
+		return pipe.HostReply{ID: h.ID, Result: json.RawMessage(`"echoed"`), Duration: 3 * time.Millisecond}
+	})
+	if res.Outcome != pipe.OutcomeOK || logs(evs) != "echoed" || len(got) != 1 || got[0].Name != "echo" || string(got[0].Args[0]) != `"x"` {
+		t.Errorf("outcome %s, logs %q, calls %+v", res.Outcome, logs(evs), got)
+	}
+	for _, e := range evs {
+		if e.Kind == pipe.EventCall && (e.Duration != 3*time.Millisecond || !e.OK) {
+			t.Errorf("call event %+v; want the reply's duration", e)
+		}
+	}
+	// A reply to no pending call (a late one) is dropped, not delivered to the next run.
+	c.send(pipe.Command{Op: pipe.OpReply, Reply: &pipe.HostReply{ID: got[0].ID, Result: json.RawMessage(`"late"`)}})
+	c.send(pipe.Command{Op: pipe.OpRun, Job: job("console.log('after')")})
+	if evs, res := c.result(nil); res.Outcome != pipe.OutcomeOK || logs(evs) != "after" {
+		t.Errorf("next run: %s %q", res.Outcome, logs(evs))
+	}
+}
+
+func TestCancelInterruptsRun(t *testing.T) {
+	c := startWorker(t)
+	c.send(pipe.Command{Op: pipe.OpRun, Job: job("console.log('spin'); while (true) {}")})
+	if m := c.next(); m.Event == nil || m.Event.Kind != pipe.EventStarted {
+		t.Fatalf("got %+v; want started", m)
+	}
+	if m := c.next(); m.Event == nil || m.Event.Text != "spin" {
+		t.Fatalf("got %+v; want the log", m)
+	}
+	c.send(pipe.Command{Op: pipe.OpCancel})
+	if _, res := c.result(nil); res.Outcome != pipe.OutcomeCancelled {
+		t.Errorf("outcome %s; want cancelled", res.Outcome)
+	}
+	c.send(pipe.Command{Op: pipe.OpCancel}) // a cancel with no run is ignored
+	c.send(pipe.Command{Op: pipe.OpRun, Job: job("console.log('next')")})
+	if evs, res := c.result(nil); res.Outcome != pipe.OutcomeOK || logs(evs) != "next" {
+		t.Errorf("next run: %s %q", res.Outcome, logs(evs))
+	}
+}
+
+func TestBundleErrorsAreCached(t *testing.T) {
+	c := startWorker(t)
+	for range 2 {
+		c.send(pipe.Command{Op: pipe.OpRun, Job: job("import 'left-pad';")})
+		evs, res := c.result(nil)
+		if res.Outcome != pipe.OutcomeError || len(evs) != 1 || evs[0].Error.Kind != pipe.KindBundle {
+			t.Errorf("outcome %s events %+v; want one BUNDLE_ERROR", res.Outcome, evs)
+		}
+	}
+	bad := job("1")
+	bad.Entry = "other.ts"
+	c.send(pipe.Command{Op: pipe.OpRun, Job: bad})
+	if _, res := c.result(nil); res.Outcome != pipe.OutcomeInvalid {
+		t.Errorf("entry not among the files: outcome %s; want invalid", res.Outcome)
+	}
+	if n := c.cacheLen(); n != 2 {
+		t.Errorf("cache holds %d bundles; want 2 (the same files are bundled once)", n)
+	}
+}
+
+// TestPreparedRuntimeForLibraries: after a run that imports a library the
+// worker prepares the next runtime with it evaluated; a matching run takes
+// it and runs correctly, a different one discards it.
+func TestPreparedRuntimeForLibraries(t *testing.T) {
+	c := startWorker(t)
+	lodash := "import _ from 'lodash';\nconsole.log(_.sum([1, 2]), typeof globalThis.leak);\nglobalThis.leak = 1;"
+	for i, src := range []string{lodash, lodash, "console.log(typeof globalThis.leak)", lodash} {
+		c.send(pipe.Command{Op: pipe.OpRun, Job: job(src)})
+		evs, res := c.result(nil)
+		want := "3 undefined"
+		if i == 2 {
+			want = "undefined"
+		}
+		if res.Outcome != pipe.OutcomeOK || logs(evs) != want {
+			t.Errorf("run %d: %s %q; want %q (no state crosses runs)", i, res.Outcome, logs(evs), want)
+		}
+	}
+}

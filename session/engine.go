@@ -60,8 +60,13 @@ type Refusal struct {
 func (r *Refusal) Message() string { return fmt.Sprintf("invalid run: %s: %s", r.Field, r.Reason) }
 
 // CheckLimits checks m against the announced file-count and source-size
-// limits (zero limits are not checked). It returns nil when m is within them.
+// limits (zero limits are not checked) and that it has an entry file (named,
+// or found by sandbox.DefaultEntry). It returns nil when m may run.
 func CheckLimits(m *ws.Run, lim ws.Limits) *Refusal {
+	if Entry(m) == "" {
+		return &Refusal{Outcome: ws.OutcomeInvalid, Field: "entry",
+			Reason: "no entry file: name one with \"entry\" or add src/main.ts (or main.ts, index.ts, src/index.ts, main.js, index.js)"}
+	}
 	if lim.MaxFiles > 0 && len(m.Files) > lim.MaxFiles {
 		return &Refusal{Outcome: ws.OutcomeInvalid, Field: "files",
 			Reason: fmt.Sprintf("%d files; the limit is maxFiles=%d", len(m.Files), lim.MaxFiles)}
@@ -175,4 +180,17 @@ func newErrorID() string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
+}
+
+// Entry returns the entry path m runs: m.Entry, or the protocol's default
+// (sandbox.DefaultEntry), or "" when there is none.
+func Entry(m *ws.Run) string {
+	if m.Entry != "" {
+		return m.Entry
+	}
+	files := make([]sandbox.File, len(m.Files))
+	for i, f := range m.Files {
+		files[i] = sandbox.File{Path: f.Path}
+	}
+	return sandbox.DefaultEntry(files)
 }

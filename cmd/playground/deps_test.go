@@ -18,6 +18,7 @@ var allowedImports = map[string][]string{
 	"static":    {},
 	"session":   {"ws", "sandbox"},
 	"web":       {"ws", "session", "static"},
+	"web/api":   {"ws", "session"},
 }
 
 func TestPackageGraph(t *testing.T) {

@@ -26,7 +26,9 @@ import (
 
 	"github.com/playground-dev/playground/ratelimit"
 	"github.com/playground-dev/playground/sandbox"
+	"github.com/playground-dev/playground/session"
 	"github.com/playground-dev/playground/web"
+	"github.com/playground-dev/playground/web/api"
 	"github.com/playground-dev/playground/ws"
 )
 
@@ -34,6 +36,9 @@ func main() {
 	sandbox.ServeIfWorker() // hidden worker mode: the pool starts this binary to run snippets
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if len(os.Args) > 1 && os.Args[1] == "run" {
+		os.Exit(runCLI(ctx, os.Args[2:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+	}
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr, nil); err != nil {
 		fmt.Fprintln(os.Stderr, "playground:", err)
 		os.Exit(1)
@@ -60,6 +65,8 @@ type config struct {
 	libraryDir     string
 	spares         int
 	logLevel       string
+	apiKeys        string
+	apiOrigins     string
 }
 
 func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*config, error) {
@@ -84,6 +91,8 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.IntVar(&c.maxEvents, "max-events", 10_000, "events (logs, facts, errors) one run may send")
 	fs.StringVar(&c.libraryDir, "libraries", "", "`directory` of extra ESM bundles snippets may import, each by its file name (dir/name.js → \"name\")")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log `level`: debug, info, warn or error")
+	fs.StringVar(&c.apiKeys, "api-keys", "", "`file` of API keys, one \"NAME KEY\" per line: a request with \"Authorization: Bearer KEY\" gets that name's own rate limit and queue share")
+	fs.StringVar(&c.apiOrigins, "api-origins", "", "comma-separated browser `origins` allowed to call /api/v1/ and /mcp cross-origin (\"*\" for any); none by default: no CORS headers")
 	fs.VisitAll(func(f *flag.Flag) {
 		f.Usage += " (env " + envName(f.Name) + ")"
 	})
@@ -170,6 +179,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return err
 	}
 
+	var keys *api.Keys
+	if c.apiKeys != "" {
+		if keys, err = api.LoadKeys(c.apiKeys); err != nil {
+			return fmt.Errorf("-api-keys: %v", err)
+		}
+	}
+
 	pool, err := sandbox.NewPool(sandbox.Config{
 		Workers:        c.workers,
 		Spares:         c.spares,
@@ -189,25 +205,26 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	lim := ratelimit.New(ratelimit.Config{PerSecond: c.rate, Burst: c.burst})
 
 	a := pool.Announce()
+	limits := ws.Limits{
+		TimeoutMs:       ws.Range{Default: a.TimeoutMs.Default, Min: a.TimeoutMs.Min, Max: a.TimeoutMs.Max},
+		MemoryBytes:     a.MemoryBytes,
+		MaxFiles:        c.maxFiles,
+		MaxSourceBytes:  c.maxSourceBytes,
+		MaxOutputBytes:  a.MaxOutputBytes,
+		MaxEvents:       a.MaxEvents,
+		MaxTimers:       a.MaxTimers,
+		MaxHostCalls:    a.MaxHostCalls,
+		MaxMessageBytes: 4*int64(c.maxSourceBytes) + 64<<10, // JSON escaping can grow source up to 6x; the source itself is checked after decoding
+		RunsPerSecond:   lim.Config().PerSecond,
+		RunBurst:        lim.Config().Burst,
+		PreviewDepth:    a.Depth,
+		PreviewKeys:     a.Keys,
+		PreviewString:   a.String,
+	}
 	site := web.NewServer(web.Config{
-		Runner:  pool,
-		Limiter: lim,
-		Limits: ws.Limits{
-			TimeoutMs:       ws.Range{Default: a.TimeoutMs.Default, Min: a.TimeoutMs.Min, Max: a.TimeoutMs.Max},
-			MemoryBytes:     a.MemoryBytes,
-			MaxFiles:        c.maxFiles,
-			MaxSourceBytes:  c.maxSourceBytes,
-			MaxOutputBytes:  a.MaxOutputBytes,
-			MaxEvents:       a.MaxEvents,
-			MaxTimers:       a.MaxTimers,
-			MaxHostCalls:    a.MaxHostCalls,
-			MaxMessageBytes: 4*int64(c.maxSourceBytes) + 64<<10, // JSON escaping can grow source up to 6x; the source itself is checked after decoding
-			RunsPerSecond:   lim.Config().PerSecond,
-			RunBurst:        lim.Config().Burst,
-			PreviewDepth:    a.Depth,
-			PreviewKeys:     a.Keys,
-			PreviewString:   a.String,
-		},
+		Runner:         pool,
+		Limiter:        lim,
+		Limits:         limits,
 		Modules:        a.Modules,
 		Host:           a.Host,
 		OriginPatterns: splitList(c.origins),
@@ -216,12 +233,26 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		Log:            log,
 	})
 
+	programs := api.New(api.Config{
+		Engine:      &session.Engine{Runner: pool, Limiter: lim, Limits: limits, Metrics: site.Metrics(), Log: log},
+		Metrics:     site.Metrics(),
+		Modules:     a.Modules,
+		Host:        a.Host,
+		Keys:        keys,
+		CORSOrigins: splitList(c.apiOrigins),
+		Log:         log,
+	})
+	mux := http.NewServeMux()
+	mux.Handle("/api/v1/", programs)
+	mux.Handle("/mcp", programs)
+	mux.Handle("/", site)
+
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		return err
 	}
 	srv := &http.Server{
-		Handler:           site,
+		Handler:           mux,
 		ReadHeaderTimeout: 5 * time.Second,
 		IdleTimeout:       time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
@@ -241,6 +272,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	log.Info("shutting down")
 	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	programs.Close()          // HTTP and MCP runs end cancelled, with their done
 	_ = srv.Shutdown(shutCtx) // stop accepting; finish plain HTTP
 	site.Close()              // sessions close with 1001 and cancel their runs
 	if err := site.Wait(shutCtx); err != nil {

@@ -87,6 +87,11 @@ func New(cfg Config) *Handler {
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	mux := http.NewServeMux()
 	mux.Handle("POST /api/v1/run", h.auth(http.HandlerFunc(h.handleRun)))
+	mux.HandleFunc("/api/v1/run", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", http.MethodPost)
+		writeProblem(w, Problem{Type: "urn:playground:problem:method-not-allowed", Status: http.StatusMethodNotAllowed,
+			Detail: r.Method + " /api/v1/run: runs are started with POST"})
+	})
 	mux.HandleFunc("/api/v1/", func(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, Problem{Type: "urn:playground:problem:not-found", Status: http.StatusNotFound,
 			Detail: "no such endpoint: " + r.Method + " " + r.URL.Path + " (the run API is POST /api/v1/run)"})

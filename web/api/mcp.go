@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"reflect"
 	"strings"
@@ -69,7 +70,7 @@ func schemaFor[T any]() *jsonschema.Schema {
 func (h *Handler) mcpServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "playground", Title: "JavaScript/TypeScript playground", Version: h.cfg.Version}, &mcp.ServerOptions{
 		Instructions: "Runs JavaScript/TypeScript snippets in a sandbox and returns their console output, facts, output value and errors.",
-		Logger:       h.cfg.Log,
+		Logger:       slog.New(quiet{h.cfg.Log.Handler()}),
 	})
 	mcp.AddTool(s, &mcp.Tool{
 		Name:         ToolRun,
@@ -259,7 +260,7 @@ func (h *Handler) mcpHandler() http.Handler {
 	s := h.mcpServer()
 	mh := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
 		Stateless:           true,
-		Logger:              h.cfg.Log,
+		Logger:              slog.New(quiet{h.cfg.Log.Handler()}),
 		MaxRequestBodyBytes: max(h.cfg.Engine.Limits.MaxMessageBytes, 1<<20),
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -282,3 +283,14 @@ func (h *Handler) pageURL(r *http.Request) string {
 	}
 	return scheme + "://" + r.Host + "/"
 }
+
+// quiet passes on only warnings and errors: the SDK logs every stateless
+// request's session at info level.
+type quiet struct{ slog.Handler }
+
+func (q quiet) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && q.Handler.Enabled(ctx, l)
+}
+
+func (q quiet) WithAttrs(a []slog.Attr) slog.Handler { return quiet{q.Handler.WithAttrs(a)} }
+func (q quiet) WithGroup(n string) slog.Handler      { return quiet{q.Handler.WithGroup(n)} }

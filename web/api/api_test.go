@@ -490,6 +490,12 @@ func TestMCPToolsWithGoSDKClient(t *testing.T) {
 	if len(names) != 2 || run == nil || run.OutputSchema == nil {
 		t.Fatalf("tools = %v; want run_in_sandbox (with an output schema) and list_modules", names)
 	}
+	// Every sub-schema is an object: {} marshalled as true breaks clients
+	// such as the TypeScript SDK's.
+	sb, _ := json.Marshal(run.OutputSchema)
+	if strings.Contains(string(sb), ":true") {
+		t.Errorf("output schema holds a boolean schema: %s", sb)
+	}
 	for _, want := range []string{"30000 ms", "lodash", "echo", "files"} {
 		if !strings.Contains(run.Description, want) {
 			t.Errorf("run tool description lacks %q:\n%s", want, run.Description)

@@ -57,8 +57,8 @@ type ModulesOutput struct {
 
 func schemaFor[T any]() *jsonschema.Schema {
 	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
-		reflect.TypeFor[json.RawMessage](): {}, // any JSON
-		reflect.TypeFor[any]():             {},
+		reflect.TypeFor[json.RawMessage](): {Description: "any JSON value"}, // {} would marshal as true, which some clients reject
+		reflect.TypeFor[any]():             {Description: "any JSON value"},
 	}})
 	if err != nil {
 		panic(err) // the types above are fixed; a failure is a programming error

@@ -63,10 +63,6 @@ func (r *Refusal) Message() string { return fmt.Sprintf("invalid run: %s: %s", r
 // limits (zero limits are not checked) and that it has an entry file (named,
 // or found by sandbox.DefaultEntry). It returns nil when m may run.
 func CheckLimits(m *ws.Run, lim ws.Limits) *Refusal {
-	if Entry(m) == "" {
-		return &Refusal{Outcome: ws.OutcomeInvalid, Field: "entry",
-			Reason: "no entry file: name one with \"entry\" or add src/main.ts (or main.ts, index.ts, src/index.ts, main.js, index.js)"}
-	}
 	if lim.MaxFiles > 0 && len(m.Files) > lim.MaxFiles {
 		return &Refusal{Outcome: ws.OutcomeInvalid, Field: "files",
 			Reason: fmt.Sprintf("%d files; the limit is maxFiles=%d", len(m.Files), lim.MaxFiles)}
@@ -78,6 +74,10 @@ func CheckLimits(m *ws.Run, lim ws.Limits) *Refusal {
 	if lim.MaxSourceBytes > 0 && total > lim.MaxSourceBytes {
 		return &Refusal{Outcome: ws.OutcomeInvalid, Field: "files",
 			Reason: fmt.Sprintf("the files hold %d bytes of source; the limit is maxSourceBytes=%d", total, lim.MaxSourceBytes)}
+	}
+	if Entry(m) == "" {
+		return &Refusal{Outcome: ws.OutcomeInvalid, Field: "entry",
+			Reason: "no entry file: name one with \"entry\" or add src/main.ts (or main.ts, index.ts, src/index.ts, main.js, index.js)"}
 	}
 	return nil
 }

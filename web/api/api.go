@@ -12,9 +12,10 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
-	"net"
 	"net/http"
+	"net/netip"
 	"strings"
+	"sync"
 
 	"github.com/playground-dev/playground/session"
 	"github.com/rs/cors"
@@ -59,6 +60,8 @@ type Handler struct {
 	handler http.Handler
 	ctx     context.Context
 	cancel  context.CancelFunc
+	// requests maps an MCP HTTP request's id to its context (see requestHeader).
+	requests sync.Map
 }
 
 // clientKeyHeader carries the authenticated client key from the auth
@@ -124,6 +127,8 @@ func (h *Handler) Close() { h.cancel() }
 func (h *Handler) auth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r.Header.Del(clientKeyHeader)
+		r.Header.Del(pageURLHeader)
+		r.Header.Del(requestHeader)
 		key := h.cfg.ClientIP(r)
 		if a := r.Header.Get("Authorization"); a != "" {
 			scheme, token, _ := strings.Cut(a, " ")
@@ -145,13 +150,19 @@ func (h *Handler) auth(next http.Handler) http.Handler {
 	})
 }
 
-// peerIP is the default ClientIP: the host part of RemoteAddr.
+// peerIP is the default ClientIP: the peer's address from RemoteAddr (no
+// proxy is trusted), an IPv6 address keyed by its /64 as web keys sockets.
 func peerIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	ap, err := netip.ParseAddrPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr
 	}
-	return host
+	ip := ap.Addr().Unmap()
+	if ip.Is6() {
+		p, _ := ip.Prefix(64)
+		return p.String()
+	}
+	return ip.String()
 }
 
 func newID(prefix string) string {

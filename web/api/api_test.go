@@ -601,3 +601,25 @@ func TestMCPRateLimitedIsToolError(t *testing.T) {
 		t.Errorf("rate limited call = %+v, %v; want a tool error saying when to retry", res, err)
 	}
 }
+
+func TestMCPClientCancelCancelsRun(t *testing.T) {
+	f := newFake("block")
+	srv := newServer(t, f, &keyLimiter{}, nil)
+	cs := mcpSession(t, srv.URL, nil)
+	ctx, cancel := context.WithCancel(t.Context())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: api.ToolRun, Arguments: map[string]any{"code": "for(;;){}"}})
+		errc <- err
+	}()
+	<-f.started
+	cancel()
+	select {
+	case <-f.cancelled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the run went on after the MCP client cancelled its call")
+	}
+	if err := <-errc; err == nil {
+		t.Errorf("cancelled call returned no error")
+	}
+}

@@ -26,8 +26,14 @@ const (
 )
 
 // pageURLHeader carries the page URL from the auth middleware to the MCP
-// tool handlers, like clientKeyHeader.
-const pageURLHeader = "Playground-Internal-Page-Url"
+// tool handlers, like clientKeyHeader; requestHeader carries the id under
+// which the HTTP request's context is registered (the SDK runs handlers on
+// a context detached from the request, so a client that hangs up would
+// not cancel the run otherwise).
+const (
+	pageURLHeader = "Playground-Internal-Page-Url"
+	requestHeader = "Playground-Internal-Request"
+)
 
 // RunToolInput is the run_in_sandbox tool's input: files (or one code
 // string), the input JSON and the run options of POST /api/v1/run.
@@ -157,6 +163,14 @@ func (h *Handler) runTool(ctx context.Context, req *mcp.CallToolRequest, in RunT
 	if key == "" {
 		return nil, zero, errors.New("internal error: no client key")
 	}
+	if req.Extra != nil && req.Extra.Header != nil {
+		if v, ok := h.requests.Load(req.Extra.Header.Get(requestHeader)); ok {
+			var stop context.CancelFunc
+			ctx, stop = context.WithCancel(ctx)
+			defer stop()
+			defer context.AfterFunc(v.(context.Context), stop)()
+		}
+	}
 	job := session.Job{Run: m, Key: key, Session: newID("mcp-")}
 	if ref := h.cfg.Engine.Admit(job); ref != nil {
 		if ref.Outcome == ws.OutcomeRateLimited {
@@ -265,6 +279,10 @@ func (h *Handler) mcpHandler() http.Handler {
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r.Header.Set(pageURLHeader, h.pageURL(r))
+		id := newID("")
+		h.requests.Store(id, r.Context())
+		defer h.requests.Delete(id)
+		r.Header.Set(requestHeader, id)
 		mh.ServeHTTP(w, r)
 	})
 }

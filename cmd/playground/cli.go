@@ -6,6 +6,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -107,7 +109,10 @@ func parseCLI(args []string, stderr io.Writer, getenv func(string) string) (*cli
 
 // request reads the files and the input into the body of a run.
 func (o *cliOptions) request(stdin io.Reader) (*api.RunRequest, error) {
-	q := &api.RunRequest{}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	id := "cli-" + hex.EncodeToString(b[:])
+	q := &api.RunRequest{ID: &id}
 	for _, name := range o.files {
 		b, err := os.ReadFile(name)
 		if err != nil {

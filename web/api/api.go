@@ -178,9 +178,8 @@ func (h *Handler) runContext(ctx context.Context) (context.Context, context.Canc
 	return ctx, func() { stop(); cancel() }
 }
 
-// count wraps a run in the shared counters.
-func (h *Handler) count() func() {
-	h.cfg.Metrics.Runs.Add(1)
+// active counts an admitted run as active until the returned func is called.
+func (h *Handler) active() func() {
 	h.cfg.Metrics.ActiveRuns.Add(1)
 	return func() { h.cfg.Metrics.ActiveRuns.Add(-1) }
 }

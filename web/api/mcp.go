@@ -172,13 +172,14 @@ func (h *Handler) runTool(ctx context.Context, req *mcp.CallToolRequest, in RunT
 		}
 	}
 	job := session.Job{Run: m, Key: key, Session: newID("mcp-")}
+	h.cfg.Metrics.Runs.Add(1)
 	if ref := h.cfg.Engine.Admit(job); ref != nil {
 		if ref.Outcome == ws.OutcomeRateLimited {
 			return nil, zero, fmt.Errorf("rate limited: retry after %d ms", ref.RetryAfter.Milliseconds())
 		}
 		return nil, zero, fmt.Errorf("invalid run: %s: %s", ref.Field, ref.Reason)
 	}
-	defer h.count()()
+	defer h.active()()
 	rctx, cancel := h.runContext(ctx)
 	defer cancel()
 	c := newCollector(m.ID)

@@ -230,6 +230,7 @@ func (h *Handler) handleRun(w http.ResponseWriter, r *http.Request) {
 	}
 	key := r.Header.Get(clientKeyHeader)
 	job := session.Job{Run: m, Key: key, Session: newID("http-"), Received: received}
+	h.cfg.Metrics.Runs.Add(1)
 	if ref := h.cfg.Engine.Admit(job); ref != nil {
 		if ref.Outcome == ws.OutcomeRateLimited {
 			writeProblem(w, retryProblem(http.StatusTooManyRequests, "rate-limited", ws.OutcomeRateLimited,
@@ -239,7 +240,7 @@ func (h *Handler) handleRun(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, invalid(ref.Field, ref.Reason))
 		return
 	}
-	defer h.count()()
+	defer h.active()()
 	ctx, cancel := h.runContext(r.Context())
 	defer cancel()
 	format := negotiate(r)

@@ -11,6 +11,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -18,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/playground-dev/playground/session"
+	"github.com/playground-dev/playground/ws"
 	"github.com/rs/cors"
 )
 
@@ -90,6 +92,7 @@ func New(cfg Config) *Handler {
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	mux := http.NewServeMux()
 	mux.Handle("POST /api/v1/run", h.auth(http.HandlerFunc(h.handleRun)))
+	mux.Handle("GET /api/v1/info", h.auth(http.HandlerFunc(h.handleInfo)))
 	mux.HandleFunc("/api/v1/run", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", http.MethodPost)
 		writeProblem(w, Problem{Type: "urn:playground:problem:method-not-allowed", Status: http.StatusMethodNotAllowed,
@@ -97,7 +100,7 @@ func New(cfg Config) *Handler {
 	})
 	mux.HandleFunc("/api/v1/", func(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, Problem{Type: "urn:playground:problem:not-found", Status: http.StatusNotFound,
-			Detail: "no such endpoint: " + r.Method + " " + r.URL.Path + " (the run API is POST /api/v1/run)"})
+			Detail: "no such endpoint: " + r.Method + " " + r.URL.Path + " (the API is POST /api/v1/run and GET /api/v1/info)"})
 	})
 	mux.Handle("/mcp", h.auth(h.mcpHandler()))
 	var handler http.Handler = mux
@@ -182,4 +185,19 @@ func (h *Handler) runContext(ctx context.Context) (context.Context, context.Canc
 func (h *Handler) active() func() {
 	h.cfg.Metrics.ActiveRuns.Add(1)
 	return func() { h.cfg.Metrics.ActiveRuns.Add(-1) }
+}
+
+// Info is the body of GET /api/v1/info: what hello announces to sockets.
+type Info struct {
+	Protocol string    `json:"protocol"` // "playground.v1"
+	Limits   ws.Limits `json:"limits"`
+	Modules  []string  `json:"modules"` // importable bare modules besides "playground"
+	Host     []string  `json:"host"`    // host functions, called as host.<name>(…)
+}
+
+func (h *Handler) handleInfo(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-cache")
+	b, _ := json.Marshal(Info{Protocol: ws.Subprotocol, Limits: h.cfg.Engine.Limits, Modules: orEmpty(h.cfg.Modules), Host: orEmpty(h.cfg.Host)})
+	w.Write(append(b, '\n'))
 }

@@ -68,12 +68,16 @@ func (s *spec) schema(obj any) *jsonschema.Resolved {
 // response returns the documented schema of POST path's answer with status
 // and content type; it fails the test when the answer is undocumented.
 func (s *spec) response(path string, status int, ctype string) *jsonschema.Resolved {
+	return s.responseOf("post", path, status, ctype)
+}
+
+func (s *spec) responseOf(method, path string, status int, ctype string) *jsonschema.Resolved {
 	s.t.Helper()
-	key := path + " " + strconv.Itoa(status) + " " + ctype
+	key := method + " " + path + " " + strconv.Itoa(status) + " " + ctype
 	if r, ok := s.cache[key]; ok {
 		return r
 	}
-	op := s.doc["paths"].(map[string]any)[path].(map[string]any)["post"].(map[string]any)
+	op := s.doc["paths"].(map[string]any)[path].(map[string]any)[method].(map[string]any)
 	resp, ok := op["responses"].(map[string]any)[strconv.Itoa(status)].(map[string]any)
 	if !ok {
 		s.t.Fatalf("%s answered %d, which openapi.json does not document", path, status)
@@ -189,6 +193,19 @@ func TestRealRunsMatchOpenAPI(t *testing.T) {
 		if got := strings.Join(types, " "); got != "started log fact call done" && got != "queued started log fact call done" {
 			t.Errorf("%s: types %q; want started log fact call done", accept, got)
 		}
+	}
+
+	resp, err := http.Get(srv.URL + "/api/v1/info")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	s.check("GET /api/v1/info", s.responseOf("get", "/api/v1/info", resp.StatusCode, resp.Header.Get("Content-Type")), b)
+	var info api.Info
+	json.Unmarshal(b, &info)
+	if info.Protocol != "playground.v1" || info.Limits.MaxFiles != 8 || len(info.Host) != 1 || info.Host[0] != "echo" {
+		t.Errorf("info = %s; want the limits and the echo host function", b)
 	}
 
 	problems := []struct {

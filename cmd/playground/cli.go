@@ -322,7 +322,7 @@ func (p *printer) print(b []byte) string {
 		Deleted    bool            `json:"deleted"`
 		Name       string          `json:"name"`
 		Ms         float64         `json:"ms"`
-		OK         bool            `json:"ok"`
+		OK         *bool           `json:"ok"` // absent on the start event of an in-flight call
 		Error      string          `json:"error"`
 		Args       []json.RawMessage
 		Result     json.RawMessage `json:"result"`
@@ -373,8 +373,12 @@ func (p *printer) print(b []byte) string {
 		for i, a := range m.Args {
 			args[i] = string(a)
 		}
+		if m.OK == nil {
+			fmt.Fprintln(p.w, p.paint(ansiDim, fmt.Sprintf("call host.%s(%s) …", m.Name, strings.Join(args, ", "))))
+			break
+		}
 		res := string(m.Result)
-		if !m.OK {
+		if !*m.OK {
 			res = "error: " + m.Error
 		}
 		fmt.Fprintln(p.w, p.paint(ansiDim, fmt.Sprintf("call host.%s(%s) → %s (%.1f ms)", m.Name, strings.Join(args, ", "), res, m.Ms)))

@@ -132,6 +132,12 @@ func TestCLIColorsOnlyWhenAsked(t *testing.T) {
 	p := &printer{w: &b, color: true}
 	p.print([]byte(`{"type":"log","id":"a","seq":1,"t":0,"level":"error","text":"bad","args":[]}`))
 	p.print([]byte(`{"type":"done","id":"a","seq":2,"t":0,"outcome":"ok","durationMs":1,"timedOut":false,"facts":{},"stats":{}}`))
+	p.color = false
+	p.print([]byte(`{"type":"call","id":"a","seq":3,"t":0,"callId":1,"name":"sleep","args":[5]}`))
+	p.print([]byte(`{"type":"call","id":"a","seq":4,"t":5,"callId":1,"name":"sleep","args":[5],"ms":5,"ok":false,"error":"nope"}`))
+	if !strings.Contains(b.String(), "call host.sleep(5) …\n") || !strings.Contains(b.String(), "call host.sleep(5) → error: nope (5.0 ms)\n") {
+		t.Errorf("calls = %q; want the in-flight call, then its failure", b.String())
+	}
 	if !strings.Contains(b.String(), ansiRed+"bad"+ansiReset) || !strings.Contains(b.String(), ansiGreen+"ok in 1.0 ms"+ansiReset) {
 		t.Errorf("colored output = %q; want red error text and a green outcome", b.String())
 	}

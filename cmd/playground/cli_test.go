@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -204,5 +205,43 @@ func TestBadAPIKeysFileStopsStartup(t *testing.T) {
 	err := run(t.Context(), []string{"-addr", "127.0.0.1:0", "-api-keys", filepath.Join(dir, "keys")}, func(string) string { return "" }, io.Discard, nil)
 	if err == nil || !strings.Contains(err.Error(), "line 1") {
 		t.Errorf("run with a bad key file = %v; want an error naming line 1", err)
+	}
+}
+
+// TestDocExamplesRun posts the body of every curl example in README.md and
+// docs/api.md to a real server: each runs ok, except the documented 400.
+func TestDocExamplesRun(t *testing.T) {
+	addr := server(t)
+	bodyRE := regexp.MustCompile(`(?s)curl -sN? (http://127\.0\.0\.1:8080/api/v1/run)(.*?)-d '([^']*)'`)
+	n := 0
+	for _, doc := range []string{"../../README.md", "../../docs/api.md"} {
+		b, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range bodyRE.FindAllStringSubmatch(string(b), -1) {
+			n++
+			req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/api/v1/run", strings.NewReader(m[3]))
+			req.Header.Set("Content-Type", "application/json")
+			if strings.Contains(m[2], "application/x-ndjson") {
+				req.Header.Set("Accept", "application/x-ndjson")
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			want := 200
+			if m[3] == `{"code": 1}` {
+				want = 400
+			}
+			if resp.StatusCode != want || (want == 200 && !strings.Contains(string(out), `"outcome":"ok"`)) {
+				t.Errorf("%s example %s: %d %s; want %d (outcome ok)", doc, m[3], resp.StatusCode, out, want)
+			}
+		}
+	}
+	if n < 5 {
+		t.Errorf("found %d curl examples; want at least 5 (README and docs/api.md)", n)
 	}
 }

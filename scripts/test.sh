@@ -10,10 +10,11 @@ step() { printf '\n==> %s\n' "$*"; }
 step "Go modules"
 go mod download
 
-step "npm packages (static/editor, sandbox/libs, e2e)"
+step "npm packages (static/editor, sandbox/libs, e2e, the MCP client check)"
 (cd static/editor && npm ci --no-audit --no-fund --loglevel=error)
 (cd sandbox/libs && npm ci --no-audit --no-fund --loglevel=error)
 (cd e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
+(cd web/api/testdata/mcpclient && npm ci --no-audit --no-fund --loglevel=error)
 
 CHROMIUM_PATH=${CHROMIUM_PATH:-/usr/bin/chromium}
 if [ ! -x "$CHROMIUM_PATH" ]; then
@@ -51,6 +52,22 @@ fi
 
 step "go test -race"
 go test -race -count=1 ./...
+
+step "MCP: the official TypeScript SDK client against a real server"
+bin=$(mktemp -d)/playground
+go build -o "$bin" ./cmd/playground
+MCP_ADDR=127.0.0.1:${MCP_CHECK_PORT:-18931}
+"$bin" -addr "$MCP_ADDR" -log-level warn &
+mcp_pid=$!
+trap 'kill $mcp_pid 2>/dev/null || true' EXIT
+for _ in $(seq 100); do
+  curl -fsS "http://$MCP_ADDR/healthz" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+node web/api/testdata/mcpclient/check.mjs "http://$MCP_ADDR/mcp"
+kill $mcp_pid
+wait $mcp_pid 2>/dev/null || true
+trap - EXIT
 
 step "fuzz the protocol decoder (10s)"
 go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 10s ./ws

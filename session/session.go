@@ -8,9 +8,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -95,6 +93,8 @@ type Session struct {
 	id   string
 	out  *outbox
 
+	engine *Engine
+
 	protocolErrors int
 	closing        bool // too many protocol errors: the writer closes after flushing
 
@@ -114,6 +114,7 @@ func New(conn *ws.Conn, cfg Config) *Session {
 	var b [9]byte
 	_, _ = rand.Read(b[:])
 	s := &Session{cfg: cfg, conn: conn, id: hex.EncodeToString(b[:])}
+	s.engine = &Engine{Runner: cfg.Runner, Limiter: cfg.Limiter, Limits: cfg.Hello.Limits, Metrics: cfg.Metrics, Log: cfg.Log}
 	s.out = newOutbox(cfg.OutboxBytes, func() {
 		s.cfg.Log.Warn("client too slow; closing", "session", s.id, "ip", s.cfg.Key)
 		conn.CloseNow() // a close frame cannot reach a peer that does not read
@@ -184,7 +185,7 @@ func (s *Session) readLoop(readCtx, ctx context.Context, wg *sync.WaitGroup) err
 		switch {
 		case errors.As(err, &re):
 			s.cfg.Metrics.Runs.Add(1)
-			s.refuse(re.ID, ws.OutcomeInvalid, 0, &ws.Error{Kind: ws.KindInvalidRequest, Message: fmt.Sprintf("invalid run: %s: %s", re.Field, re.Reason)})
+			Refuse(re.ID, &Refusal{Outcome: ws.OutcomeInvalid, Field: re.Field, Reason: re.Reason}, s.send)
 			continue
 		case err != nil:
 			s.protocolError(err.Error(), "")
@@ -217,21 +218,4 @@ func (s *Session) protocolError(msg, id string) {
 		s.closing = true
 		s.out.closeAfterFlush(websocket.StatusPolicyViolation, "too many protocol errors")
 	}
-}
-
-// refuse ends a run that will not execute with one error (optional) and its done.
-func (s *Session) refuse(id, outcome string, retryAfter time.Duration, e *ws.Error) {
-	seq := uint64(0)
-	if e != nil {
-		seq++
-		e.RunHeader = ws.RunHeader{Type: ws.TypeError, ID: id, Seq: seq}
-		s.send(e)
-	}
-	seq++
-	done := ws.Done{RunHeader: ws.RunHeader{Type: ws.TypeDone, ID: id, Seq: seq}, Outcome: outcome, Facts: map[string]json.RawMessage{}}
-	if outcome == ws.OutcomeRateLimited || outcome == ws.OutcomeBusy {
-		ms := float64(retryAfter.Milliseconds())
-		done.RetryAfterMs = &ms
-	}
-	s.send(done)
 }

@@ -30,6 +30,7 @@ var allowedImports = map[string][]string{
 
 	"session": {"ws", "sandbox"},
 	"web":     {"ws", "session", "static"},
+	"web/api": {"ws", "session"},
 }
 
 func goList(t *testing.T, args ...string) string {

@@ -28,12 +28,16 @@ import (
 	"github.com/playground-dev/playground/sandbox/worker"
 	"github.com/playground-dev/playground/session"
 	"github.com/playground-dev/playground/web"
+	"github.com/playground-dev/playground/web/api"
 )
 
 func main() {
 	worker.ServeIfWorker() // hidden worker mode: the pool starts this binary to run snippets
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if len(os.Args) > 1 && os.Args[1] == "run" {
+		os.Exit(runCLI(ctx, os.Args[2:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+	}
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr, nil); err != nil {
 		fmt.Fprintln(os.Stderr, "playground:", err)
 		os.Exit(1)
@@ -61,6 +65,8 @@ type config struct {
 	libraryDir     string
 	spares         int
 	logLevel       string
+	apiKeys        string
+	apiOrigins     string
 }
 
 func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*config, error) {
@@ -88,6 +94,8 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.IntVar(&c.maxHostCalls, "max-host-calls", d.Limits.MaxHostCalls, "host function calls one run may make")
 	fs.StringVar(&c.libraryDir, "libraries", "", "`directory` of extra ESM bundles snippets may import, each by its file name (dir/name.js → \"name\")")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log `level`: debug, info, warn or error")
+	fs.StringVar(&c.apiKeys, "api-keys", "", "`file` of API keys, one \"NAME KEY\" per line: a request with \"Authorization: Bearer KEY\" gets that name's own rate limit and queue share")
+	fs.StringVar(&c.apiOrigins, "api-origins", "", "comma-separated browser `origins` allowed to call /api/v1/ and /mcp cross-origin (\"*\" for any); none by default: no CORS headers")
 	fs.VisitAll(func(f *flag.Flag) {
 		f.Usage += " (env " + envName(f.Name) + ")"
 	})
@@ -174,8 +182,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return err
 	}
 
-	limits := sandbox.DefaultConfig().Limits
-	limits.MaxOutputBytes, limits.MaxEvents, limits.MaxHostCalls = c.maxOutputBytes, c.maxEvents, c.maxHostCalls
+	var keys *api.Keys
+	if c.apiKeys != "" {
+		if keys, err = api.LoadKeys(c.apiKeys); err != nil {
+			return fmt.Errorf("-api-keys: %v", err)
+		}
+	}
+
+	runLimits := sandbox.DefaultConfig().Limits
+	runLimits.MaxOutputBytes, runLimits.MaxEvents, runLimits.MaxHostCalls = c.maxOutputBytes, c.maxEvents, c.maxHostCalls
 	pool, err := sandbox.NewPool(sandbox.Config{
 		Workers:        c.workers,
 		Spares:         c.spares,
@@ -186,7 +201,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		MaxTimeout:     c.maxTimeout,
 		MaxFiles:       c.maxFiles,
 		MaxSourceBytes: c.maxSourceBytes,
-		Limits:         limits,
+		Limits:         runLimits,
 		Host:           hostFunctions(newKVStore(10_000)),
 		LibraryDir:     c.libraryDir,
 		Log:            log,
@@ -197,10 +212,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	lim := ratelimit.New(ratelimit.Config{PerSecond: c.rate, Burst: c.burst})
 
 	a := pool.Announce()
+	limits := session.HelloLimits(a, session.RateLimits{PerSecond: lim.Config().PerSecond, Burst: lim.Config().Burst})
 	site := web.NewServer(web.Config{
 		Runner:         pool,
 		Limiter:        lim,
-		Limits:         session.HelloLimits(a, session.RateLimits{PerSecond: lim.Config().PerSecond, Burst: lim.Config().Burst}),
+		Limits:         limits,
 		Modules:        a.Modules,
 		Host:           a.Host,
 		OriginPatterns: splitList(c.origins),
@@ -209,12 +225,26 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		Log:            log,
 	})
 
+	programs := api.New(api.Config{
+		Engine:      &session.Engine{Runner: pool, Limiter: lim, Limits: limits, Metrics: site.Metrics(), Log: log},
+		Metrics:     site.Metrics(),
+		Modules:     a.Modules,
+		Host:        a.Host,
+		Keys:        keys,
+		CORSOrigins: splitList(c.apiOrigins),
+		Log:         log,
+	})
+	mux := http.NewServeMux()
+	mux.Handle("/api/v1/", programs)
+	mux.Handle("/mcp", programs)
+	mux.Handle("/", site)
+
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		return err
 	}
 	srv := &http.Server{
-		Handler:           site,
+		Handler:           mux,
 		ReadHeaderTimeout: 5 * time.Second,
 		IdleTimeout:       time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
@@ -234,6 +264,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	log.Info("shutting down")
 	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	programs.Close()          // HTTP and MCP runs end cancelled, with their done
 	_ = srv.Shutdown(shutCtx) // stop accepting; finish plain HTTP
 	site.Close()              // sessions close with 1001 and cancel their runs
 	if err := site.Wait(shutCtx); err != nil {

@@ -1,0 +1,196 @@
+package session
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/playground-dev/playground/sandbox"
+	"github.com/playground-dev/playground/ws"
+)
+
+// Engine is the run logic every transport shares (a WebSocket session, the
+// HTTP run API, the MCP tool): it checks a run against the announced
+// limits and the rate limit, runs it through the Runner with the client's
+// fairness key, and translates the sandbox's events into protocol messages
+// stamped with the run's id, seq and t, done last. An Engine is safe for
+// concurrent use; its fields must not change once it is in use.
+type Engine struct {
+	Runner  Runner  // required
+	Limiter Limiter // required
+	// Limits are the announced limits (hello.limits); MaxFiles and
+	// MaxSourceBytes are checked here, the rest by the Runner.
+	Limits ws.Limits
+	// Metrics counts queued runs. May be nil.
+	Metrics *Metrics
+	Log     *slog.Logger // nil means slog.Default()
+}
+
+// Job is one run as a transport hands it over.
+type Job struct {
+	Run *ws.Run // decoded and checked by ws.Decode (or an equivalent)
+	// Key is the client's rate-limit and fair-queue key: its IP, or
+	// "key:"+name for a program with an API key.
+	Key string
+	// Session identifies the caller for host functions that keep state per
+	// session (a tab's session id, or a fresh id per HTTP request).
+	Session string
+	// Received is when the run arrived; done.durationMs counts from it.
+	// Zero means now.
+	Received time.Time
+}
+
+// Refusal says why a run will not execute.
+type Refusal struct {
+	// Outcome is ws.OutcomeInvalid or ws.OutcomeRateLimited.
+	Outcome string
+	// Field names the request field at fault ("files", "files[0].source"…) for OutcomeInvalid.
+	Field string
+	// Reason is a sentence for a human, naming the limit that was broken.
+	Reason string
+	// RetryAfter is set with OutcomeRateLimited.
+	RetryAfter time.Duration
+}
+
+// Message is the text of the INVALID_REQUEST error a refused invalid run carries.
+func (r *Refusal) Message() string { return fmt.Sprintf("invalid run: %s: %s", r.Field, r.Reason) }
+
+// CheckLimits checks m against the announced file-count and source-size
+// limits (zero limits are not checked) and that it has an entry file (named,
+// or found by sandbox.DefaultEntry). It returns nil when m may run.
+func CheckLimits(m *ws.Run, lim ws.Limits) *Refusal {
+	if lim.MaxFiles > 0 && len(m.Files) > lim.MaxFiles {
+		return &Refusal{Outcome: ws.OutcomeInvalid, Field: "files",
+			Reason: fmt.Sprintf("%d files; the limit is maxFiles=%d", len(m.Files), lim.MaxFiles)}
+	}
+	total := 0
+	for _, f := range m.Files {
+		total += len(f.Source)
+	}
+	if lim.MaxSourceBytes > 0 && total > lim.MaxSourceBytes {
+		return &Refusal{Outcome: ws.OutcomeInvalid, Field: "files",
+			Reason: fmt.Sprintf("the files hold %d bytes of source; the limit is maxSourceBytes=%d", total, lim.MaxSourceBytes)}
+	}
+	if Entry(m) == "" {
+		return &Refusal{Outcome: ws.OutcomeInvalid, Field: "entry",
+			Reason: "no entry file: name one with \"entry\" or add src/main.ts (or main.ts, index.ts, src/index.ts, main.js, index.js)"}
+	}
+	return nil
+}
+
+// Admit checks j against the limits, then takes one token of the rate
+// limit for j.Key. A nil result means the run may execute.
+func (e *Engine) Admit(j Job) *Refusal {
+	if r := CheckLimits(j.Run, e.Limits); r != nil {
+		return r
+	}
+	if ok, retry := e.Limiter.Allow(j.Key); !ok {
+		return &Refusal{Outcome: ws.OutcomeRateLimited, RetryAfter: retry}
+	}
+	return nil
+}
+
+// Refuse sends the messages of a run that will not execute: an
+// INVALID_REQUEST error for an invalid run, then its done, which it
+// returns.
+func Refuse(id string, r *Refusal, send func(any)) ws.Done {
+	seq := uint64(0)
+	if r.Outcome == ws.OutcomeInvalid {
+		seq++
+		send(ws.Error{RunHeader: ws.RunHeader{Type: ws.TypeError, ID: id, Seq: seq}, Kind: ws.KindInvalidRequest, Message: r.Message()})
+	}
+	seq++
+	done := ws.Done{RunHeader: ws.RunHeader{Type: ws.TypeDone, ID: id, Seq: seq}, Outcome: r.Outcome, Facts: map[string]json.RawMessage{}}
+	if r.Outcome == ws.OutcomeRateLimited || r.Outcome == ws.OutcomeBusy {
+		retry := ms(r.RetryAfter)
+		done.RetryAfterMs = &retry
+	}
+	send(done)
+	return done
+}
+
+// Run admits j and executes it, or refuses it: every message of the run
+// goes to send in seq order, done last and exactly once; Run returns that
+// done. send is called from Run's goroutine or, during the run, from the
+// Runner's emitting goroutine, never concurrently, and must not block for
+// long (it holds up the run's worker).
+func (e *Engine) Run(ctx context.Context, j Job, send func(any)) ws.Done {
+	if r := e.Admit(j); r != nil {
+		return Refuse(j.Run.ID, r, send)
+	}
+	return e.Execute(ctx, j, send)
+}
+
+// Execute runs an admitted j through the Runner (see Run). When ctx ends
+// the run is cancelled and its done (outcome cancelled) is still sent.
+func (e *Engine) Execute(ctx context.Context, j Job, send func(any)) ws.Done {
+	received := j.Received
+	if received.IsZero() {
+		received = time.Now()
+	}
+	log := e.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	metrics := e.Metrics
+	if metrics == nil {
+		metrics = &Metrics{}
+	}
+	m := j.Run
+	var seq uint64
+	queued := false
+	defer func() {
+		if queued {
+			metrics.QueuedRuns.Add(-1)
+		}
+	}()
+	emit := func(ev sandbox.Event) {
+		switch {
+		case ev.Kind == sandbox.EventQueued && !queued:
+			queued = true
+			metrics.QueuedRuns.Add(1)
+		case ev.Kind != sandbox.EventQueued && queued:
+			queued = false
+			metrics.QueuedRuns.Add(-1)
+		}
+		seq++
+		send(toWire(m.ID, seq, ev))
+	}
+	res, err := e.Runner.Run(ctx, toRequest(m, j.Key, j.Session), emit)
+	if err != nil {
+		errorID := newErrorID()
+		log.Error("run failed", "session", j.Session, "run", m.ID, "key", j.Key, "errorID", errorID, "err", err)
+		seq++
+		send(ws.Error{RunHeader: ws.RunHeader{Type: ws.TypeError, ID: m.ID, Seq: seq}, Kind: ws.KindInternal,
+			Message: "internal error " + errorID + ": the playground failed to run this; the error id is in the server log"})
+		res = sandbox.Result{Outcome: sandbox.OutcomeError, Facts: res.Facts}
+	}
+	seq++
+	done := doneMessage(m.ID, seq, res, time.Since(received))
+	send(done)
+	log.Debug("run finished", "session", j.Session, "run", m.ID, "outcome", res.Outcome, "ms", res.Stats.Run.Milliseconds())
+	return done
+}
+
+func newErrorID() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// Entry returns the entry path m runs: m.Entry, or the protocol's default
+// (sandbox.DefaultEntry), or "" when there is none.
+func Entry(m *ws.Run) string {
+	if m.Entry != "" {
+		return m.Entry
+	}
+	files := make([]sandbox.File, len(m.Files))
+	for i, f := range m.Files {
+		files[i] = sandbox.File{Path: f.Path}
+	}
+	return sandbox.DefaultEntry(files)
+}

@@ -20,14 +20,14 @@ import (
 
 // redisServer is a redis-server process started by a test on a loopback port.
 type redisServer struct {
-	t    *testing.T
+	t    testing.TB
 	port int
 	cmd  *exec.Cmd
 }
 
 // startRedis starts Debian's redis-server on a free loopback port, without
 // persistence, and stops it when the test ends.
-func startRedis(t *testing.T) *redisServer {
+func startRedis(t testing.TB) *redisServer {
 	t.Helper()
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		t.Fatal("redis-server is not installed: run ./scripts/test.sh, which installs Debian's redis-server package")
@@ -100,7 +100,7 @@ func (b *logBuffer) count(s string) int {
 	return strings.Count(b.buf.String(), s)
 }
 
-func newStore(t *testing.T, url string, cfg ratelimit.StoreConfig) *ratelimit.Store {
+func newStore(t testing.TB, url string, cfg ratelimit.StoreConfig) *ratelimit.Store {
 	t.Helper()
 	cfg.URL = url
 	if cfg.Log == nil {

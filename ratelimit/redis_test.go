@@ -496,3 +496,39 @@ func TestLocalCounts(t *testing.T) {
 	var _ ratelimit.Counts = c
 	var _ ratelimit.Counts = (*ratelimit.SharedCounts)(nil)
 }
+
+// waitFor polls cond until it holds or 10s pass.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("still not %s after 10s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestStoreNoticesOutageAndRecoveryWithoutTraffic(t *testing.T) {
+	r := startRedis(t)
+	s := newStore(t, r.url(), ratelimit.StoreConfig{ProbeInterval: 20 * time.Millisecond})
+	if err := s.Status(); err != nil {
+		t.Fatalf("Status = %v with redis running", err)
+	}
+	r.stop()
+	waitFor(t, "in fallback with redis dead", func() bool { return errors.Is(s.Status(), ratelimit.ErrStoreDown) })
+	r.start()
+	waitFor(t, "back on redis", func() bool { return s.Status() == nil })
+	if n := s.Fallbacks(); n != 1 {
+		t.Errorf("Fallbacks = %d after one outage; want 1", n)
+	}
+	// Back on Redis means shared again: a second instance sees this one's spend.
+	cfg := ratelimit.Config{PerSecond: slow, Burst: 1}
+	if ok, _ := ratelimit.NewShared(s, "runs", cfg).Allow("k"); !ok {
+		t.Fatal("first Allow = false")
+	}
+	other := newStore(t, r.url(), ratelimit.StoreConfig{})
+	if ok, _ := ratelimit.NewShared(other, "runs", cfg).Allow("k"); ok {
+		t.Error("another instance's Allow after the burst was spent = true; want the shared bucket")
+	}
+}

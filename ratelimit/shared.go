@@ -7,6 +7,24 @@ import (
 	"github.com/go-redis/redis_rate/v10"
 )
 
+// RateLimiter is what *Limiter and *SharedLimiter have in common: the
+// method set the server uses (session.Limiter is its Allow). cmd/playground
+// picks one by the -redis flag.
+type RateLimiter interface {
+	// Allow reports whether key may start a run now, taking a token if so;
+	// when not, retryAfter is how long until a token is available.
+	Allow(key string) (ok bool, retryAfter time.Duration)
+	// Config is the effective configuration (rate and burst, announced to clients).
+	Config() Config
+}
+
+var (
+	_ RateLimiter = (*Limiter)(nil)
+	_ RateLimiter = (*SharedLimiter)(nil)
+	_ Counts      = (*LocalCounts)(nil)
+	_ Counts      = (*SharedCounts)(nil)
+)
+
 // SharedLimiter is a Limiter whose buckets live in Redis, so that every
 // server instance sharing the Store draws on one bucket per key: N
 // instances give a client the budget of one, not N. It uses

@@ -27,8 +27,9 @@ type StoreConfig struct {
 	// Timeout bounds one Redis operation (dial, read, write). A decision that
 	// does not get an answer within it is made in-process. Defaults to 200ms.
 	Timeout time.Duration
-	// ProbeInterval is how often an unreachable Redis is pinged to see
-	// whether it is back. Defaults to 1s.
+	// ProbeInterval is how often Redis is pinged: an outage is noticed (and
+	// Status reports it) within one interval even without traffic, and a
+	// Redis that is back is used again within one interval. Defaults to 1s.
 	ProbeInterval time.Duration
 	// LeaseTTL is how long a count taken by this instance (an open socket, an
 	// active run) outlives the instance's last refresh of it: a crashed
@@ -73,7 +74,8 @@ var ErrStoreDown = errors.New("redis unreachable, using in-process limits")
 // Store is this instance's connection to the Redis that instances share
 // limits through, and the state of that connection. SharedLimiter and
 // SharedCounts decide through it; while Redis is unreachable they decide
-// in-process, and the Store pings Redis every ProbeInterval until it answers.
+// in-process. The Store pings Redis every ProbeInterval, so it notices an
+// outage without traffic and a recovery without a caller's help.
 //
 // A Store owns one goroutine (probing and lease refresh), ended by Close.
 // All methods are safe for concurrent use.
@@ -109,9 +111,11 @@ func NewStore(cfg StoreConfig) (*Store, error) {
 		return nil, fmt.Errorf("ratelimit: redis URL %q: %w", cfg.URL, err)
 	}
 	opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = cfg.Timeout, cfg.Timeout, cfg.Timeout
-	opt.MaxRetries = -1 // a failed call falls back at once; the prober finds Redis again
+	opt.MaxRetries = -1   // a failed call falls back at once; the prober finds Redis again
+	opt.DialerRetries = 1 // likewise a failed dial (the default retries 5 times, 100ms apart)
 	opt.ContextTimeoutEnabled = true
 	opt.DisableIdentity = true // no CLIENT SETINFO: older servers answer it with an error
+	redisLogOnce.Do(func() { redis.SetLogger(redisLogger{cfg.Log}) })
 	s := &Store{
 		cfg: cfg, rdb: redis.NewClient(opt),
 		leases: map[string]map[string]struct{}{},
@@ -125,6 +129,17 @@ func NewStore(cfg StoreConfig) (*Store, error) {
 	}
 	go s.loop()
 	return s, nil
+}
+
+// redisLogOnce routes go-redis's own log lines (a process-wide setting of
+// that package) to the first Store's logger at Debug: the Store already
+// logs each outage once, and go-redis would repeat it for every failed dial.
+var redisLogOnce sync.Once
+
+type redisLogger struct{ log *slog.Logger }
+
+func (l redisLogger) Printf(ctx context.Context, format string, v ...any) {
+	l.log.DebugContext(ctx, fmt.Sprintf(format, v...), "component", "go-redis")
 }
 
 // Config returns the store's effective configuration.
@@ -149,9 +164,9 @@ func (s *Store) Up() bool { return !s.down.Load() }
 // moved in-process (a monotonic counter, for a metric).
 func (s *Store) Fallbacks() uint64 { return s.fallbacks.Load() }
 
-// Probe pings Redis once and updates the state: it returns nil and leaves
-// fallback when Redis answers. The Store probes by itself while in
-// fallback; tests and readiness checks may call it directly.
+// Probe pings Redis once and updates the state: an error enters fallback
+// (if not in it yet), an answer leaves it. The Store probes by itself every
+// ProbeInterval; tests may call it directly.
 func (s *Store) Probe(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
@@ -231,8 +246,8 @@ func (s *Store) redacted() string {
 	return o.Network + ":" + o.Addr
 }
 
-// loop probes Redis while it is down and refreshes this instance's leases
-// every LeaseTTL/3 while it is up.
+// loop pings Redis every ProbeInterval and refreshes this instance's leases
+// every LeaseTTL/3 while Redis is up.
 func (s *Store) loop() {
 	defer close(s.done)
 	probe := time.NewTicker(s.cfg.ProbeInterval)
@@ -244,9 +259,7 @@ func (s *Store) loop() {
 		case <-s.stop:
 			return
 		case <-probe.C:
-			if s.down.Load() {
-				_ = s.Probe(context.Background())
-			}
+			_ = s.Probe(context.Background())
 		case <-refresh.C:
 			if !s.down.Load() {
 				s.refresh()

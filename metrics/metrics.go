@@ -125,6 +125,8 @@ type Metrics struct {
 	outputBytes prometheus.Counter
 	sentBytes   prometheus.Counter
 	refusals    *prometheus.CounterVec
+	httpReqs    *prometheus.CounterVec
+	httpTime    *prometheus.HistogramVec
 }
 
 // Bucket bounds in seconds. Queueing and runs span 0.5 ms (a warm hello
@@ -160,13 +162,19 @@ func New(cfg Config) *Metrics {
 			Help: "Runs and sockets refused, by reason (rate_limited, busy, too_many_sockets, too_many_runs, draining, origin, other)."},
 			[]string{"reason"}),
 	}
+	m.httpReqs = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "http_requests_total",
+		Help: "HTTP requests answered, by route (as given to InstrumentHandler) and status code (101 for an accepted WebSocket)."},
+		[]string{"route", "code"})
+	m.httpTime = prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: Namespace, Name: "http_request_duration_seconds",
+		Help: "Time to answer HTTP requests, by route; WebSocket routes are not timed (a socket lives for minutes).", Buckets: prometheus.DefBuckets},
+		[]string{"route"})
 	for _, o := range []string{"ok", "error", "timeout", "cancelled"} {
 		m.runs.WithLabelValues(o, "none") // present at 0 from the start, so rate() works at once
 	}
 	for r := range reasons {
 		m.refusals.WithLabelValues(r)
 	}
-	reg.MustRegister(m.runs, m.queue, m.bundle, m.run, m.outputBytes, m.sentBytes, m.refusals,
+	reg.MustRegister(m.runs, m.queue, m.bundle, m.run, m.outputBytes, m.sentBytes, m.refusals, m.httpReqs, m.httpTime,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		buildInfo(cfg.Version),
@@ -248,6 +256,21 @@ func (m *Metrics) BytesSent(n int) {
 	if n > 0 {
 		m.sentBytes.Add(float64(n))
 	}
+}
+
+// InstrumentHandler counts h's requests in playground_http_requests_total
+// {route, code} and, unless websocket is true, times them in
+// playground_http_request_duration_seconds{route}. route must be a constant
+// naming the mux pattern ("/", "/ws", "/api/run"), never the request path:
+// a path is client input and would make the label unbounded. The wrapped
+// ResponseWriter keeps http.Hijacker and http.Flusher, so WebSocket upgrades
+// and streamed responses work through it.
+func (m *Metrics) InstrumentHandler(route string, websocket bool, h http.Handler) http.Handler {
+	h = promhttp.InstrumentHandlerCounter(m.httpReqs.MustCurryWith(prometheus.Labels{"route": route}), h)
+	if websocket {
+		return h
+	}
+	return promhttp.InstrumentHandlerDuration(m.httpTime.MustCurryWith(prometheus.Labels{"route": route}), h)
 }
 
 // snapshots collects the point-in-time figures of Config, calling each func

@@ -269,3 +269,51 @@ func TestScrapeWithoutOptionalSources(t *testing.T) {
 		t.Errorf("OpenMetrics scrape: Content-Type %q, body ends %q", rec.Header().Get("Content-Type"), body[max(0, len(body)-20):])
 	}
 }
+
+func TestInstrumentHandler(t *testing.T) {
+	m := metrics.New(metrics.Config{})
+	mux := http.NewServeMux()
+	mux.Handle("GET /api/thing", m.InstrumentHandler("/api/thing", false, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := w.(http.Flusher); !ok {
+			t.Error("the instrumented ResponseWriter lost http.Flusher")
+		}
+		if r.URL.Query().Get("fail") != "" {
+			http.Error(w, "no", http.StatusTooManyRequests)
+			return
+		}
+		w.Write([]byte("ok"))
+	})))
+	mux.Handle("GET /ws", m.InstrumentHandler("/ws", true, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := w.(http.Hijacker); !ok {
+			t.Error("the instrumented ResponseWriter lost http.Hijacker")
+		}
+		w.WriteHeader(http.StatusSwitchingProtocols)
+	})))
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	for _, path := range []string{"/api/thing", "/api/thing", "/api/thing?fail=1", "/ws"} {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	fams := scrape(t, m.Handler())
+	C := dto.MetricType_COUNTER
+	for _, c := range []struct {
+		labels map[string]string
+		want   float64
+	}{
+		{map[string]string{"route": "/api/thing", "code": "200"}, 2},
+		{map[string]string{"route": "/api/thing", "code": "429"}, 1},
+		{map[string]string{"route": "/ws", "code": "101"}, 1},
+	} {
+		if got := value(t, fams, "playground_http_requests_total", C, c.labels); got != c.want {
+			t.Errorf("http_requests_total%v = %v; want %v", c.labels, got, c.want)
+		}
+	}
+	h := family(t, fams, "playground_http_request_duration_seconds", dto.MetricType_HISTOGRAM)
+	if len(h.GetMetric()) != 1 || labels(h.GetMetric()[0])["route"] != "/api/thing" || h.GetMetric()[0].GetHistogram().GetSampleCount() != 3 {
+		t.Errorf("http_request_duration_seconds = %v; want 3 samples for /api/thing only (WebSockets are not timed)", h.GetMetric())
+	}
+}

@@ -323,6 +323,13 @@ func TestNewStoreRejectsBadURLs(t *testing.T) {
 	}
 }
 
+func TestNewStoreErrorHidesPassword(t *testing.T) {
+	_, err := ratelimit.NewStore(ratelimit.StoreConfig{URL: "redis://:s3cret@127.0.0.1:6379/notadb"})
+	if err == nil || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("NewStore error = %v; want an error without the password", err)
+	}
+}
+
 func TestSharedCountsAcrossInstances(t *testing.T) {
 	r := startRedis(t)
 	a := ratelimit.NewSharedCounts(newStore(t, r.url(), ratelimit.StoreConfig{Instance: "a"}), "sockets", 2)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -108,7 +109,7 @@ func NewStore(cfg StoreConfig) (*Store, error) {
 	}
 	opt, err := redis.ParseURL(cfg.URL)
 	if err != nil {
-		return nil, fmt.Errorf("ratelimit: redis URL %q: %w", cfg.URL, err)
+		return nil, fmt.Errorf("ratelimit: redis URL %q: %w", redactURL(cfg.URL), err)
 	}
 	opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = cfg.Timeout, cfg.Timeout, cfg.Timeout
 	opt.MaxRetries = -1   // a failed call falls back at once; the prober finds Redis again
@@ -129,6 +130,15 @@ func NewStore(cfg StoreConfig) (*Store, error) {
 	}
 	go s.loop()
 	return s, nil
+}
+
+// redactURL hides a password in a Redis URL, for errors and logs.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable)"
+	}
+	return u.Redacted()
 }
 
 // redisLogOnce routes go-redis's own log lines (a process-wide setting of

@@ -2,7 +2,11 @@ package ratelimit_test
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/playground-dev/playground/ratelimit"
 )
@@ -62,5 +66,46 @@ func BenchmarkCountsAcquireRelease(b *testing.B) {
 	b.StopTimer()
 	if !s.Up() {
 		b.Fatal("redis went down during the benchmark")
+	}
+}
+
+// BenchmarkRedisMemory reports what Redis holds per client key: one run
+// budget (redis_rate's key) and one held slot (a sorted set with one lease),
+// from INFO memory before and after 10,000 distinct keys.
+func BenchmarkRedisMemory(b *testing.B) {
+	r := startRedis(b)
+	s := newStore(b, r.url(), ratelimit.StoreConfig{})
+	rdb := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", r.port)})
+	defer rdb.Close()
+	used := func() float64 {
+		info, err := rdb.Info(b.Context(), "memory").Result()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, line := range strings.Split(info, "\r\n") {
+			if v, ok := strings.CutPrefix(line, "used_memory:"); ok {
+				n, _ := strconv.ParseFloat(v, 64)
+				return n
+			}
+		}
+		b.Fatal("no used_memory in INFO")
+		return 0
+	}
+	lim := ratelimit.NewShared(s, "runs", ratelimit.Config{PerSecond: slow, Burst: 8})
+	counts := ratelimit.NewSharedCounts(s, "sockets", 16)
+	const keys = 10_000
+	for i := 0; i < b.N; i++ {
+		rdb.FlushAll(b.Context())
+		before := used()
+		for k := range keys {
+			lim.Allow(fmt.Sprint("198.51.", k/256, ".", k%256))
+		}
+		mid := used()
+		for k := range keys {
+			counts.Acquire(fmt.Sprint("198.51.", k/256, ".", k%256))
+		}
+		after := used()
+		b.ReportMetric((mid-before)/keys, "B/rate-key")
+		b.ReportMetric((after-mid)/keys, "B/count-key")
 	}
 }

@@ -1,6 +1,24 @@
-// Package ratelimit keeps one token bucket per key (a client IP) over
-// golang.org/x/time/rate, with bounded memory: idle keys are evicted, and
-// past Config.MaxKeys the least recently seen key is dropped.
+// Package ratelimit bounds what one client key (an IP, an API key name) may
+// do: start runs at a rate (token buckets) and hold a number of things at
+// once (sockets, active runs).
+//
+// For one instance: Limiter keeps one token bucket per key over
+// golang.org/x/time/rate, with bounded memory (idle keys are evicted, and
+// past Config.MaxKeys the least recently seen key is dropped); LocalCounts
+// counts held slots in memory.
+//
+// For several instances: a Store connects to the Redis they share;
+// SharedLimiter (github.com/go-redis/redis_rate) and SharedCounts (expiring
+// leases) decide there, so N instances enforce one budget per key. While
+// Redis is unreachable they decide in-process; Store.Status says so for
+// readiness, and Store.Fallbacks counts it for metrics.
+//
+//	store, err := ratelimit.NewStore(ratelimit.StoreConfig{URL: "redis://10.0.0.20:6379/0", Log: log})
+//	if err != nil { … } // a malformed URL only; an unreachable Redis is a fallback
+//	defer store.Close()
+//	runs := ratelimit.NewShared(store, "runs", ratelimit.Config{PerSecond: 4, Burst: 8})
+//	sockets := ratelimit.NewSharedCounts(store, "sockets", 16)
+//	if release, ok := sockets.Acquire(ip); ok { defer release(); … }
 package ratelimit
 
 import (

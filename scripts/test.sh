@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the project from a fresh clone, installing what it needs:
 # Go modules, the npm packages of static/editor and e2e/, and Debian's
-# Chromium when it is absent. Usage: ./scripts/test.sh
+# Chromium and redis-server when they are absent. Usage: ./scripts/test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +26,14 @@ if [ ! -x "$CHROMIUM_PATH" ]; then
   CHROMIUM_PATH=/usr/bin/chromium
 fi
 export CHROMIUM_PATH
+
+if ! command -v redis-server >/dev/null 2>&1; then
+  step "Debian's redis-server (the shared-limits tests start their own on a loopback port)"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq redis-server >/dev/null
+fi
 
 step "generated code is fresh (templ, editor bundle, vendored libraries)"
 go tool templ generate >/dev/null

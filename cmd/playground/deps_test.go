@@ -31,6 +31,7 @@ var allowedImports = map[string][]string{
 	"session": {"ws", "sandbox"},
 	"web":     {"ws", "session", "static"},
 	"web/api": {"ws", "session"},
+	"metrics": {},
 }
 
 func goList(t *testing.T, args ...string) string {

@@ -47,5 +47,8 @@ go test -race -count=1 ./...
 step "fuzz the protocol decoder (10s)"
 go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 10s ./ws
 
+step "node unit tests (the page's preview renderer against the Go golden file)"
+node --test static/
+
 step "Playwright in Chromium"
 (cd e2e && CI=1 npx playwright test)

@@ -48,6 +48,7 @@ function resizeTo(fraction) {
   const f = Math.min(0.8, Math.max(0.2, fraction));
   document.querySelector("main").style.gridTemplateColumns = `minmax(0, ${f}fr) 6px minmax(0, ${1 - f}fr)`;
   localStorage.setItem("playground.split", String(f));
+  $("splitter").setAttribute("aria-valuenow", String(Math.round(f * 100)));
 }
 $("splitter").addEventListener("pointerdown", (e) => {
   e.preventDefault();

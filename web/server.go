@@ -72,6 +72,8 @@ func (s *Server) routes() {
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", cacheControl(http.FileServerFS(static.FS()))))
 	s.mux.HandleFunc("GET /healthz", s.handleHealth)
 	s.mux.HandleFunc("GET /api/stats", s.handleStats)
+	s.mux.HandleFunc("GET /favicon.ico", serveBytes("image/x-icon", faviconICO))
+	s.mux.HandleFunc("GET /favicon.svg", serveBytes("image/svg+xml", faviconSVG))
 }
 
 // ServeHTTP implements http.Handler.

@@ -80,10 +80,12 @@ function renderTabs() {
   tabs.replaceChildren();
   files.forEach((f, i) => {
     const selected = i === active;
-    tabs.append(el("div", { class: "tab", role: "presentation", "aria-selected": String(selected) },
+    // A group per file (not an ARIA tablist: a tablist may hold only tabs,
+    // and each file has its own buttons); aria-current marks the open file.
+    tabs.append(el("div", { class: selected ? "tab selected" : "tab", role: "group", "aria-label": f.path },
       el("button", {
-        role: "tab", "data-testid": "file-tab", "data-path": f.path, "aria-selected": String(selected),
-        tabindex: selected ? "0" : "-1", onclick: () => select(i),
+        "data-testid": "file-tab", "data-path": f.path, "aria-current": selected ? "true" : undefined,
+        onclick: () => select(i),
       }, f.path, f.path === entry ? el("span", { class: "entry-mark", "data-testid": "entry-mark", text: "entry" }) : ""),
       selected && f.path !== entry ? el("button", { class: "icon", "data-testid": "set-entry", title: "Make this the entry file", "aria-label": `Make ${f.path} the entry file`, onclick: () => setEntry(f.path) }, "★") : "",
       selected ? el("button", { class: "icon", "data-testid": "rename-file", title: "Rename", "aria-label": `Rename ${f.path}`, onclick: () => renameFile(i) }, "✎") : "",

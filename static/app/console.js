@@ -1,11 +1,20 @@
-// The Console panel: log lines with their time, expandable value previews,
-// errors linked to their source location, level and text filters. Program
-// output is inserted as text, never as HTML.
+// The Console panel, shown like a browser's DevTools console: log lines
+// with their time; console.group nesting (indented, collapsible);
+// console.table as a table; objects as trees built when first opened;
+// repeated identical lines collapsed into one with a count; errors linked
+// to their source location; level and text filters. Program output is
+// inserted as text, never as HTML.
+//
+// The wire's log message has no group depth or table flag (PROTOCOL.md
+// "log"): the runtime indents a group's lines by two spaces per level and
+// draws tables with box characters, so both are read back from the text
+// (preview.js groupDepth, parseTable; checked against the Go golden file).
 import { $, el } from "./dom.js";
-import { isExpandable, render, children, format } from "./preview.js";
+import { isExpandable, render, children, format, groupDepth, unindent, parseTable } from "./preview.js";
 
 const MAX_LINES = 2000; // console lines kept in the DOM; the timeline keeps all
 const LEVELS = ["log", "info", "warn", "error", "debug"];
+const SUMMARY_CHARS = 200; // a tree's one-line summary is cut here; opening it shows all
 
 let hooks = { openAt: () => {}, markError: () => {} };
 
@@ -25,10 +34,30 @@ let shownLines = 0; // .line elements in the console pane
 let pendingLines = [];
 let consoleFrame = 0;
 
+// Group and repeat tracking of the lines shown since the last clear.
+let last = null; // { key, line, depth } of the last program log line, for repeats and headers
+let depth = 0; // group depth of the last program line
+let groups = []; // open group headers, outermost first: [{ depth, line }]
+
 export function clearConsole() {
   $("console").replaceChildren();
   shownLines = 0;
   pendingLines = [];
+  resetGroups();
+}
+
+function resetGroups() {
+  last = null;
+  depth = 0;
+  groups = [];
+}
+
+/** callLine shows a host call of the program, at its current group depth. */
+export function callLine(m) {
+  last = null;
+  const line = programLine(m.ok ? "call" : "error", m.t, depth);
+  line.dataset.testid = "call-line";
+  line.querySelector(".text").textContent = `→ host.${m.name} ${m.ok ? "ok" : "failed: " + m.error} (${m.ms.toFixed(1)} ms)`;
 }
 
 /** consoleLine queues a line of the given level (t in ms, optional) and returns it; fill its .text. */
@@ -70,23 +99,110 @@ function flushConsole() {
   if (stick) pane.scrollTop = pane.scrollHeight;
 }
 
-/** appendLog shows a log message: its arguments as previews when they tell the whole line, else its text. */
+/**
+ * appendLog shows a log message: a table for console.table, its arguments
+ * as previews when they tell the whole line, else its text; nested as its
+ * group is, or counted on the previous line when it repeats that line.
+ */
 export function appendLog(m) {
-  const line = consoleLine(m.level, m.t);
+  const args = m.args || [];
+  const rendered = format(args);
+  const d = groupDepth(m.text, rendered);
+  const key = `${m.level}\u0000${m.text}`;
+  if (last && last.key === key && last.depth === d) {
+    countRepeat(last.line);
+    return;
+  }
+  // A line deeper than the previous program line opens a group under it.
+  if (last && d > last.depth) openGroup(last.line, last.depth);
+  const line = programLine(m.level, m.t, d);
+  last = { key, line, depth: d };
   const text = line.querySelector(".text");
   line.dataset.search = m.text.toLowerCase();
-  const args = m.args || [];
+  const body = unindent(m.text, d);
+  const table = parseTable(body);
   const fmt = typeof args[0] === "string" && args[0].includes("%");
-  if (args.some(isExpandable) && !fmt && format(args) === m.text) {
+  if (table) {
+    text.append(tableNode(table));
+  } else if (args.some(isExpandable) && !fmt && rendered === body) {
     // Each argument as a console shows it; objects expand on demand.
     args.forEach((a, i) => text.append(i > 0 ? " " : "", previewNode(a, true)));
   } else {
-    text.textContent = m.text;
+    text.textContent = body;
   }
+}
+
+// programLine queues a line of the program's output at group depth d,
+// closing the groups it is not inside and folding it if one of the groups
+// it is inside is collapsed.
+function programLine(level, t, d) {
+  while (groups.length > 0 && groups.at(-1).depth >= d) groups.pop();
+  depth = d;
+  const line = consoleLine(level, t);
+  line.dataset.depth = String(d);
+  if (d > 0) line.style.setProperty("--depth", String(d));
+  if (groups.some((g) => g.line.dataset.collapsed === "true")) line.classList.add("folded");
+  return line;
+}
+
+// openGroup turns line (at group depth d) into a group header with a toggle.
+function openGroup(line, d) {
+  groups.push({ depth: d, line });
+  if (line.dataset.group) return;
+  line.dataset.group = "open";
+  line.dataset.collapsed = "false";
+  const toggle = el("button", {
+    class: "group-toggle", "data-testid": "group-toggle", "aria-expanded": "true", "aria-label": "Collapse group",
+    onclick: () => {
+      const collapsed = line.dataset.collapsed !== "true";
+      line.dataset.collapsed = String(collapsed);
+      toggle.setAttribute("aria-expanded", String(!collapsed));
+      toggle.setAttribute("aria-label", collapsed ? "Expand group" : "Collapse group");
+      refold(line);
+    },
+  });
+  line.querySelector(".text").prepend(toggle);
+}
+
+// refold shows or hides the lines inside header's group (and its inner
+// groups) after the header was toggled; queued lines are folded as they come.
+function refold(header) {
+  const hd = Number(header.dataset.depth || 0);
+  const stack = [{ depth: hd, collapsed: header.dataset.collapsed === "true" }];
+  const after = [];
+  for (let n = header.nextElementSibling; n; n = n.nextElementSibling) after.push(n);
+  for (const n of [...after, ...pendingLines]) {
+    if (!n.classList.contains("line")) continue;
+    const d = Number(n.dataset.depth || 0);
+    if (d <= hd) break;
+    while (stack.at(-1).depth >= d) stack.pop();
+    n.classList.toggle("folded", stack.some((g) => g.collapsed));
+    if (n.dataset.group) stack.push({ depth: d, collapsed: n.dataset.collapsed === "true" });
+  }
+}
+
+// countRepeat adds one to a line's repeat badge (DevTools' collapsed repeats).
+function countRepeat(line) {
+  let badge = line.querySelector(".repeat");
+  if (!badge) {
+    badge = el("span", { class: "repeat", "data-testid": "repeat-count", "data-count": "1" });
+    line.querySelector(".t").after(badge);
+  }
+  const n = Number(badge.dataset.count) + 1;
+  badge.dataset.count = String(n);
+  badge.textContent = String(n);
+  badge.title = `logged ${n} times in a row`;
+}
+
+function tableNode({ head, body }) {
+  return el("table", { class: "console-table", "data-testid": "console-table" },
+    el("thead", {}, el("tr", {}, ...head.map((h) => el("th", { scope: "col", text: h })))),
+    el("tbody", {}, ...body.map((row) => el("tr", {}, ...row.map((c, i) => el(i === 0 ? "th" : "td", i === 0 ? { scope: "row", text: c } : { text: c }))))));
 }
 
 /** systemLine shows a line of the page's own (not the program's). */
 export function systemLine(text, level = "system") {
+  resetGroups();
   const line = consoleLine(level);
   line.querySelector(".text").textContent = text;
   line.dataset.search = text.toLowerCase();
@@ -94,7 +210,8 @@ export function systemLine(text, level = "system") {
 
 /** errorLine shows a run's error event, its location a link into the editor. */
 export function errorLine(m) {
-  const line = consoleLine("error", m.t);
+  last = null;
+  const line = programLine("error", m.t, depth);
   line.dataset.testid = "error-line";
   const textEl = line.querySelector(".text");
   textEl.append(`${m.kind}: ${m.message}`);
@@ -130,7 +247,9 @@ export function applyFilters() {
 // built only when it is first opened, so large values cost nothing until then.
 function previewNode(p, top = false) {
   if (!isExpandable(p)) return el("span", { class: `v ${typeof p === "string" && !top ? "s" : ""}`, text: render(p, top) });
-  const details = el("details", { class: "v tree" }, el("summary", { text: render(p) }));
+  const summary = render(p);
+  const details = el("details", { class: "v tree" },
+    el("summary", { text: summary.length > SUMMARY_CHARS ? summary.slice(0, SUMMARY_CHARS) + "…" : summary, title: summary.length > SUMMARY_CHARS ? "open to see every property" : undefined }));
   details.addEventListener("toggle", () => {
     if (!details.open || details.dataset.filled) return;
     details.dataset.filled = "1";

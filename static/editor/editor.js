@@ -112,7 +112,9 @@ function language(path) {
 
 // createEditor mounts an editor in parent. Each file has its own
 // EditorState (so undo history is per file); the caller swaps them.
-export function createEditor(parent, { onChange, onRun, info = () => ({ modules: ["playground"], host: [] }) }) {
+// readOnly shows the files without letting them be edited (the embed's
+// read-only mode); the cursor still moves, so text can be selected and copied.
+export function createEditor(parent, { onChange, onRun, info = () => ({ modules: ["playground"], host: [] }), readOnly = false }) {
   const runKeys = keymap.of([{ key: "Mod-Enter", preventDefault: true, run: () => { onRun(); return true; } }]);
   const extensions = (path) => [
     runKeys,
@@ -123,7 +125,8 @@ export function createEditor(parent, { onChange, onRun, info = () => ({ modules:
     keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...searchKeymap, ...historyKeymap, ...foldKeymap, ...completionKeymap, indentWithTab]),
     language(path), errorField,
     EditorView.updateListener.of((u) => { if (u.docChanged) onChange(u.state.doc.toString()); }),
-    EditorView.contentAttributes.of({ "aria-label": "Code editor: " + path }),
+    EditorView.contentAttributes.of({ "aria-label": (readOnly ? "Code (read-only): " : "Code editor: ") + path }),
+    readOnly ? [EditorState.readOnly.of(true)] : [],
   ];
   const view = new EditorView({ parent });
   return {

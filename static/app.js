@@ -9,18 +9,21 @@
 //   app/facts.js       the Facts pane
 //   app/timeline.js    the Timeline panel
 //   app/calls.js       the Calls and Run panels
+//   app/problems.js    the Problems panel (types from a web worker)
 //
 // Program output is always inserted as text (textContent), never as HTML.
-import { createEditor } from "./editor.bundle.js";
+import { createEditor, startTypeWorker, formatSource } from "./editor.bundle.js";
 import { examples } from "./examples.js";
 import { $, el } from "./app/dom.js";
 import { state } from "./app/state.js";
 import * as files from "./app/files.js";
 import { run, stop, scheduleAutoRun } from "./app/connection.js";
-import { applyFilters, clearConsole, configureConsole } from "./app/console.js";
+import { applyFilters, clearConsole, configureConsole, systemLine } from "./app/console.js";
 import { renderFacts } from "./app/facts.js";
 import { renderCalls, renderRunInfo } from "./app/calls.js";
 import { renderTimeline, showAt } from "./app/timeline.js";
+import { startProblems, scheduleProblems, setHost } from "./app/problems.js";
+import { client } from "./app/connection.js";
 
 const editor = createEditor(document.getElementById("editor"), {
   onChange: () => {
@@ -28,11 +31,48 @@ const editor = createEditor(document.getElementById("editor"), {
     scheduleAutoRun();
   },
   onRun: () => run(),
+  onFormat: () => format(),
   info: () => ({ modules: state.hello?.modules ?? ["playground"], host: state.hello?.host ?? [] }),
 });
 files.useEditor(editor);
 configureConsole({ openAt: files.openAt, markError: files.markError });
 files.wireSharing();
+files.setOnSave(scheduleProblems);
+
+// ---- format, Vim, types ----
+
+const VIM_KEY = "playground.vim";
+
+async function format() {
+  const [path] = [files.activePath()];
+  try {
+    const formatted = await formatSource(editor.getText(), path);
+    if (formatted !== editor.getText()) editor.replaceText(formatted);
+  } catch (err) {
+    systemLine(`format: ${String(err.message ?? err).split("\n")[0]}`, "error");
+  }
+}
+$("format-button").addEventListener("click", format);
+
+$("vim-mode").checked = localStorage.getItem(VIM_KEY) === "on";
+editor.setVim($("vim-mode").checked);
+$("vim-mode").addEventListener("change", () => {
+  localStorage.setItem(VIM_KEY, $("vim-mode").checked ? "on" : "off");
+  editor.setVim($("vim-mode").checked);
+});
+
+// The type checker starts after the first hello (it needs the server's
+// host functions) once the page is idle, so it never delays the page.
+let typesStarted = false;
+client.addEventListener("hello", (e) => {
+  if (typesStarted) return setHost(e.detail.host ?? []);
+  typesStarted = true;
+  const start = () => startProblems({
+    start: startTypeWorker, host: e.detail.host ?? [], files: files.currentFiles, openAt: files.openAt,
+    useTypes: (w) => editor.useTypes(w),
+  });
+  (window.requestIdleCallback ?? setTimeout)(start, { timeout: 500 });
+});
 
 // ---- layout ----
 

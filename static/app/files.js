@@ -25,6 +25,9 @@ export function validPath(path) {
   return PATH.test(path) && EXT.test(path) && !path.split("/").some((s) => s === "." || s === "..");
 }
 
+/** activePath is the path of the file in the editor. */
+export const activePath = () => files[active]?.path ?? entry;
+
 /** entryPath is the file the run starts from. */
 export const entryPath = () => entry;
 
@@ -45,9 +48,17 @@ export function currentFiles() {
   return files.map((f) => ({ path: f.path, source: f.state.doc.toString() }));
 }
 
+let onSave = () => {};
+
+/** setOnSave sets what runs after every save (each edit, add, rename, removal, load). */
+export function setOnSave(fn) {
+  onSave = fn;
+}
+
 export function save() {
   if (files.length === 0) return;
   localStorage.setItem(STORAGE_KEY, JSON.stringify({ entry, files: currentFiles() }));
+  onSave();
 }
 
 /** savedFiles returns the files saved in this browser, or null. */

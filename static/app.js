@@ -140,3 +140,4 @@ renderCalls();
 renderRunInfo();
 renderTimeline();
 document.body.dataset.ready = "true";
+document.body.dataset.readyMs = String(Math.round(performance.now())); // interactive, from navigation start

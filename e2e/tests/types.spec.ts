@@ -13,7 +13,9 @@ test("type errors are listed and underlined, and never block a run; time to firs
   await expect(page.locator("body")).toHaveAttribute("data-types-ready-ms", /\d+/, { timeout: 30_000 });
   const ready = await page.locator("body").getAttribute("data-types-ready-ms");
   const load = await page.locator("body").getAttribute("data-types-load-ms");
-  console.log(`types: worker ready in ${load} ms, first diagnostic ${ready} ms after navigation`);
+  const interactive = await page.locator("body").getAttribute("data-ready-ms");
+  console.log(`types: page interactive ${interactive} ms, worker ready in ${load} ms, first diagnostic ${ready} ms after navigation`);
+  expect(Number(interactive)).toBeLessThan(Number(ready)); // the page does not wait for the types
   await setSource(page, `const n: number = "text";\nconsole.log("ran", n);`);
   const list = await problems(page);
   await expect(list).toHaveCount(1);

@@ -126,3 +126,25 @@ test("a broken or missing #code= shows a clear message", async ({ page }) => {
   await expect(page.getByTestId("console")).toContainText("no example");
   await expect(page.getByTestId("run-button")).toBeDisabled();
 });
+
+test("the Share panel's embed snippet, pasted into a docs page, embeds the files", async ({ page, browser }) => {
+  await page.goto("/");
+  await page.evaluate(() => localStorage.clear());
+  await page.goto("/");
+  await expect(page.getByTestId("connection")).toHaveText("connected");
+  await page.getByTestId("share-button").click();
+  const snippet = await page.getByTestId("embed-snippet").inputValue();
+  expect(snippet).toMatch(/^<script src="http:\/\/127\.0\.0\.1:\d+\/static\/embed\.js" data-code="[A-Za-z0-9_-]+" data-height="320"><\/script>$/);
+
+  docsHTML = `<!DOCTYPE html><html lang="en"><head><title>Pasted</title></head><body>${snippet.replace("<script ", '<script data-id="pasted" ')}
+<script>window.addEventListener("message", (e) => { if (e.data?.type === "playground:result") window.result = e.data; });</script></body></html>`;
+  const docsPage = await (await browser.newContext()).newPage();
+  await docsPage.goto(`${embedHostOrigin}/`);
+  const frame = docsPage.frameLocator("#pasted");
+  await expect(frame.getByTestId("file-tab")).toHaveCount(2); // the example's two files
+  await expect(frame.getByTestId("run-button")).toBeEnabled();
+  await docsPage.evaluate(() => (document.getElementById("pasted") as any).run());
+  await expect.poll(() => docsPage.evaluate(() => (window as any).result?.outcome)).toBe("ok");
+  expect((await docsPage.evaluate(() => (window as any).result)).logs.length).toBeGreaterThan(0);
+  await docsPage.context().close();
+});

@@ -215,8 +215,9 @@ export async function decodeFiles(code) {
   return null;
 }
 
-async function shareURL() {
-  return `${location.origin}${location.pathname}#code=${await encodeFiles({ entry, files: currentFiles() })}`;
+/** embedSnippet is the one-line script a docs page pastes to embed files packed as code. */
+export function embedSnippet(code) {
+  return `<script src="${location.origin}/static/embed.js" data-code="${code}" data-height="320"></script>`;
 }
 
 /** fromHash reads files from a #code= share link, or returns null. */
@@ -231,8 +232,10 @@ export async function fromHash() {
 /** wireSharing connects the Share and Download buttons. */
 export function wireSharing() {
   $("share-button").addEventListener("click", async () => {
-    const url = await shareURL();
+    const code = await encodeFiles({ entry, files: currentFiles() });
+    const url = `${location.origin}${location.pathname}#code=${code}`;
     $("share-url").value = url;
+    $("embed-snippet").value = embedSnippet(code);
     $("share-panel").hidden = false;
     $("share-url").select();
     navigator.clipboard?.writeText(url).catch(() => {});

@@ -74,7 +74,9 @@ function render(problems, files) {
   const errors = problems.filter((p) => p.severity === "error").length;
   $("problem-count").textContent = problems.length ? String(problems.length) : "";
   $("problem-count").dataset.errors = String(errors);
-  $("types-status").textContent = problems.length === 0 ? "No problems: types check" : `${errors} errors, ${problems.length - errors} warnings (runs are never blocked by them)`;
+  const count = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  $("types-status").textContent = problems.length === 0 ? "No problems: types check"
+    : `${count(errors, "error")}, ${count(problems.length - errors, "warning")} (runs are never blocked by them)`;
   $("problems").replaceChildren(...problems.map((p) => {
     const path = p.path.slice(1);
     const { line, column } = position(sources.get(p.path) ?? "", p.from);

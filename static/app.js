@@ -4,7 +4,8 @@
 // wires the modules in app/ together:
 //
 //   app/files.js       files, tabs, entry, saving, share links, download
-//   app/connection.js  the session, runs and routing of their events
+//   app/connection.js  the session (a PlaygroundClient from client.js), runs and
+//                      the routing of their events
 //   app/console.js     the Console panel (app/preview.js renders values)
 //   app/facts.js       the Facts pane
 //   app/timeline.js    the Timeline panel

@@ -141,3 +141,23 @@ test("Format (button and Shift+Alt+F) and Vim keys, remembered per browser", asy
   await page.reload();
   await expect(page.getByTestId("vim-mode")).not.toBeChecked();
 });
+
+test("every shipped example type-checks cleanly, across its files", async ({ page }) => {
+  await fresh(page);
+  await expect(page.locator("body")).toHaveAttribute("data-types-ready-ms", /\d+/, { timeout: 30_000 });
+  const names = await page.getByTestId("examples").locator("option").allTextContents();
+  const list = await problems(page);
+  for (const name of names.slice(1)) {
+    await page.getByTestId("examples").selectOption({ label: name });
+    await expect(page.getByTestId("types-status"), name).toContainText("No problems");
+    expect(await list.allTextContents(), name).toEqual([]);
+  }
+  // A type error in an imported file is listed under that file's path.
+  await page.getByTestId("examples").selectOption({ label: names[1] });
+  await page.getByTestId("file-tab").nth(1).click();
+  const path = await page.getByTestId("file-tab").nth(1).getAttribute("data-path");
+  await setSource(page, `export const broken: number = "no";`);
+  await expect(list.filter({ hasText: `${path}:1:14` })).toContainText("Type 'string' is not assignable to type 'number'");
+  // …and the file importing it learns that Counter is gone.
+  await expect(list.filter({ hasText: "src/main.ts:2:" })).toContainText("has no exported member 'Counter'");
+});

@@ -39,9 +39,9 @@ step "generated code is fresh (templ, editor bundle, vendored libraries)"
 go tool templ generate >/dev/null
 go generate ./static ./sandbox/libs
 if git rev-parse --git-dir >/dev/null 2>&1; then
-  git diff --exit-code -- web/page_templ.go static/editor.bundle.js sandbox/libs/dist ||
+  git diff --exit-code -- web/*_templ.go static/editor.bundle.js static/ts.worker.js static/prettier.bundle.js sandbox/libs/dist ||
     { echo "generated files are stale: run 'go tool templ generate && go generate ./static ./sandbox' and commit"; exit 1; }
-  [ -z "$(git status --porcelain -- web static/editor.bundle.js sandbox/libs/dist)" ] ||
+  [ -z "$(git status --porcelain -- web static/editor.bundle.js static/ts.worker.js static/prettier.bundle.js sandbox/libs/dist)" ] ||
     { echo "generated files are not committed:"; git status --porcelain -- web static sandbox/libs/dist; exit 1; }
 fi
 
@@ -79,6 +79,9 @@ trap - EXIT
 
 step "fuzz the protocol decoder (10s)"
 go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 10s ./ws
+
+step "node unit tests (the page's preview renderer against the Go golden file)"
+node --test static/
 
 step "Playwright in Chromium"
 (cd e2e && CI=1 npx playwright test)

@@ -11,7 +11,7 @@ import (
 
 //go:generate go run ./editor/build.go
 
-//go:embed *.js *.css
+//go:embed *.js *.css app/*.js
 var files embed.FS
 
 // FS returns the embedded assets.

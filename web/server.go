@@ -27,6 +27,10 @@ type Config struct {
 	// OriginPatterns are browser origins allowed besides the server's own
 	// host (path.Match patterns such as "*.example.com").
 	OriginPatterns []string
+	// EmbedOrigins are the origins (scheme://host[:port], "*." allowed at the
+	// host's start, or "*" for any) whose pages may frame /embed, besides
+	// the server's own; invalid entries are logged and ignored.
+	EmbedOrigins []string
 	// InsecureSkipOriginCheck accepts WebSockets from any origin (tests only).
 	InsecureSkipOriginCheck bool
 	// TrustedProxies are peers whose X-Forwarded-For is believed.
@@ -47,6 +51,8 @@ type Server struct {
 	metrics session.Metrics
 	started time.Time
 
+	frameAncestors string // CSP frame-ancestors of /embed, from cfg.EmbedOrigins
+
 	ctx    context.Context // cancelled by Close: sessions end with 1001
 	cancel context.CancelFunc
 
@@ -62,6 +68,11 @@ func NewServer(cfg Config) *Server {
 	}
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), started: time.Now()}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	var rejected []string
+	s.frameAncestors, rejected = frameAncestors(cfg.EmbedOrigins)
+	for _, r := range rejected {
+		cfg.Log.Error("embed origin ignored", "origin", r)
+	}
 	s.routes()
 	return s
 }
@@ -72,6 +83,9 @@ func (s *Server) routes() {
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", cacheControl(http.FileServerFS(static.FS()))))
 	s.mux.HandleFunc("GET /healthz", s.handleHealth)
 	s.mux.HandleFunc("GET /api/stats", s.handleStats)
+	s.mux.HandleFunc("GET /embed", s.handleEmbed)
+	s.mux.HandleFunc("GET /favicon.ico", serveBytes("image/x-icon", faviconICO))
+	s.mux.HandleFunc("GET /favicon.svg", serveBytes("image/svg+xml", faviconSVG))
 }
 
 // ServeHTTP implements http.Handler.

@@ -31,11 +31,13 @@ func TestForeignOriginRefused(t *testing.T) {
 func TestPageAndAssets(t *testing.T) {
 	addr := server(t)
 	for path, want := range map[string]string{
-		"/":                        `data-testid="run-button"`,
-		"/static/app.js":           "PlaygroundClient",
-		"/static/editor.bundle.js": "createEditor",
-		"/static/client.js":        "playground.v1",
-		"/healthz":                 "ok",
+		"/":                         `data-testid="run-button"`,
+		"/static/app.js":            `from "./app/connection.js"`,
+		"/static/app/connection.js": "new PlaygroundClient()",
+		"/favicon.ico":              "",
+		"/static/editor.bundle.js":  "createEditor",
+		"/static/client.js":         "playground.v1",
+		"/healthz":                  "ok",
 	} {
 		resp, err := http.Get("http://" + addr + path)
 		if err != nil {

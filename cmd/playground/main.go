@@ -48,6 +48,7 @@ func main() {
 type config struct {
 	addr           string
 	origins        string
+	embedOrigins   string
 	trustedProxies string
 	timeout        time.Duration
 	minTimeout     time.Duration
@@ -77,6 +78,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "listen `address`; $PORT, if set, replaces the port")
 	fs.StringVar(&c.origins, "origins", "", "comma-separated browser origin `patterns` allowed besides the server's own host (e.g. \"*.example.com,docs.example.org\")")
+	fs.StringVar(&c.embedOrigins, "embed-origins", "", "comma-separated `origins` whose pages may frame /embed (e.g. \"https://docs.example.org,https://*.example.com\"; \"*\" for any)")
 	fs.StringVar(&c.trustedProxies, "trusted-proxies", "", "comma-separated `CIDRs` of reverse proxies whose X-Forwarded-For is believed")
 	fs.DurationVar(&c.timeout, "timeout", d.DefaultTimeout, "default run time limit when a run asks for none")
 	fs.DurationVar(&c.minTimeout, "min-timeout", d.MinTimeout, "smallest time limit a run may ask for")
@@ -220,6 +222,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		Modules:        a.Modules,
 		Host:           a.Host,
 		OriginPatterns: splitList(c.origins),
+		EmbedOrigins:   splitList(c.embedOrigins),
 		TrustedProxies: proxies,
 		PoolStats:      func() any { return pool.Stats() },
 		Log:            log,

@@ -139,7 +139,7 @@ test("files: rename, entry, keyboard switching, reload keeps them, download", as
 
   await page.locator(".cm-content").click();
   await page.keyboard.press("Alt+ArrowRight");
-  await expect(page.locator('[data-testid="file-tab"][aria-selected="true"]')).toHaveText("src/tally.ts");
+  await expect(page.locator('[data-testid="file-tab"][aria-current="true"]')).toHaveText("src/tally.ts");
   await page.getByTestId("set-entry").click();
   await expect(tabs.nth(1)).toContainText("entry");
 

@@ -53,7 +53,7 @@ test("an error in an imported file links to its line", async ({ page }) => {
   await expect(loc).toHaveText("src/parse.ts:4:11");
   await expect(page.getByTestId("error-line")).toContainText("RUNTIME_ERROR: RangeError: not a number: forty-two");
   await loc.click();
-  await expect(page.locator('[data-testid="file-tab"][aria-selected="true"]')).toContainText("src/parse.ts");
+  await expect(page.locator('[data-testid="file-tab"][aria-current="true"]')).toContainText("src/parse.ts");
   await expect(page.locator(".cm-error-line")).toContainText("throw new RangeError");
   await page.screenshot({ path: "screenshots/error.png" });
 });
@@ -86,7 +86,7 @@ test("files can be added and removed", async ({ page }) => {
   const tabs = page.getByTestId("file-tab");
   await expect(tabs).toHaveCount(3);
   await expect(tabs.nth(2)).toContainText("src/extra.ts");
-  await expect(tabs.nth(2)).toHaveAttribute("aria-selected", "true");
+  await expect(tabs.nth(2)).toHaveAttribute("aria-current", "true");
   await page.getByTestId("remove-file").nth(2).click();
   await expect(tabs).toHaveCount(2);
 });

@@ -1,0 +1,40 @@
+// The Calls and Run panels: the run's host calls, and its outcome, timings
+// and the server's limits.
+import { $, el } from "./dom.js";
+import { state } from "./state.js";
+
+export function renderCalls() {
+  const calls = state.current?.calls ?? [];
+  $("calls").replaceChildren(...(calls.length === 0 ? [el("tr", {}, el("td", { class: "empty", colspan: "4", text: "no host calls" }))] :
+    calls.map((c) => el("tr", { "data-testid": "call-row", class: c.ok ? "" : "failed" },
+      el("td", { text: `host.${c.name}` }),
+      el("td", { text: (c.args ?? []).map((a) => JSON.stringify(a)).join(", ") }),
+      el("td", { text: c.ms.toFixed(1) }),
+      el("td", { text: c.ok ? (c.result === undefined ? "undefined" : JSON.stringify(c.result)) : `error: ${c.error}` })))));
+}
+
+export function renderRunInfo() {
+  const d = state.current?.done;
+  const l = state.hello?.limits;
+  const rows = [];
+  const add = (k, v) => rows.push(el("dt", { text: k }), el("dd", { "data-testid": `run-${k.toLowerCase().replaceAll(" ", "-")}`, text: v }));
+  if (!d) {
+    add("Outcome", state.current ? "running…" : "no run yet");
+  } else {
+    add("Outcome", d.outcome + (d.timedOut ? " (timed out)" : ""));
+    add("Duration", `${d.durationMs.toFixed(1)} ms`);
+    add("Queue", `${d.stats.queueMs.toFixed(1)} ms`);
+    add("Bundle", `${d.stats.bundleMs.toFixed(1)} ms`);
+    add("Run", `${d.stats.runMs.toFixed(1)} ms`);
+    add("Logs", String(d.stats.logs));
+    add("Output bytes", `${d.stats.outputBytes}${d.stats.truncated ? " (truncated)" : ""}`);
+    if (d.retryAfterMs !== undefined) add("Retry after", `${d.retryAfterMs} ms`);
+  }
+  if (l) {
+    add("Time limit", `${$("timeout").value || l.timeoutMs.default} ms (${l.timeoutMs.min}–${l.timeoutMs.max})`);
+    add("Memory limit", `${Math.round((l.memoryBytes ?? 0) / 1048576)} MiB`);
+    add("Output limit", `${l.maxOutputBytes} bytes, ${l.maxEvents} events`);
+    add("Rate limit", `${l.runsPerSecond} runs/s, burst ${l.runBurst}`);
+  }
+  $("run-info").replaceChildren(...rows);
+}

@@ -1,0 +1,161 @@
+// The connection: the WebSocket session (client.js), the server's hello,
+// starting and stopping runs, and routing the shown run's events to the
+// panels. Events of other (superseded) runs are dropped.
+import { $, el } from "./dom.js";
+import { PlaygroundClient } from "../client.js";
+import { state, newRun } from "./state.js";
+import { currentFiles, entryPath, clearErrorMarks } from "./files.js";
+import { appendLog, callLine, clearConsole, errorLine, systemLine } from "./console.js";
+import { renderFacts } from "./facts.js";
+import { renderCalls, renderRunInfo } from "./calls.js";
+import { renderTimeline, TIMELINE_KINDS } from "./timeline.js";
+
+export const client = new PlaygroundClient();
+let autoRunTimer = 0;
+let countdown = 0;
+
+client.addEventListener("state", (e) => {
+  const { state: s, retryInMs } = e.detail;
+  const conn = $("connection");
+  conn.dataset.state = s;
+  conn.textContent = s === "open" ? "connected" : s === "connecting" ? "connecting…" : retryInMs ? `disconnected, retrying in ${(retryInMs / 1000).toFixed(1)}s` : "disconnected";
+  $("run-button").disabled = s !== "open";
+  if (s !== "open" && state.current?.running) finish("connection lost: the run's result is unknown");
+});
+
+client.addEventListener("hello", (e) => {
+  state.hello = e.detail;
+  const l = state.hello.limits;
+  $("limits").textContent = `limits: ${l.timeoutMs.default} ms · ${Math.round((l.memoryBytes ?? 0) / 1048576)} MiB · ${Math.round(l.maxOutputBytes / 1024)} KiB output · ${l.runsPerSecond}/s (burst ${l.runBurst})`;
+  const sel = $("timeout");
+  const keep = sel.value;
+  sel.replaceChildren();
+  const choices = [...new Set([l.timeoutMs.default, 1000, 2000, 5000, 10000, 30000, l.timeoutMs.max])]
+    .filter((v) => v >= l.timeoutMs.min && v <= l.timeoutMs.max).sort((a, b) => a - b);
+  for (const v of choices) sel.append(el("option", { value: String(v), text: v === l.timeoutMs.default ? `${v / 1000}s (default)` : `${v / 1000}s` }));
+  sel.value = choices.includes(Number(keep)) ? keep : String(l.timeoutMs.default);
+});
+
+function readInput() {
+  const text = $("input").value.trim();
+  $("input-error").textContent = "";
+  if (text === "") return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (err) {
+    $("input-error").textContent = `Input is not valid JSON: ${err.message}`;
+    $("input-pane").open = true;
+    return { ok: false };
+  }
+}
+
+/** run starts a run of the current files with the chosen options. */
+export function run() {
+  if (client.state !== "open") return;
+  const input = readInput();
+  if (!input.ok) return;
+  clearTimeout(autoRunTimer);
+  const id = client.run({
+    files: currentFiles(), entry: entryPath(), input: input.value,
+    timeoutMs: Number($("timeout").value) || undefined,
+    deterministic: $("deterministic").checked || undefined,
+  });
+  if (!id) return;
+  state.current = newRun(id);
+  if (!$("preserve-log").checked) clearConsole();
+  else systemLine(`— run ${id} —`);
+  clearErrorMarks();
+  renderFacts();
+  renderCalls();
+  renderTimeline();
+  renderRunInfo();
+  stopCountdown();
+  $("stop-button").disabled = false;
+  setStatus("sending…");
+}
+
+/** scheduleAutoRun runs 600 ms after the last edit when Auto-run is on. */
+export function scheduleAutoRun() {
+  if (!$("auto-run").checked) return;
+  clearTimeout(autoRunTimer);
+  autoRunTimer = setTimeout(run, 600);
+}
+
+export function stop() {
+  if (state.current?.running) client.cancel(state.current.id);
+}
+
+function finish(text, outcome) {
+  if (state.current) state.current.running = false;
+  $("stop-button").disabled = true;
+  setStatus(text);
+  if (outcome) $("run-status").dataset.outcome = outcome;
+}
+
+function setStatus(text) {
+  $("run-status").textContent = text;
+  delete $("run-status").dataset.outcome;
+}
+
+function stopCountdown() {
+  clearInterval(countdown);
+  countdown = 0;
+}
+
+function startCountdown(outcome, ms) {
+  stopCountdown();
+  const until = performance.now() + ms;
+  const tick = () => {
+    const left = until - performance.now();
+    if (left <= 0) {
+      stopCountdown();
+      finish(`${outcome.replace("_", " ")}: you can run again`, outcome);
+      return;
+    }
+    finish(`${outcome.replace("_", " ")}: retry in ${(left / 1000).toFixed(1)} s`, outcome);
+  };
+  tick();
+  countdown = setInterval(tick, 100);
+}
+
+const mine = (msg) => state.current && msg.id === state.current.id;
+
+client.addEventListener("message", (e) => {
+  const m = e.detail;
+  if (!mine(m) || m.type === "done") return;
+  if (TIMELINE_KINDS.has(m.type)) state.current.timeline.push(m);
+  if (m.type === "fact") {
+    if (m.deleted) state.current.facts.delete(m.key);
+    else state.current.facts.set(m.key, m.value);
+    renderFacts(m.key);
+  }
+  renderTimeline(true);
+});
+client.addEventListener("queued", (e) => mine(e.detail) && setStatus(`queued: position ${e.detail.position}`));
+client.addEventListener("started", (e) => mine(e.detail) && setStatus(`running (limit ${e.detail.timeoutMs} ms)…`));
+client.addEventListener("log", (e) => mine(e.detail) && appendLog(e.detail));
+client.addEventListener("call", (e) => {
+  const m = e.detail;
+  if (!mine(m)) return;
+  state.current.calls.push(m);
+  callLine(m);
+  renderCalls();
+});
+client.addEventListener("error", (e) => mine(e.detail) && errorLine(e.detail));
+client.addEventListener("done", (e) => {
+  const m = e.detail;
+  if (!mine(m)) return;
+  state.current.done = m;
+  state.current.facts = new Map(Object.entries(m.facts || {}));
+  renderFacts();
+  renderRunInfo();
+  renderTimeline();
+  if (m.output !== undefined) systemLine(`default export: ${JSON.stringify(m.output)}`);
+  if (m.stats.truncated) systemLine("output was truncated at the limit: later output was not kept", "warn");
+  if (m.outcome === "rate_limited" || m.outcome === "busy") {
+    startCountdown(m.outcome, m.retryAfterMs ?? 1000);
+    return;
+  }
+  finish(`${m.outcome} in ${m.durationMs.toFixed(1)} ms (run ${m.stats.runMs.toFixed(1)} ms, bundle ${m.stats.bundleMs.toFixed(1)} ms)`, m.outcome);
+});
+client.addEventListener("protocol_error", (e) => systemLine(`protocol error: ${e.detail.message}`, "error"));

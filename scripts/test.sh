@@ -40,7 +40,7 @@ go tool templ generate >/dev/null
 go generate ./static ./sandbox/libs
 if git rev-parse --git-dir >/dev/null 2>&1; then
   git diff --exit-code -- web/*_templ.go static/editor.bundle.js static/ts.worker.js static/prettier.bundle.js sandbox/libs/dist ||
-    { echo "generated files are stale: run 'go tool templ generate && go generate ./static ./sandbox' and commit"; exit 1; }
+    { echo "generated files are stale: run 'go tool templ generate && go generate ./static ./sandbox/libs' and commit"; exit 1; }
   [ -z "$(git status --porcelain -- web static/editor.bundle.js static/ts.worker.js static/prettier.bundle.js sandbox/libs/dist)" ] ||
     { echo "generated files are not committed:"; git status --porcelain -- web static sandbox/libs/dist; exit 1; }
 fi

@@ -9,6 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/playground-dev/playground/ratelimit"
+	"github.com/playground-dev/playground/ratelimit/redistest"
 )
 
 // BenchmarkAllow compares one rate-limit decision in-process and through a
@@ -26,8 +27,8 @@ func BenchmarkAllow(b *testing.B) {
 		})
 	})
 	b.Run("redis", func(b *testing.B) {
-		r := startRedis(b)
-		s := newStore(b, r.url(), ratelimit.StoreConfig{})
+		r := redistest.Start(b)
+		s := newStore(b, r.URL(), ratelimit.StoreConfig{})
 		l := ratelimit.NewShared(s, "runs", cfg)
 		b.ResetTimer()
 		b.RunParallel(func(pb *testing.PB) {
@@ -47,8 +48,8 @@ func BenchmarkAllow(b *testing.B) {
 // BenchmarkCountsAcquireRelease is one slot taken and given back (two Redis
 // round trips), as a socket open and close or a run start and end would.
 func BenchmarkCountsAcquireRelease(b *testing.B) {
-	r := startRedis(b)
-	s := newStore(b, r.url(), ratelimit.StoreConfig{})
+	r := redistest.Start(b)
+	s := newStore(b, r.URL(), ratelimit.StoreConfig{})
 	c := ratelimit.NewSharedCounts(s, "sockets", 1<<20)
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
@@ -73,9 +74,9 @@ func BenchmarkCountsAcquireRelease(b *testing.B) {
 // budget (redis_rate's key) and one held slot (a sorted set with one lease),
 // from INFO memory before and after 10,000 distinct keys.
 func BenchmarkRedisMemory(b *testing.B) {
-	r := startRedis(b)
-	s := newStore(b, r.url(), ratelimit.StoreConfig{})
-	rdb := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", r.port)})
+	r := redistest.Start(b)
+	s := newStore(b, r.URL(), ratelimit.StoreConfig{})
+	rdb := redis.NewClient(&redis.Options{Addr: r.Addr()})
 	defer rdb.Close()
 	used := func() float64 {
 		info, err := rdb.Info(b.Context(), "memory").Result()

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -16,71 +14,8 @@ import (
 	"time"
 
 	"github.com/playground-dev/playground/ratelimit"
+	"github.com/playground-dev/playground/ratelimit/redistest"
 )
-
-// redisServer is a redis-server process started by a test on a loopback port.
-type redisServer struct {
-	t    testing.TB
-	port int
-	cmd  *exec.Cmd
-}
-
-// startRedis starts Debian's redis-server on a free loopback port, without
-// persistence, and stops it when the test ends.
-func startRedis(t testing.TB) *redisServer {
-	t.Helper()
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Fatal("redis-server is not installed: run ./scripts/test.sh, which installs Debian's redis-server package")
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	r := &redisServer{t: t, port: port}
-	r.start()
-	t.Cleanup(r.stop)
-	return r
-}
-
-func (r *redisServer) url() string { return fmt.Sprintf("redis://127.0.0.1:%d/0", r.port) }
-
-func (r *redisServer) start() {
-	r.t.Helper()
-	var out bytes.Buffer
-	r.cmd = exec.Command("redis-server", "--bind", "127.0.0.1", "--port", strconv.Itoa(r.port),
-		"--save", "", "--appendonly", "no", "--protected-mode", "yes", "--dir", r.t.TempDir())
-	r.cmd.Stdout, r.cmd.Stderr = &out, &out
-	if err := r.cmd.Start(); err != nil {
-		r.t.Fatalf("starting redis-server: %v", err)
-	}
-	for range 500 { // up to ~5s
-		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", r.port))
-		if err == nil {
-			c.Write([]byte("PING\r\n"))
-			buf := make([]byte, 7)
-			c.SetReadDeadline(time.Now().Add(time.Second))
-			n, _ := c.Read(buf)
-			c.Close()
-			if strings.HasPrefix(string(buf[:n]), "+PONG") {
-				return
-			}
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	r.t.Fatalf("redis-server did not answer on port %d:\n%s", r.port, out.String())
-}
-
-// stop kills redis-server (SIGKILL: no goodbye to clients) and waits for it.
-func (r *redisServer) stop() {
-	if r.cmd == nil {
-		return
-	}
-	r.cmd.Process.Kill()
-	r.cmd.Wait()
-	r.cmd = nil
-}
 
 // logBuffer is a concurrency-safe log sink for a store's slog.Logger.
 type logBuffer struct {
@@ -118,11 +53,11 @@ func newStore(t testing.TB, url string, cfg ratelimit.StoreConfig) *ratelimit.St
 const slow = 1.0 / 3600
 
 func TestSharedLimiterOneBurstAcrossInstances(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	cfg := ratelimit.Config{PerSecond: slow, Burst: 8}
 	// Two server instances: each its own Store (connection) and limiter.
-	a := ratelimit.NewShared(newStore(t, r.url(), ratelimit.StoreConfig{Instance: "a"}), "runs", cfg)
-	b := ratelimit.NewShared(newStore(t, r.url(), ratelimit.StoreConfig{Instance: "b"}), "runs", cfg)
+	a := ratelimit.NewShared(newStore(t, r.URL(), ratelimit.StoreConfig{Instance: "a"}), "runs", cfg)
+	b := ratelimit.NewShared(newStore(t, r.URL(), ratelimit.StoreConfig{Instance: "b"}), "runs", cfg)
 
 	allowed := 0
 	var lastRetry time.Duration
@@ -149,7 +84,7 @@ func TestSharedLimiterOneBurstAcrossInstances(t *testing.T) {
 		t.Error("Allow for another key = false; want true")
 	}
 	// Another limiter name on the same store has its own buckets.
-	c := ratelimit.NewShared(newStore(t, r.url(), ratelimit.StoreConfig{}), "keys", cfg)
+	c := ratelimit.NewShared(newStore(t, r.URL(), ratelimit.StoreConfig{}), "keys", cfg)
 	if ok, _ := c.Allow("203.0.113.7"); !ok {
 		t.Error("Allow on a limiter with another name = false; want its own bucket")
 	}
@@ -159,11 +94,11 @@ func TestSharedLimiterOneBurstAcrossInstances(t *testing.T) {
 }
 
 func TestSharedLimiterConcurrentInstances(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	cfg := ratelimit.Config{PerSecond: slow, Burst: 25}
 	var lims []*ratelimit.SharedLimiter
 	for i := range 3 {
-		lims = append(lims, ratelimit.NewShared(newStore(t, r.url(), ratelimit.StoreConfig{Instance: fmt.Sprint(i)}), "runs", cfg))
+		lims = append(lims, ratelimit.NewShared(newStore(t, r.URL(), ratelimit.StoreConfig{Instance: fmt.Sprint(i)}), "runs", cfg))
 	}
 	var allowed atomic.Int64
 	var wg sync.WaitGroup
@@ -183,9 +118,9 @@ func TestSharedLimiterConcurrentInstances(t *testing.T) {
 }
 
 func TestSharedLimiterFractionalRate(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	// 0.5/s: one token every 2s. After the burst, the retry is at most 2s.
-	l := ratelimit.NewShared(newStore(t, r.url(), ratelimit.StoreConfig{}), "runs", ratelimit.Config{PerSecond: 0.5, Burst: 1})
+	l := ratelimit.NewShared(newStore(t, r.URL(), ratelimit.StoreConfig{}), "runs", ratelimit.Config{PerSecond: 0.5, Burst: 1})
 	if ok, _ := l.Allow("k"); !ok {
 		t.Fatal("first Allow = false")
 	}
@@ -196,12 +131,12 @@ func TestSharedLimiterFractionalRate(t *testing.T) {
 }
 
 func TestFallbackWhenRedisDiesAndReturns(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	var logs logBuffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
 	// A long probe interval: the test probes by hand.
-	sa := newStore(t, r.url(), ratelimit.StoreConfig{Log: log, ProbeInterval: time.Hour})
-	sb := newStore(t, r.url(), ratelimit.StoreConfig{ProbeInterval: time.Hour})
+	sa := newStore(t, r.URL(), ratelimit.StoreConfig{Log: log, ProbeInterval: time.Hour})
+	sb := newStore(t, r.URL(), ratelimit.StoreConfig{ProbeInterval: time.Hour})
 	cfg := ratelimit.Config{PerSecond: slow, Burst: 3}
 	a, b := ratelimit.NewShared(sa, "runs", cfg), ratelimit.NewShared(sb, "runs", cfg)
 
@@ -217,7 +152,7 @@ func TestFallbackWhenRedisDiesAndReturns(t *testing.T) {
 		t.Fatal("instance b: Allow past the shared burst = true")
 	}
 
-	r.stop() // Redis dies mid-test
+	r.Kill() // Redis dies mid-test
 
 	// Calls neither fail nor block: the in-process limiter (a fresh bucket
 	// of 3) decides.
@@ -247,7 +182,7 @@ func TestFallbackWhenRedisDiesAndReturns(t *testing.T) {
 		t.Error("Probe with redis dead = nil")
 	}
 
-	r.start() // Redis is back (empty: no persistence)
+	r.Restart() // Redis is back (empty: no persistence)
 	if err := sa.Probe(context.Background()); err != nil {
 		t.Fatalf("Probe with redis back = %v", err)
 	}
@@ -331,9 +266,9 @@ func TestNewStoreErrorHidesPassword(t *testing.T) {
 }
 
 func TestSharedCountsAcrossInstances(t *testing.T) {
-	r := startRedis(t)
-	a := ratelimit.NewSharedCounts(newStore(t, r.url(), ratelimit.StoreConfig{Instance: "a"}), "sockets", 2)
-	b := ratelimit.NewSharedCounts(newStore(t, r.url(), ratelimit.StoreConfig{Instance: "b"}), "sockets", 2)
+	r := redistest.Start(t)
+	a := ratelimit.NewSharedCounts(newStore(t, r.URL(), ratelimit.StoreConfig{Instance: "a"}), "sockets", 2)
+	b := ratelimit.NewSharedCounts(newStore(t, r.URL(), ratelimit.StoreConfig{Instance: "b"}), "sockets", 2)
 	if a.Max() != 2 {
 		t.Errorf("Max = %d; want 2", a.Max())
 	}
@@ -370,10 +305,10 @@ func TestSharedCountsAcrossInstances(t *testing.T) {
 }
 
 func TestSharedCountsConcurrent(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	var cs []*ratelimit.SharedCounts
 	for i := range 2 {
-		cs = append(cs, ratelimit.NewSharedCounts(newStore(t, r.url(), ratelimit.StoreConfig{Instance: fmt.Sprint(i)}), "runs", 5))
+		cs = append(cs, ratelimit.NewSharedCounts(newStore(t, r.URL(), ratelimit.StoreConfig{Instance: fmt.Sprint(i)}), "runs", 5))
 	}
 	var held, peak atomic.Int64
 	var mu sync.Mutex
@@ -407,11 +342,11 @@ func TestSharedCountsConcurrent(t *testing.T) {
 }
 
 func TestCrashedInstanceCountsExpire(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	ttl := time.Second
-	crashed := newStore(t, r.url(), ratelimit.StoreConfig{Instance: "crashed", LeaseTTL: ttl})
-	live := newStore(t, r.url(), ratelimit.StoreConfig{Instance: "live", LeaseTTL: ttl})
-	other := newStore(t, r.url(), ratelimit.StoreConfig{Instance: "other", LeaseTTL: ttl})
+	crashed := newStore(t, r.URL(), ratelimit.StoreConfig{Instance: "crashed", LeaseTTL: ttl})
+	live := newStore(t, r.URL(), ratelimit.StoreConfig{Instance: "live", LeaseTTL: ttl})
+	other := newStore(t, r.URL(), ratelimit.StoreConfig{Instance: "other", LeaseTTL: ttl})
 	cc := ratelimit.NewSharedCounts(crashed, "sockets", 2)
 	lc := ratelimit.NewSharedCounts(live, "sockets", 1)
 	oc := ratelimit.NewSharedCounts(other, "sockets", 2)
@@ -455,14 +390,14 @@ func TestCrashedInstanceCountsExpire(t *testing.T) {
 }
 
 func TestSharedCountsFallBackWhenRedisDies(t *testing.T) {
-	r := startRedis(t)
-	s := newStore(t, r.url(), ratelimit.StoreConfig{ProbeInterval: time.Hour})
+	r := redistest.Start(t)
+	s := newStore(t, r.URL(), ratelimit.StoreConfig{ProbeInterval: time.Hour})
 	c := ratelimit.NewSharedCounts(s, "runs", 1)
 	relRedis, ok := c.Acquire("k")
 	if !ok {
 		t.Fatal("Acquire = false")
 	}
-	r.stop()
+	r.Kill()
 	// The Redis slot is unknown to the in-process counts: one slot is free there.
 	relLocal, ok := c.Acquire("k")
 	if !ok {
@@ -517,14 +452,14 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 func TestStoreNoticesOutageAndRecoveryWithoutTraffic(t *testing.T) {
-	r := startRedis(t)
-	s := newStore(t, r.url(), ratelimit.StoreConfig{ProbeInterval: 20 * time.Millisecond})
+	r := redistest.Start(t)
+	s := newStore(t, r.URL(), ratelimit.StoreConfig{ProbeInterval: 20 * time.Millisecond})
 	if err := s.Status(); err != nil {
 		t.Fatalf("Status = %v with redis running", err)
 	}
-	r.stop()
+	r.Kill()
 	waitFor(t, "in fallback with redis dead", func() bool { return errors.Is(s.Status(), ratelimit.ErrStoreDown) })
-	r.start()
+	r.Restart()
 	waitFor(t, "back on redis", func() bool { return s.Status() == nil })
 	if n := s.Fallbacks(); n != 1 {
 		t.Errorf("Fallbacks = %d after one outage; want 1", n)
@@ -534,7 +469,7 @@ func TestStoreNoticesOutageAndRecoveryWithoutTraffic(t *testing.T) {
 	if ok, _ := ratelimit.NewShared(s, "runs", cfg).Allow("k"); !ok {
 		t.Fatal("first Allow = false")
 	}
-	other := newStore(t, r.url(), ratelimit.StoreConfig{})
+	other := newStore(t, r.URL(), ratelimit.StoreConfig{})
 	if ok, _ := ratelimit.NewShared(other, "runs", cfg).Allow("k"); ok {
 		t.Error("another instance's Allow after the burst was spent = true; want the shared bucket")
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/playground-dev/playground/ratelimit"
+	"github.com/playground-dev/playground/ratelimit/redistest"
 	"github.com/playground-dev/playground/sandbox"
 	"github.com/playground-dev/playground/web"
 	"github.com/playground-dev/playground/ws"
@@ -96,10 +97,10 @@ func (cl *client) run(ctx context.Context) string {
 // all) and one Redis give one client IP one burst; killing Redis mid-test
 // fails no run.
 func TestTwoServersOneBurst(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	const burst = 4
-	a, storeA := instance(t, r.url(), burst)
-	b, storeB := instance(t, r.url(), burst)
+	a, storeA := instance(t, r.URL(), burst)
+	b, storeB := instance(t, r.URL(), burst)
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	tabA, tabB := dial(t, ctx, a), dial(t, ctx, b) // one client IP (127.0.0.1), a tab on each instance
@@ -116,7 +117,7 @@ func TestTwoServersOneBurst(t *testing.T) {
 		t.Errorf("12 runs over two instances: %v; want %d ok and the rest rate_limited (one shared burst)", counts, burst)
 	}
 
-	r.stop() // Redis dies with both tabs open
+	r.Kill() // Redis dies with both tabs open
 	counts = map[string]int{}
 	for i := range 4 {
 		tab := tabA

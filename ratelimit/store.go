@@ -23,19 +23,19 @@ type StoreConfig struct {
 	// "unix:///path/to/redis.sock" for a socket.
 	URL string
 	// Prefix starts every key this Store writes, so that one Redis can serve
-	// other applications (or two playgrounds). Defaults to "playground:".
+	// other applications (or two playgrounds).
 	Prefix string
 	// Timeout bounds one Redis operation (dial, read, write). A decision that
-	// does not get an answer within it is made in-process. Defaults to 200ms.
+	// does not get an answer within it is made in-process.
 	Timeout time.Duration
 	// ProbeInterval is how often Redis is pinged: an outage is noticed (and
 	// Status reports it) within one interval even without traffic, and a
-	// Redis that is back is used again within one interval. Defaults to 1s.
+	// Redis that is back is used again within one interval.
 	ProbeInterval time.Duration
 	// LeaseTTL is how long a count taken by this instance (an open socket, an
 	// active run) outlives the instance's last refresh of it: a crashed
 	// instance's counts disappear this long after it died. Leases are
-	// refreshed every LeaseTTL/3. Defaults to 30s.
+	// refreshed every LeaseTTL/3.
 	LeaseTTL time.Duration
 	// Instance names this server instance in lease ids (for debugging with
 	// redis-cli). Defaults to a random 12-hex-digit id.
@@ -45,18 +45,25 @@ type StoreConfig struct {
 	Log *slog.Logger
 }
 
+// DefaultStoreConfig returns the defaults of every field but URL, written
+// once here; a zero field of a StoreConfig means its default.
+func DefaultStoreConfig() StoreConfig {
+	return StoreConfig{Prefix: "playground:", Timeout: 200 * time.Millisecond, ProbeInterval: time.Second, LeaseTTL: 30 * time.Second}
+}
+
 func (c StoreConfig) withDefaults() StoreConfig {
+	d := DefaultStoreConfig()
 	if c.Prefix == "" {
-		c.Prefix = "playground:"
+		c.Prefix = d.Prefix
 	}
 	if c.Timeout <= 0 {
-		c.Timeout = 200 * time.Millisecond
+		c.Timeout = d.Timeout
 	}
 	if c.ProbeInterval <= 0 {
-		c.ProbeInterval = time.Second
+		c.ProbeInterval = d.ProbeInterval
 	}
 	if c.LeaseTTL <= 0 {
-		c.LeaseTTL = 30 * time.Second
+		c.LeaseTTL = d.LeaseTTL
 	}
 	if c.Instance == "" {
 		var b [6]byte

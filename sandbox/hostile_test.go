@@ -135,6 +135,12 @@ func TestCircuitBreaker(t *testing.T) {
 	if st.Failures > 40 {
 		t.Errorf("failures = %d in 1.5s; want the breaker to back off", st.Failures)
 	}
+	if !st.BreakerOpen {
+		t.Error("Stats().BreakerOpen = false after repeated start failures")
+	}
+	if h := newTestPool(t, Config{Workers: 1}); h.Stats().BreakerOpen {
+		t.Error("a healthy pool reports its breaker open")
+	}
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 	defer cancel()
 	res, err := p.Run(ctx, Request{Files: files("main.js", "1")}, func(Event) {})

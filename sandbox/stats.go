@@ -20,6 +20,9 @@ type PoolStats struct {
 	// PSSBytes is the proportional resident memory of all worker processes
 	// (shared pages split among them; Linux, 0 elsewhere).
 	PSSBytes int64 `json:"pssBytes"`
+	// BreakerOpen says repeated start failures opened the circuit breaker:
+	// no worker is being started until its backoff ends.
+	BreakerOpen bool `json:"breakerOpen"`
 }
 
 // Stats reports the pool's current load.
@@ -27,7 +30,7 @@ func (p *Pool) Stats() PoolStats {
 	return PoolStats{
 		Workers: p.cfg.Workers, Live: p.live.Load(), Idle: len(p.idle), Busy: p.running.Load(),
 		Queued: p.queue.len(), Runs: p.runs.Load(), Kills: p.kills.Load(), Crashes: p.crashes.Load(),
-		Restarts: p.restarts.Load(), Failures: p.failures.Load(), PSSBytes: p.workersPSS(),
+		Restarts: p.restarts.Load(), Failures: p.failures.Load(), PSSBytes: p.workersPSS(), BreakerOpen: p.breakerWait() > 0,
 	}
 }
 

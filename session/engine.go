@@ -27,8 +27,26 @@ type Engine struct {
 	Limits ws.Limits
 	// Metrics counts queued runs. May be nil.
 	Metrics *Metrics
-	Log     *slog.Logger // nil means slog.Default()
+	// Observer is told of every run's end, refusals included. May be nil.
+	Observer Observer
+	// Draining, when set and true, refuses every new run as busy: the
+	// server is shutting down and the client should retry elsewhere.
+	Draining func() bool
+	Log      *slog.Logger // nil means slog.Default()
 }
+
+// Observer is told how each run ended (the server's metrics implement it).
+// errorKind is the kind of the run's last error event, "" when it had
+// none; durations are the run's queue, bundle and execution times.
+// RunDone is called once per run, concurrently for different runs.
+type Observer interface {
+	RunDone(outcome, errorKind string, queue, bundle, run time.Duration, outputBytes int)
+}
+
+// drainRetry is the Retry-After of a run refused while the server drains:
+// about one health-check interval, after which a load balancer has moved
+// the client elsewhere.
+const drainRetry = time.Second
 
 // Job is one run as a transport hands it over.
 type Job struct {
@@ -46,13 +64,14 @@ type Job struct {
 
 // Refusal says why a run will not execute.
 type Refusal struct {
-	// Outcome is ws.OutcomeInvalid or ws.OutcomeRateLimited.
+	// Outcome is ws.OutcomeInvalid, ws.OutcomeRateLimited, or
+	// ws.OutcomeBusy while the server drains.
 	Outcome string
 	// Field names the request field at fault ("files", "files[0].source"…) for OutcomeInvalid.
 	Field string
 	// Reason is a sentence for a human, naming the limit that was broken.
 	Reason string
-	// RetryAfter is set with OutcomeRateLimited.
+	// RetryAfter is set with OutcomeRateLimited and OutcomeBusy.
 	RetryAfter time.Duration
 }
 
@@ -85,13 +104,38 @@ func CheckLimits(m *ws.Run, lim ws.Limits) *Refusal {
 // Admit checks j against the limits, then takes one token of the rate
 // limit for j.Key. A nil result means the run may execute.
 func (e *Engine) Admit(j Job) *Refusal {
+	r := e.admit(j)
+	if r != nil {
+		kind := ""
+		if r.Outcome == ws.OutcomeInvalid {
+			kind = ws.KindInvalidRequest
+		}
+		if e.Observer != nil {
+			e.Observer.RunDone(r.Outcome, kind, 0, 0, 0, 0)
+		}
+		e.log().Info("run refused", "session", j.Session, "run", j.Run.ID, "key", j.Key, "outcome", r.Outcome, "field", r.Field, "reason", r.Reason)
+	}
+	return r
+}
+
+func (e *Engine) admit(j Job) *Refusal {
 	if r := CheckLimits(j.Run, e.Limits); r != nil {
 		return r
+	}
+	if e.Draining != nil && e.Draining() {
+		return &Refusal{Outcome: ws.OutcomeBusy, Reason: "the server is shutting down; retry (a load balancer sends you to another instance)", RetryAfter: drainRetry}
 	}
 	if ok, retry := e.Limiter.Allow(j.Key); !ok {
 		return &Refusal{Outcome: ws.OutcomeRateLimited, RetryAfter: retry}
 	}
 	return nil
+}
+
+func (e *Engine) log() *slog.Logger {
+	if e.Log == nil {
+		return slog.Default()
+	}
+	return e.Log
 }
 
 // Refuse sends the messages of a run that will not execute: an
@@ -132,16 +176,14 @@ func (e *Engine) Execute(ctx context.Context, j Job, send func(any)) ws.Done {
 	if received.IsZero() {
 		received = time.Now()
 	}
-	log := e.Log
-	if log == nil {
-		log = slog.Default()
-	}
+	log := e.log()
 	metrics := e.Metrics
 	if metrics == nil {
 		metrics = &Metrics{}
 	}
 	m := j.Run
 	var seq uint64
+	lastKind := "" // the kind of the run's last error event
 	queued := false
 	defer func() {
 		if queued {
@@ -157,6 +199,9 @@ func (e *Engine) Execute(ctx context.Context, j Job, send func(any)) ws.Done {
 			queued = false
 			metrics.QueuedRuns.Add(-1)
 		}
+		if ev.Kind == sandbox.EventError && ev.Error != nil {
+			lastKind = wireKind(ev.Error.Kind)
+		}
 		seq++
 		send(toWire(m.ID, seq, ev))
 	}
@@ -168,11 +213,19 @@ func (e *Engine) Execute(ctx context.Context, j Job, send func(any)) ws.Done {
 		send(ws.Error{RunHeader: ws.RunHeader{Type: ws.TypeError, ID: m.ID, Seq: seq}, Kind: ws.KindInternal,
 			Message: "internal error " + errorID + ": the playground failed to run this; the error id is in the server log"})
 		res = sandbox.Result{Outcome: sandbox.OutcomeError, Facts: res.Facts}
+		lastKind = ws.KindInternal
 	}
 	seq++
 	done := doneMessage(m.ID, seq, res, time.Since(received))
 	send(done)
-	log.Debug("run finished", "session", j.Session, "run", m.ID, "outcome", res.Outcome, "ms", res.Stats.Run.Milliseconds())
+	st := res.Stats
+	if e.Observer != nil {
+		e.Observer.RunDone(done.Outcome, lastKind, st.Queue, st.Bundle, st.Run, st.OutputBytes)
+	}
+	// One line per run: never the snippet's source or output.
+	log.Info("run finished", "session", j.Session, "run", m.ID, "key", j.Key, "outcome", done.Outcome, "errorKind", lastKind,
+		"ms", done.DurationMs, "queueMs", ms(st.Queue), "bundleMs", ms(st.Bundle), "runMs", ms(st.Run),
+		"logs", st.Logs, "outputBytes", st.OutputBytes, "truncated", st.Truncated)
 	return done
 }
 

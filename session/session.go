@@ -33,6 +33,10 @@ type Limiter interface {
 
 // Config configures a Session. Runner, Limiter and Hello are required.
 type Config struct {
+	// Engine runs the session's runs; a server shares one among all its
+	// sessions and its other transports. Nil: one is built from Runner,
+	// Limiter, Hello.Limits, Metrics and Log.
+	Engine  *Engine
 	Runner  Runner
 	Limiter Limiter
 	// Key is the client's rate-limit and fairness key (its IP).
@@ -114,7 +118,10 @@ func New(conn *ws.Conn, cfg Config) *Session {
 	var b [9]byte
 	_, _ = rand.Read(b[:])
 	s := &Session{cfg: cfg, conn: conn, id: hex.EncodeToString(b[:])}
-	s.engine = &Engine{Runner: cfg.Runner, Limiter: cfg.Limiter, Limits: cfg.Hello.Limits, Metrics: cfg.Metrics, Log: cfg.Log}
+	s.engine = cfg.Engine
+	if s.engine == nil {
+		s.engine = &Engine{Runner: cfg.Runner, Limiter: cfg.Limiter, Limits: cfg.Hello.Limits, Metrics: cfg.Metrics, Log: cfg.Log}
+	}
 	s.out = newOutbox(cfg.OutboxBytes, func() {
 		s.cfg.Log.Warn("client too slow; closing", "session", s.id, "ip", s.cfg.Key)
 		conn.CloseNow() // a close frame cannot reach a peer that does not read
@@ -133,22 +140,28 @@ func (s *Session) Serve(ctx context.Context) error {
 	m.Sessions.Add(1)
 	defer m.Sessions.Add(-1)
 
+	base := ctx
 	var wg sync.WaitGroup
 	defer wg.Wait() // 2nd: nothing outlives Serve
-	ctx, cancel := context.WithCancel(ctx)
+	// The session's own lifetime: the server's ending (base) does not cut it
+	// short, goAway ends it after the run's done is out.
+	ctx, cancel := context.WithCancel(context.WithoutCancel(base))
 	defer cancel() // 1st: stop the writer, the pinger and the run
 
 	hello := s.cfg.Hello
 	hello.Type, hello.Protocol, hello.Session = ws.TypeHello, ws.Subprotocol, s.id
 	s.send(hello)
 
-	// The reader ends when the socket does. Server shutdown (the parent ctx)
-	// and a writer or pinger that gives up close the socket, which ends it.
+	// The reader ends when the socket does. Server shutdown (base) closes
+	// it gracefully (goAway); a writer or pinger that gives up closes it at
+	// once, which ends the reader.
 	closed := make(chan struct{})
 	context.AfterFunc(ctx, func() {
 		defer close(closed)
 		s.conn.Close(websocket.StatusGoingAway, "server closing session") // a no-op if already closed
 	})
+	stopGoAway := context.AfterFunc(base, func() { s.goAway(cancel) })
+	defer stopGoAway()
 	wg.Go(func() { s.writeLoop(ctx, cancel) })
 	wg.Go(func() { s.pingLoop(ctx, cancel) })
 	err := s.readLoop(context.WithoutCancel(ctx), ctx, &wg)
@@ -163,6 +176,27 @@ func (s *Session) Serve(ctx context.Context) error {
 		return nil
 	}
 	return err
+}
+
+// goAway ends the session because the server is shutting down: the active
+// run is cancelled and its done (outcome cancelled) queued, then the
+// writer flushes what is queued and closes the socket with 1001 (going
+// away), so that the page reconnects, to another instance behind a load
+// balancer. A peer that does not take the flush within WriteTimeout is cut
+// off. New runs meanwhile are refused by the engine (it drains).
+func (s *Session) goAway(cancel context.CancelFunc) {
+	s.mu.Lock()
+	a := s.active
+	s.mu.Unlock()
+	if a != nil {
+		a.cancel()
+		select {
+		case <-a.done:
+		case <-time.After(s.cfg.WriteTimeout):
+		}
+	}
+	s.out.closeAfterFlush(websocket.StatusGoingAway, "server closing session")
+	time.AfterFunc(s.cfg.WriteTimeout, cancel)
 }
 
 // readLoop reads with readCtx (never cancelled: the socket's close ends

@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/playground-dev/playground/session"
@@ -40,16 +41,37 @@ type Config struct {
 	Session session.Config
 	// PoolStats, if set, adds the sandbox pool's figures to /api/stats.
 	PoolStats func() any
-	Log       *slog.Logger
+	// Observer is told how every run ended (the server's metrics). May be nil.
+	Observer session.Observer
+	// Programs, if set, builds the handler of the endpoints for programs
+	// (/api/v1/ and /mcp) on the server's run engine, which sockets share.
+	Programs func(*session.Engine) Programs
+	// Metrics, if set, serves GET /metrics; Ready serves GET and HEAD /readyz.
+	Metrics, Ready http.Handler
+	// Instrument, if set, wraps each route's handler (route is its
+	// pattern, websocket says it upgrades), to count and time requests.
+	Instrument func(route string, websocket bool, h http.Handler) http.Handler
+	Log        *slog.Logger
+}
+
+// Programs serves the endpoints for programs. Close cancels their runs in
+// flight (each still answers with its done).
+type Programs interface {
+	http.Handler
+	Close()
 }
 
 // Server serves the playground. It is an http.Handler; Close and Wait end
 // its WebSocket sessions, which http.Server.Shutdown does not track.
 type Server struct {
-	cfg     Config
-	mux     *http.ServeMux
-	metrics session.Metrics
-	started time.Time
+	cfg      Config
+	mux      *http.ServeMux
+	handler  http.Handler // mux behind the request log
+	metrics  session.Metrics
+	engine   *session.Engine // shared by sessions and Programs
+	programs Programs        // nil without Config.Programs
+	started  time.Time
+	draining atomic.Bool // set by Drain
 
 	frameAncestors string // CSP frame-ancestors of /embed, from cfg.EmbedOrigins
 
@@ -68,6 +90,11 @@ func NewServer(cfg Config) *Server {
 	}
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), started: time.Now()}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.engine = &session.Engine{Runner: cfg.Runner, Limiter: cfg.Limiter, Limits: cfg.Limits, Metrics: &s.metrics,
+		Observer: cfg.Observer, Draining: s.Draining, Log: cfg.Log}
+	if cfg.Programs != nil {
+		s.programs = cfg.Programs(s.engine)
+	}
 	var rejected []string
 	s.frameAncestors, rejected = frameAncestors(cfg.EmbedOrigins)
 	for _, r := range rejected {
@@ -78,18 +105,53 @@ func NewServer(cfg Config) *Server {
 }
 
 func (s *Server) routes() {
-	s.mux.HandleFunc("GET /{$}", s.handleIndex)
-	s.mux.HandleFunc("GET /ws", s.handleWS)
-	s.mux.Handle("GET /static/", http.StripPrefix("/static/", cacheControl(http.FileServerFS(static.FS()))))
-	s.mux.HandleFunc("GET /healthz", s.handleHealth)
-	s.mux.HandleFunc("GET /api/stats", s.handleStats)
-	s.mux.HandleFunc("GET /embed", s.handleEmbed)
-	s.mux.HandleFunc("GET /favicon.ico", serveBytes("image/x-icon", faviconICO))
-	s.mux.HandleFunc("GET /favicon.svg", serveBytes("image/svg+xml", faviconSVG))
+	s.handle("GET /{$}", http.HandlerFunc(s.handleIndex))
+	s.handle("GET /ws", http.HandlerFunc(s.handleWS))
+	s.handle("GET /static/", http.StripPrefix("/static/", cacheControl(http.FileServerFS(static.FS()))))
+	s.handle("GET /healthz", http.HandlerFunc(s.handleHealth))
+	s.handle("GET /api/stats", http.HandlerFunc(s.handleStats))
+	s.handle("GET /embed", http.HandlerFunc(s.handleEmbed))
+	s.handle("GET /favicon.ico", serveBytes("image/x-icon", faviconICO))
+	s.handle("GET /favicon.svg", serveBytes("image/svg+xml", faviconSVG))
+	if s.programs != nil {
+		s.handle("/api/v1/", s.programs)
+		s.handle("/mcp", s.programs)
+	}
+	if s.cfg.Metrics != nil {
+		s.handle("GET /metrics", s.cfg.Metrics)
+	}
+	if s.cfg.Ready != nil {
+		s.handle("GET /readyz", s.cfg.Ready) // GET patterns match HEAD too
+	}
+	s.handler = logRequests(s.mux, s.cfg.Log, func(r *http.Request) string { return s.ClientIP(r) })
+}
+
+// handle registers h for pattern, instrumented when the config says so.
+func (s *Server) handle(pattern string, h http.Handler) {
+	if s.cfg.Instrument != nil {
+		h = s.cfg.Instrument(pattern, pattern == "GET /ws", h)
+	}
+	s.mux.Handle(pattern, h)
 }
 
 // ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// ClientIP is the rate-limit key of r: its peer's IP, or the address its
+// trusted proxy forwarded (Config.TrustedProxies); IPv6 keyed by /64.
+func (s *Server) ClientIP(r *http.Request) string { return clientIP(r, s.cfg.TrustedProxies) }
+
+// Engine returns the run engine the server's sessions share.
+func (s *Server) Engine() *session.Engine { return s.engine }
+
+// Drain starts a graceful shutdown: new sockets are refused with 503 and
+// Retry-After, and every new run (on an open socket, or for programs) ends
+// busy with retryAfterMs, so that clients retry on another instance; runs
+// in flight go on. Close ends what is left.
+func (s *Server) Drain() { s.draining.Store(true) }
+
+// Draining reports whether Drain was called.
+func (s *Server) Draining() bool { return s.draining.Load() }
 
 // Metrics returns the counters of all sessions.
 func (s *Server) Metrics() *session.Metrics { return &s.metrics }
@@ -101,6 +163,10 @@ func (s *Server) Close() {
 	s.mu.Lock()
 	s.closed = true
 	s.mu.Unlock()
+	s.draining.Store(true)
+	if s.programs != nil {
+		s.programs.Close()
+	}
 	s.cancel()
 }
 
@@ -129,9 +195,10 @@ func (s *Server) Wait(ctx context.Context) error {
 }
 
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
-	ip := clientIP(r, s.cfg.TrustedProxies)
-	if !s.addSession() {
-		http.Error(w, "server is shutting down", http.StatusServiceUnavailable)
+	ip := s.ClientIP(r)
+	if s.Draining() || !s.addSession() {
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, "server is shutting down: retry, a load balancer sends you to another instance", http.StatusServiceUnavailable)
 		return
 	}
 	defer s.sessions.Done()
@@ -145,7 +212,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	cfg := s.cfg.Session
-	cfg.Runner, cfg.Limiter, cfg.Key, cfg.Metrics = s.cfg.Runner, s.cfg.Limiter, ip, &s.metrics
+	cfg.Engine, cfg.Runner, cfg.Limiter, cfg.Key, cfg.Metrics = s.engine, s.cfg.Runner, s.cfg.Limiter, ip, &s.metrics
 	cfg.Hello = ws.Hello{Limits: s.cfg.Limits, Modules: s.cfg.Modules, Host: s.cfg.Host}
 	if cfg.Log == nil {
 		cfg.Log = s.cfg.Log

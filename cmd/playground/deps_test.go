@@ -32,6 +32,8 @@ var allowedImports = map[string][]string{
 	"web":     {"ws", "session", "static"},
 	"web/api": {"ws", "session"},
 	"metrics": {},
+
+	"ratelimit/redistest": {}, // test support: a real redis-server for tests
 }
 
 func goList(t *testing.T, args ...string) string {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,6 +23,16 @@ func TestMain(m *testing.M) {
 // flags and returns its address; it stops when the test ends.
 func server(t *testing.T, flags ...string) string {
 	t.Helper()
+	addr, _ := startServer(t, flags...)
+	return addr
+}
+
+// startServer starts the real playground like server and also returns stop,
+// which shuts it down as SIGTERM does (drain, then close) and returns run's
+// error once it has returned. Cleanup calls stop too; later calls return
+// the first call's result.
+func startServer(t *testing.T, flags ...string) (addr string, stop func() error) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	errc := make(chan error, 1)
@@ -29,17 +40,17 @@ func server(t *testing.T, flags ...string) string {
 	go func() { errc <- run(ctx, args, func(string) string { return "" }, t.Output(), ready) }()
 	select {
 	case addr := <-ready:
+		stop := sync.OnceValue(func() error { cancel(); return <-errc })
 		t.Cleanup(func() {
-			cancel()
-			if err := <-errc; err != nil {
+			if err := stop(); err != nil {
 				t.Errorf("run: %v", err)
 			}
 		})
-		return addr
+		return addr, stop
 	case err := <-errc:
 		cancel()
 		t.Fatalf("run: %v", err)
-		return ""
+		return "", nil
 	}
 }
 

@@ -19,10 +19,12 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/playground-dev/playground/metrics"
 	"github.com/playground-dev/playground/ratelimit"
 	"github.com/playground-dev/playground/sandbox"
 	"github.com/playground-dev/playground/sandbox/worker"
@@ -68,6 +70,10 @@ type config struct {
 	logLevel       string
 	apiKeys        string
 	apiOrigins     string
+	redisURL       string
+	redisTimeout   time.Duration
+	redisOptional  bool
+	drainTimeout   time.Duration
 }
 
 func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*config, error) {
@@ -97,6 +103,11 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.StringVar(&c.libraryDir, "libraries", "", "`directory` of extra ESM bundles snippets may import, each by its file name (dir/name.js → \"name\")")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log `level`: debug, info, warn or error")
 	fs.StringVar(&c.apiKeys, "api-keys", "", "`file` of API keys, one \"NAME KEY\" per line: a request with \"Authorization: Bearer KEY\" gets that name's own rate limit and queue share")
+	sc := ratelimit.DefaultStoreConfig()
+	fs.StringVar(&c.redisURL, "redis", "", "Redis `URL` (redis://[:password@]host:port/db, rediss:// for TLS) through which instances share per-client limits; empty: in-process limits")
+	fs.DurationVar(&c.redisTimeout, "redis-timeout", sc.Timeout, "longest a limit decision waits for Redis before deciding in-process")
+	fs.BoolVar(&c.redisOptional, "redis-optional", false, "keep /readyz at 200 (with a WARN redis line) while Redis is unreachable")
+	fs.DurationVar(&c.drainTimeout, "drain-timeout", 10*time.Second, "on SIGTERM, how long runs in flight may take to finish before they are cancelled (each still gets its done)")
 	fs.StringVar(&c.apiOrigins, "api-origins", "", "comma-separated browser `origins` allowed to call /api/v1/ and /mcp cross-origin (\"*\" for any); none by default: no CORS headers")
 	fs.VisitAll(func(f *flag.Flag) {
 		f.Usage += " (env " + envName(f.Name) + ")"
@@ -211,11 +222,44 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
-	lim := ratelimit.New(ratelimit.Config{PerSecond: c.rate, Burst: c.burst})
+	rl := ratelimit.Config{PerSecond: c.rate, Burst: c.burst}
+	var lim ratelimit.RateLimiter = ratelimit.New(rl)
+	var store *ratelimit.Store
+	if c.redisURL != "" {
+		store, err = ratelimit.NewStore(ratelimit.StoreConfig{URL: c.redisURL, Timeout: c.redisTimeout, Log: log})
+		if err != nil {
+			return fmt.Errorf("-redis: %v", err)
+		}
+		defer store.Close()
+		lim = ratelimit.NewShared(store, "runs", rl)
+	}
+
+	poolStats := func() metrics.Pool {
+		st := pool.Stats()
+		return metrics.Pool{Workers: st.Workers, Live: st.Live, Idle: int64(st.Idle), Busy: st.Busy, Queued: int64(st.Queued),
+			Runs: st.Runs, Kills: st.Kills, Crashes: st.Crashes, Restarts: st.Restarts, StartFailures: st.Failures,
+			PSSBytes: st.PSSBytes, BreakerOpen: st.BreakerOpen}
+	}
+	var site *web.Server
+	mcfg := metrics.Config{
+		Pool: poolStats,
+		Sessions: func() metrics.Sessions {
+			sm := site.Metrics()
+			return metrics.Sessions{Open: sm.Sessions.Load(), ActiveRuns: sm.ActiveRuns.Load(), QueuedRuns: sm.QueuedRuns.Load()}
+		},
+		Version: version(),
+	}
+	checks := []metrics.Check{metrics.WorkersCheck(poolStats), metrics.BreakerCheck(poolStats),
+		metrics.DrainCheck(func() bool { return site.Draining() })}
+	if store != nil {
+		mcfg.Store = func() metrics.Store { return metrics.Store{Up: store.Up(), Fallbacks: store.Fallbacks()} }
+		checks = append(checks, metrics.StoreCheck(store.Status, c.redisOptional))
+	}
+	m := metrics.New(mcfg)
 
 	a := pool.Announce()
 	limits := session.HelloLimits(a, session.RateLimits{PerSecond: lim.Config().PerSecond, Burst: lim.Config().Burst})
-	site := web.NewServer(web.Config{
+	site = web.NewServer(web.Config{
 		Runner:         pool,
 		Limiter:        lim,
 		Limits:         limits,
@@ -225,29 +269,31 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		EmbedOrigins:   splitList(c.embedOrigins),
 		TrustedProxies: proxies,
 		PoolStats:      func() any { return pool.Stats() },
-		Log:            log,
+		Observer:       m,
+		Metrics:        m.Handler(),
+		Ready:          metrics.NewReadiness(checks...),
+		Instrument:     m.InstrumentHandler,
+		Programs: func(eng *session.Engine) web.Programs {
+			return api.New(api.Config{
+				Engine:      eng,
+				Metrics:     eng.Metrics,
+				Modules:     a.Modules,
+				Host:        a.Host,
+				ClientIP:    func(r *http.Request) string { return site.ClientIP(r) },
+				Keys:        keys,
+				CORSOrigins: splitList(c.apiOrigins),
+				Log:         log,
+			})
+		},
+		Log: log,
 	})
-
-	programs := api.New(api.Config{
-		Engine:      &session.Engine{Runner: pool, Limiter: lim, Limits: limits, Metrics: site.Metrics(), Log: log},
-		Metrics:     site.Metrics(),
-		Modules:     a.Modules,
-		Host:        a.Host,
-		Keys:        keys,
-		CORSOrigins: splitList(c.apiOrigins),
-		Log:         log,
-	})
-	mux := http.NewServeMux()
-	mux.Handle("/api/v1/", programs)
-	mux.Handle("/mcp", programs)
-	mux.Handle("/", site)
 
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		return err
 	}
 	srv := &http.Server{
-		Handler:           mux,
+		Handler:           site,
 		ReadHeaderTimeout: 5 * time.Second,
 		IdleTimeout:       time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
@@ -264,14 +310,37 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return err
 	case <-ctx.Done():
 	}
-	log.Info("shutting down")
+	drain(site, c.drainTimeout, log)
 	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	programs.Close()          // HTTP and MCP runs end cancelled, with their done
 	_ = srv.Shutdown(shutCtx) // stop accepting; finish plain HTTP
-	site.Close()              // sessions close with 1001 and cancel their runs
+	site.Close()              // what is left is cancelled (each run still gets its done); sockets close with 1001
 	if err := site.Wait(shutCtx); err != nil {
 		log.Warn("sessions still open at shutdown", "err", err)
 	}
 	return pool.Close()
+}
+
+// drain is the graceful part of a shutdown: /readyz fails at once (a load
+// balancer stops sending clients), new sockets and runs are refused with a
+// retryable status, and runs in flight get up to timeout to finish.
+func drain(site *web.Server, timeout time.Duration, log *slog.Logger) {
+	site.Drain()
+	active := site.Metrics().ActiveRuns.Load()
+	log.Info("draining", "activeRuns", active, "timeout", timeout)
+	deadline := time.Now().Add(timeout)
+	for active > 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+		active = site.Metrics().ActiveRuns.Load()
+	}
+	log.Info("drained", "activeRuns", active)
+}
+
+// version is the module version the binary was built from ("(devel)" for
+// a build from a work tree).
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		return bi.Main.Version
+	}
+	return "unknown"
 }

@@ -174,8 +174,11 @@ func (h *Handler) runTool(ctx context.Context, req *mcp.CallToolRequest, in RunT
 	job := session.Job{Run: m, Key: key, Session: newID("mcp-")}
 	h.cfg.Metrics.Runs.Add(1)
 	if ref := h.cfg.Engine.Admit(job); ref != nil {
-		if ref.Outcome == ws.OutcomeRateLimited {
+		switch ref.Outcome {
+		case ws.OutcomeRateLimited:
 			return nil, zero, fmt.Errorf("rate limited: retry after %d ms", ref.RetryAfter.Milliseconds())
+		case ws.OutcomeBusy:
+			return nil, zero, fmt.Errorf("busy: %s; retry after %d ms", ref.Reason, ref.RetryAfter.Milliseconds())
 		}
 		return nil, zero, fmt.Errorf("invalid run: %s: %s", ref.Field, ref.Reason)
 	}

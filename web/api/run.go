@@ -232,9 +232,13 @@ func (h *Handler) handleRun(w http.ResponseWriter, r *http.Request) {
 	job := session.Job{Run: m, Key: key, Session: newID("http-"), Received: received}
 	h.cfg.Metrics.Runs.Add(1)
 	if ref := h.cfg.Engine.Admit(job); ref != nil {
-		if ref.Outcome == ws.OutcomeRateLimited {
+		switch ref.Outcome {
+		case ws.OutcomeRateLimited:
 			writeProblem(w, retryProblem(http.StatusTooManyRequests, "rate-limited", ws.OutcomeRateLimited,
 				fmt.Sprintf("too many runs: %g per second with bursts of %d per client", lim.RunsPerSecond, lim.RunBurst), ref.RetryAfter))
+			return
+		case ws.OutcomeBusy:
+			writeProblem(w, retryProblem(http.StatusServiceUnavailable, "busy", ws.OutcomeBusy, ref.Reason, ref.RetryAfter))
 			return
 		}
 		writeProblem(w, invalid(ref.Field, ref.Reason))

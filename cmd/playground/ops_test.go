@@ -1,0 +1,244 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
+	"github.com/playground-dev/playground/ratelimit/redistest"
+)
+
+// get fetches url and returns the status and body.
+func get(t *testing.T, url string) (int, string, http.Header) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(b), resp.Header
+}
+
+// scrape parses GET /metrics with the Prometheus text parser.
+func scrape(t *testing.T, addr string) map[string]*dto.MetricFamily {
+	t.Helper()
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := p.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Fatalf("parse /metrics: %v", err)
+	}
+	return fams
+}
+
+// value sums the samples of family name whose labels include want.
+func value(fams map[string]*dto.MetricFamily, name string, want map[string]string) (float64, bool) {
+	f, ok := fams[name]
+	if !ok {
+		return 0, false
+	}
+	sum := 0.0
+	for _, m := range f.GetMetric() {
+		match := true
+		for k, v := range want {
+			found := false
+			for _, l := range m.GetLabel() {
+				if l.GetName() == k && l.GetValue() == v {
+					found = true
+				}
+			}
+			match = match && found
+		}
+		if !match {
+			continue
+		}
+		switch {
+		case m.Counter != nil:
+			sum += m.GetCounter().GetValue()
+		case m.Gauge != nil:
+			sum += m.GetGauge().GetValue()
+		case m.Histogram != nil:
+			sum += float64(m.GetHistogram().GetSampleCount())
+		}
+	}
+	return sum, true
+}
+
+// TestMetricsAndReadiness scrapes the real server's /metrics after runs of
+// several outcomes and checks /readyz.
+func TestMetricsAndReadiness(t *testing.T) {
+	addr := server(t, "-rate", "0.01", "-burst", "3")
+	c := dial(t, addr)
+	c.send(runMsg("ok", "main.ts", "console.log('hi')"))
+	c.until("ok")
+	c.send(runMsg("err", "main.ts", "throw new Error('x')"))
+	c.until("err")
+	c.send(runMsg("bad", "main.ts", "import 'left-pad';"))
+	c.until("bad")
+	c.send(runMsg("limited", "main.ts", "1")) // the 4th run of a burst of 3
+	c.until("limited")
+	status, body, _ := get(t, "http://"+addr+"/readyz")
+	if status != 200 || !strings.HasPrefix(body, "ready") || !strings.Contains(body, "ok workers") {
+		t.Errorf("/readyz = %d %q; want 200 ready", status, body)
+	}
+
+	fams := scrape(t, addr)
+	for _, tc := range []struct {
+		name   string
+		labels map[string]string
+		min    float64
+	}{
+		{"playground_runs_total", map[string]string{"outcome": "ok"}, 1},
+		{"playground_runs_total", map[string]string{"outcome": "error", "error_kind": "RUNTIME_ERROR"}, 1},
+		{"playground_runs_total", map[string]string{"outcome": "error", "error_kind": "BUNDLE_ERROR"}, 1},
+		{"playground_refusals_total", map[string]string{"reason": "rate_limited"}, 1},
+		{"playground_run_duration_seconds", nil, 2},
+		{"playground_sessions_open", nil, 1},
+		{"playground_workers_live", nil, 1},
+		{"playground_http_requests_total", map[string]string{"route": "GET /readyz", "code": "200"}, 1},
+		{"playground_build_info", nil, 1},
+		{"go_goroutines", nil, 1},
+		{"process_resident_memory_bytes", nil, 1},
+	} {
+		v, ok := value(fams, tc.name, tc.labels)
+		if !ok || v < tc.min {
+			t.Errorf("%s%v = %v (present %v); want ≥ %v", tc.name, tc.labels, v, ok, tc.min)
+		}
+	}
+	for name, f := range fams {
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if strings.Contains(l.GetValue(), "127.0.0.1") {
+					t.Errorf("%s has a label holding a client address: %s=%s", name, l.GetName(), l.GetValue())
+				}
+			}
+		}
+	}
+}
+
+// TestDrainFinishesRunsThenGoesAway: on shutdown a run in flight finishes
+// (within -drain-timeout) and gets its done; meanwhile /readyz fails, new
+// sockets are refused with 503 and Retry-After, and new runs on the open
+// socket end busy; then the socket closes with 1001.
+func TestDrainFinishesRunsThenGoesAway(t *testing.T) {
+	addr, stop := startServer(t, "-drain-timeout", "10s")
+	c, other := dial(t, addr), dial(t, addr)
+	c.send(runMsg("slow", "main.ts", "console.log('start');\nawait new Promise((r) => setTimeout(r, 1500));\nconsole.log('end');"))
+	if m := c.read(); m.str("type") != "started" {
+		t.Fatalf("got %v; want started", m)
+	}
+	stopped := make(chan error, 1)
+	go func() { stopped <- stop() }()
+	waitFor(t, "/readyz to fail", func() bool {
+		status, body, _ := get(t, "http://"+addr+"/readyz")
+		return status == http.StatusServiceUnavailable && strings.Contains(body, "FAIL draining")
+	})
+	status, _, h := get(t, "http://"+addr+"/ws")
+	if status != http.StatusServiceUnavailable || h.Get("Retry-After") == "" {
+		t.Errorf("new socket while draining: %d, Retry-After %q; want 503 with Retry-After", status, h.Get("Retry-After"))
+	}
+	other.send(runMsg("late", "main.ts", "1")) // on another socket: a run on c would cancel c's
+	late := other.until("late")
+	other.c.CloseNow() // a peer that does not read would hold the close handshake for its 5s timeout
+	slow := only(c.continueUntil("slow", []msg{{"type": "started", "seq": 1.0}}), "done")
+	if late[0].str("type") != "done" || late[0].str("outcome") != "busy" || late[0].num("retryAfterMs") <= 0 {
+		t.Errorf("a run sent while draining: %v; want done busy with retryAfterMs", late)
+	}
+	if slow[0].str("outcome") != "ok" {
+		t.Errorf("the run in flight: %v; want it to finish ok within the drain timeout", slow[0])
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	_, _, err := c.c.Read(ctx)
+	if websocket.CloseStatus(err) != websocket.StatusGoingAway {
+		t.Errorf("after the drain: %v; want a close with 1001", err)
+	}
+	if err := <-stopped; err != nil {
+		t.Errorf("run: %v", err)
+	}
+}
+
+// TestDrainCancelsRunsPastTimeout: a run that outlives -drain-timeout ends
+// cancelled, with its done, before the socket closes with 1001.
+func TestDrainCancelsRunsPastTimeout(t *testing.T) {
+	addr, stop := startServer(t, "-drain-timeout", "200ms")
+	c := dial(t, addr)
+	c.send(runMsg("forever", "main.ts", "console.log('before');\nwhile (true) {}"))
+	var seen []msg
+	for len(seen) == 0 || seen[len(seen)-1].str("type") != "log" {
+		seen = append(seen, c.read())
+	}
+	start := time.Now()
+	go stop()
+	ms := c.continueUntil("forever", seen)
+	if done := ms[len(ms)-1]; done.str("outcome") != "cancelled" {
+		t.Errorf("done = %v; want cancelled", done)
+	}
+	if d := time.Since(start); d < 200*time.Millisecond {
+		t.Errorf("cancelled after %v; want the drain timeout waited first", d)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	if _, _, err := c.c.Read(ctx); websocket.CloseStatus(err) != websocket.StatusGoingAway {
+		t.Errorf("after the done: %v; want a close with 1001", err)
+	}
+}
+
+// TestInstancesShareLimitsThroughRedis: two server instances and one Redis
+// give one client IP one burst between them; with Redis killed, runs fall
+// back to in-process limits and none fails, and /readyz says why.
+func TestInstancesShareLimitsThroughRedis(t *testing.T) {
+	r := redistest.Start(t)
+	flags := []string{"-redis", r.URL(), "-rate", "0.01", "-burst", "4", "-workers", "1"}
+	a := server(t, flags...)
+	b := server(t, flags...)
+	ca, cb := dial(t, a), dial(t, b)
+	outcomes := map[string]int{}
+	for i := range 12 {
+		c := ca
+		if i%2 == 1 {
+			c = cb
+		}
+		id := fmt.Sprintf("r%d", i)
+		c.send(runMsg(id, "main.ts", "1"))
+		ms := c.until(id)
+		outcomes[ms[len(ms)-1].str("outcome")]++
+	}
+	if outcomes["ok"] != 4 || outcomes["rate_limited"] != 8 {
+		t.Errorf("12 runs from one IP over two instances: %v; want 4 ok (one shared burst) and 8 rate_limited", outcomes)
+	}
+
+	r.Kill()
+	waitFor(t, "/readyz to report Redis down", func() bool {
+		status, body, _ := get(t, "http://"+a+"/readyz")
+		return status == http.StatusServiceUnavailable && strings.Contains(body, "redis unreachable")
+	})
+	for i := range 4 { // a fresh in-process bucket per instance: the burst again
+		id := fmt.Sprintf("f%d", i)
+		ca.send(runMsg(id, "main.ts", "1"))
+		ms := ca.until(id)
+		if o := ms[len(ms)-1].str("outcome"); o != "ok" {
+			t.Errorf("run %s with Redis down: %s; want ok (in-process fallback)", id, o)
+		}
+	}
+	if v, _ := value(scrape(t, a), "playground_redis_fallbacks_total", nil); v < 1 {
+		t.Errorf("playground_redis_fallbacks_total = %v; want the outage counted", v)
+	}
+}

@@ -32,7 +32,11 @@ type Engine struct {
 	// Draining, when set and true, refuses every new run as busy: the
 	// server is shutting down and the client should retry elsewhere.
 	Draining func() bool
-	Log      *slog.Logger // nil means slog.Default()
+	// Runs, if set, caps the runs one client key holds at once (queued or
+	// executing, across all its sockets and requests, and across instances
+	// when the counts are shared); a run past it ends busy.
+	Runs Counter
+	Log  *slog.Logger // nil means slog.Default()
 }
 
 // Observer is told how each run ended (the server's metrics implement it).
@@ -41,6 +45,16 @@ type Engine struct {
 // RunDone is called once per run, concurrently for different runs.
 type Observer interface {
 	RunDone(outcome, errorKind string, queue, bundle, run time.Duration, outputBytes int)
+}
+
+// Counter caps how many of something one key holds at once
+// (ratelimit.Counts implements it, in-process or shared through Redis).
+type Counter interface {
+	// Acquire takes one of key's slots; ok is false when key holds them all.
+	// release gives it back and may be called more than once.
+	Acquire(key string) (release func(), ok bool)
+	// Max is the slots each key may hold.
+	Max() int
 }
 
 // drainRetry is the Retry-After of a run refused while the server drains:
@@ -106,16 +120,21 @@ func CheckLimits(m *ws.Run, lim ws.Limits) *Refusal {
 func (e *Engine) Admit(j Job) *Refusal {
 	r := e.admit(j)
 	if r != nil {
-		kind := ""
-		if r.Outcome == ws.OutcomeInvalid {
-			kind = ws.KindInvalidRequest
-		}
-		if e.Observer != nil {
-			e.Observer.RunDone(r.Outcome, kind, 0, 0, 0, 0)
-		}
-		e.log().Info("run refused", "session", j.Session, "run", j.Run.ID, "key", j.Key, "outcome", r.Outcome, "field", r.Field, "reason", r.Reason)
+		e.refused(j, r)
 	}
 	return r
+}
+
+// refused reports a refused run to the observer and the log.
+func (e *Engine) refused(j Job, r *Refusal) {
+	kind := ""
+	if r.Outcome == ws.OutcomeInvalid {
+		kind = ws.KindInvalidRequest
+	}
+	if e.Observer != nil {
+		e.Observer.RunDone(r.Outcome, kind, 0, 0, 0, 0)
+	}
+	e.log().Info("run refused", "session", j.Session, "run", j.Run.ID, "key", j.Key, "outcome", r.Outcome, "field", r.Field, "reason", r.Reason)
 }
 
 func (e *Engine) admit(j Job) *Refusal {
@@ -177,6 +196,16 @@ func (e *Engine) Execute(ctx context.Context, j Job, send func(any)) ws.Done {
 		received = time.Now()
 	}
 	log := e.log()
+	if e.Runs != nil {
+		release, ok := e.Runs.Acquire(j.Key)
+		if !ok {
+			r := &Refusal{Outcome: ws.OutcomeBusy, RetryAfter: drainRetry,
+				Reason: fmt.Sprintf("this client already has %d runs queued or running (maxRunsPerClient)", e.Runs.Max())}
+			e.refused(j, r)
+			return Refuse(j.Run.ID, r, send)
+		}
+		defer release()
+	}
 	metrics := e.Metrics
 	if metrics == nil {
 		metrics = &Metrics{}

@@ -139,11 +139,13 @@ func wireKind(k sandbox.ErrorKind) string {
 	return ws.KindInternal
 }
 
-// RateLimits are the per-client run budget a server announces beside the
-// pool's limits.
-type RateLimits struct {
+// ClientLimits are the per-client budgets a server announces beside the
+// pool's limits. Zero caps are not announced (no cap).
+type ClientLimits struct {
 	PerSecond float64 // runs per second (token bucket refill)
 	Burst     int     // token bucket size
+	Sockets   int     // open sockets at once
+	Runs      int     // active runs at once (queued or executing)
 }
 
 // MaxMessageBytes is the WebSocket read limit for a request of at most
@@ -154,7 +156,7 @@ func MaxMessageBytes(maxSourceBytes int) int64 { return 4*int64(maxSourceBytes) 
 
 // HelloLimits is hello.limits: the pool's effective limits (Pool.Announce)
 // and the rate limiter's, in the wire's units.
-func HelloLimits(a sandbox.Announced, r RateLimits) ws.Limits {
+func HelloLimits(a sandbox.Announced, r ClientLimits) ws.Limits {
 	return ws.Limits{
 		TimeoutMs:       ws.Range{Default: ms(a.DefaultTimeout), Min: ms(a.MinTimeout), Max: ms(a.MaxTimeout)},
 		MemoryBytes:     a.MemoryBytes,
@@ -170,5 +172,8 @@ func HelloLimits(a sandbox.Announced, r RateLimits) ws.Limits {
 		PreviewDepth:    a.Limits.Depth,
 		PreviewKeys:     a.Limits.Keys,
 		PreviewString:   a.Limits.String,
+
+		MaxSocketsPerClient: r.Sockets,
+		MaxRunsPerClient:    r.Runs,
 	}
 }

@@ -51,7 +51,7 @@ func TestHelloLimitsInWireUnits(t *testing.T) {
 		MemoryBytes: 1 << 28, MaxFiles: 3, MaxSourceBytes: 1000,
 		Limits: sandbox.Limits{MaxOutputBytes: 10, MaxEvents: 11, MaxTimers: 12, MaxHostCalls: 13,
 			PreviewLimits: sandbox.PreviewLimits{Depth: 1, Keys: 2, String: 3}}}
-	got := HelloLimits(a, RateLimits{PerSecond: 4, Burst: 8})
+	got := HelloLimits(a, ClientLimits{PerSecond: 4, Burst: 8})
 	want := ws.Limits{TimeoutMs: ws.Range{Default: 5000, Min: 50, Max: 30000}, MemoryBytes: 1 << 28, MaxFiles: 3, MaxSourceBytes: 1000,
 		MaxOutputBytes: 10, MaxEvents: 11, MaxTimers: 12, MaxHostCalls: 13, MaxMessageBytes: 4000 + 64<<10,
 		RunsPerSecond: 4, RunBurst: 8, PreviewDepth: 1, PreviewKeys: 2, PreviewString: 3}

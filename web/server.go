@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -48,6 +49,14 @@ type Config struct {
 	Programs func(*session.Engine) Programs
 	// Metrics, if set, serves GET /metrics; Ready serves GET and HEAD /readyz.
 	Metrics, Ready http.Handler
+	// Sockets, if set, caps the sockets one client (IP) holds open at once;
+	// past it an upgrade is refused with 429. MaxSockets caps this server's
+	// sockets in all (0: no cap); past it an upgrade is refused with 503.
+	Sockets    session.Counter
+	MaxSockets int
+	// Runs, if set, caps the runs one client key holds at once
+	// (session.Engine.Runs), sockets and programs together.
+	Runs session.Counter
 	// Instrument, if set, wraps each route's handler (route is its
 	// pattern, websocket says it upgrades), to count and time requests.
 	Instrument func(route string, websocket bool, h http.Handler) http.Handler
@@ -71,7 +80,8 @@ type Server struct {
 	engine   *session.Engine // shared by sessions and Programs
 	programs Programs        // nil without Config.Programs
 	started  time.Time
-	draining atomic.Bool // set by Drain
+	draining atomic.Bool  // set by Drain
+	open     atomic.Int64 // sockets upgraded or upgrading, for MaxSockets
 
 	frameAncestors string // CSP frame-ancestors of /embed, from cfg.EmbedOrigins
 
@@ -91,7 +101,7 @@ func NewServer(cfg Config) *Server {
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), started: time.Now()}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.engine = &session.Engine{Runner: cfg.Runner, Limiter: cfg.Limiter, Limits: cfg.Limits, Metrics: &s.metrics,
-		Observer: cfg.Observer, Draining: s.Draining, Log: cfg.Log}
+		Observer: cfg.Observer, Draining: s.Draining, Runs: cfg.Runs, Log: cfg.Log}
 	if cfg.Programs != nil {
 		s.programs = cfg.Programs(s.engine)
 	}
@@ -202,6 +212,24 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.sessions.Done()
+	if n := s.open.Add(1); s.cfg.MaxSockets > 0 && n > int64(s.cfg.MaxSockets) {
+		s.open.Add(-1)
+		s.cfg.Log.Warn("websocket refused: server full", "ip", ip, "maxSockets", s.cfg.MaxSockets)
+		w.Header().Set("Retry-After", "5")
+		http.Error(w, fmt.Sprintf("server is full: it holds %d sockets, its limit", s.cfg.MaxSockets), http.StatusServiceUnavailable)
+		return
+	}
+	defer s.open.Add(-1)
+	if s.cfg.Sockets != nil {
+		release, ok := s.cfg.Sockets.Acquire(ip)
+		if !ok {
+			s.cfg.Log.Warn("websocket refused: too many sockets from one client", "ip", ip, "max", s.cfg.Sockets.Max())
+			w.Header().Set("Retry-After", "5")
+			http.Error(w, fmt.Sprintf("too many sockets: this client holds %d, the limit (maxSocketsPerClient); close a tab", s.cfg.Sockets.Max()), http.StatusTooManyRequests)
+			return
+		}
+		defer release()
+	}
 	conn, err := ws.Accept(w, r, ws.AcceptOptions{
 		OriginPatterns:          s.cfg.OriginPatterns,
 		InsecureSkipOriginCheck: s.cfg.InsecureSkipOriginCheck,

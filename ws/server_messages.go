@@ -41,6 +41,11 @@ type Limits struct {
 	PreviewDepth    int     `json:"previewDepth"`
 	PreviewKeys     int     `json:"previewKeys"`
 	PreviewString   int     `json:"previewString"`
+	// MaxSocketsPerClient and MaxRunsPerClient cap what one client (an IP,
+	// or an API key) holds at once: open sockets, and runs between their
+	// run message and their done. 0: no cap.
+	MaxSocketsPerClient int `json:"maxSocketsPerClient,omitempty"`
+	MaxRunsPerClient    int `json:"maxRunsPerClient,omitempty"`
 }
 
 // Range is a default value and the bounds it is clamped into.

@@ -199,7 +199,7 @@ func runLocal(ctx context.Context, q *api.RunRequest, p *printer, stderr io.Writ
 		fmt.Fprintf(stderr, "playground run: %s: %s\n", problem.Field, problem.Detail)
 		return exitUsage
 	}
-	unlimited := session.RateLimits{PerSecond: 1e6, Burst: 1 << 20} // one local user
+	unlimited := session.ClientLimits{PerSecond: 1e6, Burst: 1 << 20} // one local user
 	eng := &session.Engine{Runner: pool, Limiter: ratelimit.New(ratelimit.Config{PerSecond: unlimited.PerSecond, Burst: unlimited.Burst}),
 		Limits: session.HelloLimits(a, unlimited), Log: log}
 	done := eng.Run(ctx, session.Job{Run: m, Key: "cli", Session: "cli"}, func(v any) {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -71,14 +72,32 @@ type client struct {
 
 func dial(t *testing.T, addr string) *client {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	defer cancel()
-	c, resp, err := websocket.Dial(ctx, "ws://"+addr+"/ws", &websocket.DialOptions{Subprotocols: []string{"playground.v1"}})
+	c, resp, err := dialFrom(t, addr, "")
 	if err != nil {
 		t.Fatalf("dial: %v", err)
 	}
 	if got := resp.Header.Get("Sec-WebSocket-Protocol"); got != "playground.v1" {
 		t.Errorf("subprotocol = %q; want playground.v1", got)
+	}
+	return c
+}
+
+// dialFrom opens a session from source address src (a loopback address
+// such as 127.0.0.2, so that one test has several client IPs; "" for the
+// default) and reads its hello. On a refused upgrade it returns the
+// response, whose body is still readable.
+func dialFrom(t *testing.T, addr, src string) (*client, *http.Response, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	opts := &websocket.DialOptions{Subprotocols: []string{"playground.v1"}}
+	if src != "" {
+		d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(src)}}
+		opts.HTTPClient = &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
+	}
+	c, resp, err := websocket.Dial(ctx, "ws://"+addr+"/ws", opts)
+	if err != nil {
+		return nil, resp, err
 	}
 	c.SetReadLimit(16 << 20)
 	t.Cleanup(func() { c.CloseNow() })
@@ -87,7 +106,7 @@ func dial(t *testing.T, addr string) *client {
 	if cl.hello.str("type") != "hello" || cl.hello.str("protocol") != "playground.v1" {
 		t.Fatalf("first message = %v; want hello", cl.hello)
 	}
-	return cl
+	return cl, resp, nil
 }
 
 func (c *client) send(v any) {

@@ -74,6 +74,10 @@ type config struct {
 	redisTimeout   time.Duration
 	redisOptional  bool
 	drainTimeout   time.Duration
+	publicURL      string
+	socketsPerIP   int
+	maxSockets     int
+	runsPerIP      int
 }
 
 func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*config, error) {
@@ -107,7 +111,11 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.StringVar(&c.redisURL, "redis", "", "Redis `URL` (redis://[:password@]host:port/db, rediss:// for TLS) through which instances share per-client limits; empty: in-process limits")
 	fs.DurationVar(&c.redisTimeout, "redis-timeout", sc.Timeout, "longest a limit decision waits for Redis before deciding in-process")
 	fs.BoolVar(&c.redisOptional, "redis-optional", false, "keep /readyz at 200 (with a WARN redis line) while Redis is unreachable")
+	fs.IntVar(&c.socketsPerIP, "max-sockets-per-ip", 16, "WebSockets one client IP may hold open at once (with -redis, across all instances); past it an upgrade is 429")
+	fs.IntVar(&c.maxSockets, "max-sockets", 10_000, "WebSockets this server holds open at once, lowered at start to fit the open-file limit; past it an upgrade is 503")
+	fs.IntVar(&c.runsPerIP, "max-runs-per-ip", 8, "runs one client (IP or API key) may have queued or running at once, sockets and HTTP together; past it a run ends busy")
 	fs.DurationVar(&c.drainTimeout, "drain-timeout", 10*time.Second, "on SIGTERM, how long runs in flight may take to finish before they are cancelled (each still gets its done)")
+	fs.StringVar(&c.publicURL, "public-url", "", "the page's public `URL` (e.g. https://play.example.com/), for the share links the MCP tool returns; empty: from each request's Host")
 	fs.StringVar(&c.apiOrigins, "api-origins", "", "comma-separated browser `origins` allowed to call /api/v1/ and /mcp cross-origin (\"*\" for any); none by default: no CORS headers")
 	fs.VisitAll(func(f *flag.Flag) {
 		f.Usage += " (env " + envName(f.Name) + ")"
@@ -224,6 +232,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	}
 	rl := ratelimit.Config{PerSecond: c.rate, Burst: c.burst}
 	var lim ratelimit.RateLimiter = ratelimit.New(rl)
+	var sockets, runs ratelimit.Counts = ratelimit.NewLocalCounts(c.socketsPerIP), ratelimit.NewLocalCounts(c.runsPerIP)
 	var store *ratelimit.Store
 	if c.redisURL != "" {
 		store, err = ratelimit.NewStore(ratelimit.StoreConfig{URL: c.redisURL, Timeout: c.redisTimeout, Log: log})
@@ -232,7 +241,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		}
 		defer store.Close()
 		lim = ratelimit.NewShared(store, "runs", rl)
+		sockets = ratelimit.NewSharedCounts(store, "sockets", c.socketsPerIP)
+		runs = ratelimit.NewSharedCounts(store, "active", c.runsPerIP)
 	}
+	maxSockets := fitSockets(c.maxSockets, c.workers, log)
 
 	poolStats := func() metrics.Pool {
 		st := pool.Stats()
@@ -258,7 +270,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	m := metrics.New(mcfg)
 
 	a := pool.Announce()
-	limits := session.HelloLimits(a, session.RateLimits{PerSecond: lim.Config().PerSecond, Burst: lim.Config().Burst})
+	limits := session.HelloLimits(a, session.ClientLimits{PerSecond: lim.Config().PerSecond, Burst: lim.Config().Burst,
+		Sockets: sockets.Max(), Runs: runs.Max()})
 	site = web.NewServer(web.Config{
 		Runner:         pool,
 		Limiter:        lim,
@@ -270,6 +283,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		TrustedProxies: proxies,
 		PoolStats:      func() any { return pool.Stats() },
 		Observer:       m,
+		Sockets:        sockets,
+		MaxSockets:     maxSockets,
+		Runs:           runs,
 		Metrics:        m.Handler(),
 		Ready:          metrics.NewReadiness(checks...),
 		Instrument:     m.InstrumentHandler,
@@ -282,6 +298,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 				ClientIP:    func(r *http.Request) string { return site.ClientIP(r) },
 				Keys:        keys,
 				CORSOrigins: splitList(c.apiOrigins),
+				PageURL:     c.publicURL,
 				Log:         log,
 			})
 		},

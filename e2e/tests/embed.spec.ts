@@ -133,8 +133,9 @@ test("the Share panel's embed snippet, pasted into a docs page, embeds the files
   await page.goto("/");
   await expect(page.getByTestId("connection")).toHaveText("connected");
   await page.getByTestId("share-button").click();
+  // The snippet is filled once the files are compressed (asynchronously): wait for it.
+  await expect(page.getByTestId("embed-snippet")).toHaveValue(/^<script src="http:\/\/127\.0\.0\.1:\d+\/static\/embed\.js" data-code="[A-Za-z0-9_-]+" data-height="320"><\/script>$/);
   const snippet = await page.getByTestId("embed-snippet").inputValue();
-  expect(snippet).toMatch(/^<script src="http:\/\/127\.0\.0\.1:\d+\/static\/embed\.js" data-code="[A-Za-z0-9_-]+" data-height="320"><\/script>$/);
 
   docsHTML = `<!DOCTYPE html><html lang="en"><head><title>Pasted</title></head><body>${snippet.replace("<script ", '<script data-id="pasted" ')}
 <script>window.addEventListener("message", (e) => { if (e.data?.type === "playground:result") window.result = e.data; });</script></body></html>`;

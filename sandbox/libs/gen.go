@@ -5,7 +5,7 @@
 // package's exports, its license, and manifest.json with each package's
 // version and export names. The export names are read by evaluating each
 // bundle in goja, which also proves the package runs there. Run it with
-// `go generate ./sandbox`; dist/ is committed and CI checks it is fresh.
+// `go generate ./sandbox/libs`; dist/ is committed and CI checks it is fresh.
 package main
 
 import (

@@ -113,7 +113,7 @@ func realServer(t *testing.T, burst int) *httptest.Server {
 	}
 	a := pool.Announce()
 	lim := ratelimit.New(ratelimit.Config{PerSecond: 0.001, Burst: burst})
-	limits := session.HelloLimits(a, session.RateLimits{PerSecond: 0.001, Burst: burst})
+	limits := session.HelloLimits(a, session.ClientLimits{PerSecond: 0.001, Burst: burst})
 	keys, _ := api.ParseKeys(strings.NewReader("ci " + testKey))
 	h := api.New(api.Config{Engine: &session.Engine{Runner: pool, Limiter: lim, Limits: limits}, Keys: keys, Host: a.Host, Modules: a.Modules})
 	srv := httptest.NewServer(h)

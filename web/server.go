@@ -35,6 +35,10 @@ type Config struct {
 	EmbedOrigins []string
 	// InsecureSkipOriginCheck accepts WebSockets from any origin (tests only).
 	InsecureSkipOriginCheck bool
+	// AllowedHosts are the Host names the server answers (DNS rebinding;
+	// "*.example.com" for subdomains; IP literals always pass); others get
+	// 403. Empty: every host (see LoopbackHosts for a loopback server).
+	AllowedHosts []string
 	// TrustedProxies are peers whose X-Forwarded-For is believed.
 	TrustedProxies []netip.Prefix
 	// Session is the template for each session's tuning (ping interval,
@@ -133,7 +137,7 @@ func (s *Server) routes() {
 	if s.cfg.Ready != nil {
 		s.handle("GET /readyz", s.cfg.Ready) // GET patterns match HEAD too
 	}
-	s.handler = logRequests(s.mux, s.cfg.Log, func(r *http.Request) string { return s.ClientIP(r) })
+	s.handler = logRequests(checkHost(s.mux, s.cfg.AllowedHosts), s.cfg.Log, func(r *http.Request) string { return s.ClientIP(r) })
 }
 
 // handle registers h for pattern, instrumented when the config says so.

@@ -116,3 +116,39 @@ func TestRunCapPerClient(t *testing.T) {
 		t.Errorf("victim's run while the attacker holds its cap: %v", ms[len(ms)-1])
 	}
 }
+
+// TestDNSRebindingRefused: a page on an attacker's name that resolves to a
+// loopback server sends that name as Host and Origin; the server refuses it
+// (the page and the socket), and still serves localhost.
+func TestDNSRebindingRefused(t *testing.T) {
+	addr := server(t)
+	_, port, _ := strings.Cut(addr, ":")
+	for _, path := range []string{"/", "/ws", "/api/v1/info"} {
+		req, _ := http.NewRequest("GET", "http://"+addr+path, nil)
+		req.Host = "rebind.attacker.example:" + port
+		req.Header.Set("Origin", "http://rebind.attacker.example:"+port)
+		if path == "/ws" {
+			req.Header.Set("Connection", "Upgrade")
+			req.Header.Set("Upgrade", "websocket")
+			req.Header.Set("Sec-WebSocket-Version", "13")
+			req.Header.Set("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")
+			req.Header.Set("Sec-WebSocket-Protocol", "playground.v1")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden || !strings.Contains(string(b), "-hosts") {
+			t.Errorf("GET %s with Host rebind.attacker.example: %d %q; want 403 naming -hosts", path, resp.StatusCode, b)
+		}
+	}
+	req, _ := http.NewRequest("GET", "http://"+addr+"/healthz", nil)
+	req.Host = "localhost:" + port
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 200 {
+		t.Errorf("Host localhost: %v %v; want 200", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+}

@@ -75,6 +75,7 @@ type config struct {
 	redisOptional  bool
 	drainTimeout   time.Duration
 	publicURL      string
+	hosts          string
 	socketsPerIP   int
 	maxSockets     int
 	runsPerIP      int
@@ -89,6 +90,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "listen `address`; $PORT, if set, replaces the port")
 	fs.StringVar(&c.origins, "origins", "", "comma-separated browser origin `patterns` allowed besides the server's own host (e.g. \"*.example.com,docs.example.org\")")
 	fs.StringVar(&c.embedOrigins, "embed-origins", "", "comma-separated `origins` whose pages may frame /embed (e.g. \"https://docs.example.org,https://*.example.com\"; \"*\" for any)")
+	fs.StringVar(&c.hosts, "hosts", "", "comma-separated host `names` the server answers (\"*.example.com\" for subdomains; IP literals always pass), against DNS rebinding; default: localhost names when -addr is loopback, else any (set it for a public deployment)")
 	fs.StringVar(&c.trustedProxies, "trusted-proxies", "", "comma-separated `CIDRs` of reverse proxies whose X-Forwarded-For is believed")
 	fs.DurationVar(&c.timeout, "timeout", d.DefaultTimeout, "default run time limit when a run asks for none")
 	fs.DurationVar(&c.minTimeout, "min-timeout", d.MinTimeout, "smallest time limit a run may ask for")
@@ -281,6 +283,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		OriginPatterns: splitList(c.origins),
 		EmbedOrigins:   splitList(c.embedOrigins),
 		TrustedProxies: proxies,
+		AllowedHosts:   allowedHosts(c.hosts, c.addr),
 		PoolStats:      func() any { return pool.Stats() },
 		Observer:       m,
 		Sockets:        sockets,
@@ -336,6 +339,23 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		log.Warn("sessions still open at shutdown", "err", err)
 	}
 	return pool.Close()
+}
+
+// allowedHosts is -hosts, or by default the localhost names when addr is
+// a loopback address (a developer's machine: DNS rebinding's target), else
+// none (no check: a public deployment sets -hosts).
+func allowedHosts(flag, addr string) []string {
+	if hosts := splitList(flag); len(hosts) > 0 {
+		return hosts
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil
+	}
+	if ip, err := netip.ParseAddr(host); (err == nil && ip.IsLoopback()) || strings.EqualFold(host, "localhost") {
+		return web.LoopbackHosts
+	}
+	return nil
 }
 
 // drain is the graceful part of a shutdown: /readyz fails at once (a load

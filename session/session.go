@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -214,12 +215,17 @@ func (s *Session) readLoop(readCtx, ctx context.Context, wg *sync.WaitGroup) err
 		if err != nil {
 			return err
 		}
+		if max := s.cfg.Hello.Limits.MaxMessageBytes; max > 0 && int64(len(b)) > max {
+			s.oversized(b, max)
+			continue
+		}
 		msg, err := ws.Decode(b)
 		var re *ws.RunError
 		switch {
 		case errors.As(err, &re):
 			s.cfg.Metrics.Runs.Add(1)
 			Refuse(re.ID, &Refusal{Outcome: ws.OutcomeInvalid, Field: re.Field, Reason: re.Reason}, s.send)
+			s.invalidRun()
 			continue
 		case err != nil:
 			s.protocolError(err.Error(), "")
@@ -245,8 +251,37 @@ func (s *Session) readLoop(readCtx, ctx context.Context, wg *sync.WaitGroup) err
 // MaxProtocolErrors the writer closes the socket with 1008 once the answer
 // is out.
 func (s *Session) protocolError(msg, id string) {
-	s.protocolErrors++
 	s.send(ws.ProtocolError{Type: ws.TypeProtocolError, Message: msg, ID: id})
+	s.violation()
+}
+
+// oversized answers a message over maxMessageBytes (and under the
+// connection's hard frame cap, FrameLimit) without decoding it: a run is
+// refused with INVALID_REQUEST naming the limit, anything else is a
+// protocol error. The socket stays open.
+func (s *Session) oversized(b []byte, max int64) {
+	reason := fmt.Sprintf("the message is %d bytes; the limit is maxMessageBytes=%d", len(b), max)
+	if id, ok := ws.PeekRunID(b); ok {
+		s.cfg.Metrics.Runs.Add(1)
+		Refuse(id, &Refusal{Outcome: ws.OutcomeInvalid, Field: "message", Reason: reason}, s.send)
+		s.invalidRun()
+		return
+	}
+	s.protocolError(reason, "")
+}
+
+// invalidRun counts a run refused as invalid against the client: it takes
+// a token of its rate limit (a flood of invalid runs is limited like one of
+// valid runs) and counts as a protocol violation.
+func (s *Session) invalidRun() {
+	s.engine.Limiter.Allow(s.cfg.Key)
+	s.violation()
+}
+
+// violation counts a protocol violation; past MaxProtocolErrors the
+// socket is closed with 1008 once what is queued is flushed.
+func (s *Session) violation() {
+	s.protocolErrors++
 	if s.protocolErrors >= s.cfg.MaxProtocolErrors {
 		s.cfg.Log.Warn("too many protocol errors", "session", s.id, "ip", s.cfg.Key)
 		s.closing = true

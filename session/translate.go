@@ -154,6 +154,12 @@ type ClientLimits struct {
 // 4× plus room for the other fields keeps every honest message readable.
 func MaxMessageBytes(maxSourceBytes int) int64 { return 4*int64(maxSourceBytes) + 64<<10 }
 
+// FrameLimit is the WebSocket read limit, the hard cap of one frame: a
+// message between maxMessageBytes and it is answered (INVALID_REQUEST naming
+// the limit) and the socket stays open; a larger frame closes the socket
+// with 1009 (message too big), because it is read into memory whole.
+func FrameLimit(maxMessageBytes int64) int64 { return 2 * maxMessageBytes }
+
 // HelloLimits is hello.limits: the pool's effective limits (Pool.Announce)
 // and the rate limiter's, in the wire's units.
 func HelloLimits(a sandbox.Announced, r ClientLimits) ws.Limits {

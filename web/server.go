@@ -237,7 +237,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	conn, err := ws.Accept(w, r, ws.AcceptOptions{
 		OriginPatterns:          s.cfg.OriginPatterns,
 		InsecureSkipOriginCheck: s.cfg.InsecureSkipOriginCheck,
-		ReadLimit:               s.cfg.Limits.MaxMessageBytes,
+		ReadLimit:               session.FrameLimit(s.cfg.Limits.MaxMessageBytes),
 	})
 	if err != nil {
 		s.cfg.Log.Warn("websocket refused", "ip", ip, "err", err)

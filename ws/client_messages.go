@@ -14,6 +14,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // Subprotocol is the WebSocket subprotocol the server offers.
@@ -105,6 +106,28 @@ var (
 	segmentPattern = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 )
 
+// Bounds of a file path: bytes, and '/'-separated segments.
+const (
+	MaxPathBytes    = 200
+	MaxPathSegments = 10
+)
+
+// maxEcho is how much of a client's own text (an unknown field's or
+// type's name) an error message repeats.
+const maxEcho = 100
+
+// clip shortens s to maxEcho bytes (on a UTF-8 boundary), marking the cut.
+func clip(s string) string {
+	if len(s) <= maxEcho {
+		return s
+	}
+	cut := maxEcho
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (%d bytes)", len(s))
+}
+
 // Extensions lists the file extensions a run's files may have.
 var Extensions = []string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".json"}
 
@@ -145,8 +168,26 @@ func Decode(b []byte) (Message, error) {
 		}
 		return &Ping{T: m.T}, nil
 	default:
-		return nil, fmt.Errorf("%w %q (want run, cancel or ping)", ErrUnknownType, *head.Type)
+		return nil, fmt.Errorf("%w %q (want run, cancel or ping)", ErrUnknownType, clip(*head.Type))
 	}
+}
+
+// PeekRunID returns the id of b when b is a run message with a valid id,
+// without decoding the rest: for a message refused whole (too large), so
+// that its run can still be answered with its own done.
+func PeekRunID(b []byte) (string, bool) {
+	var m struct {
+		Type string          `json:"type"`
+		ID   json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(b, &m) != nil || m.Type != TypeRun {
+		return "", false
+	}
+	var id string
+	if json.Unmarshal(m.ID, &id) != nil || !idPattern.MatchString(id) {
+		return "", false
+	}
+	return id, true
 }
 
 func decodeRun(b []byte) (Message, error) {
@@ -220,12 +261,16 @@ func CheckPath(p string) error {
 	switch {
 	case p == "":
 		return errors.New("path is empty")
-	case len(p) > 256:
-		return errors.New("path is longer than 256 bytes")
+	case len(p) > MaxPathBytes:
+		return fmt.Errorf("path is %d bytes; the limit is %d", len(p), MaxPathBytes)
 	case strings.HasPrefix(p, "/"):
 		return fmt.Errorf("path %q must be relative (no leading /)", p)
 	}
-	for _, seg := range strings.Split(p, "/") {
+	segs := strings.Split(p, "/")
+	if len(segs) > MaxPathSegments {
+		return fmt.Errorf("path %q has %d segments; the limit is %d", p, len(segs), MaxPathSegments)
+	}
+	for _, seg := range segs {
 		if seg == "." || seg == ".." {
 			return fmt.Errorf("path %q must not contain %q segments", p, seg)
 		}
@@ -247,7 +292,7 @@ func strict(b []byte, v any) error {
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields()
 	if err := d.Decode(v); err != nil {
-		return fmt.Errorf("%w: %s", ErrBadField, strings.TrimPrefix(err.Error(), "json: "))
+		return fmt.Errorf("%w: %s", ErrBadField, clip(strings.TrimPrefix(err.Error(), "json: ")))
 	}
 	if _, err := d.Token(); err != io.EOF {
 		return fmt.Errorf("%w: data after the JSON object", ErrBadField)

@@ -30,6 +30,8 @@ func TestDecode(t *testing.T) {
 		{"not json", `{"type":`, nil, ws.ErrBadJSON, ""},
 		{"array", `[1,2]`, nil, ws.ErrBadJSON, ""},
 		{"unknown type", `{"type":"nope"}`, nil, ws.ErrUnknownType, ""},
+		{"huge unknown type", `{"type":"` + strings.Repeat("t", 1<<20) + `"}`, nil, ws.ErrUnknownType, ""},
+		{"huge unknown field", `{"type":"cancel","id":"x","` + strings.Repeat("f", 1<<20) + `":1}`, nil, ws.ErrBadField, ""},
 		{"missing type", `{"id":"r1"}`, nil, ws.ErrBadField, ""},
 		{"cancel without id", `{"type":"cancel"}`, nil, ws.ErrBadField, ""},
 		{"cancel unknown field", `{"type":"cancel","id":"x","extra":1}`, nil, ws.ErrBadField, ""},
@@ -47,12 +49,17 @@ func TestDecode(t *testing.T) {
 		{"run entry missing", `{"type":"run","id":"r1","entry":"b.ts","files":[{"path":"a.ts","source":""}]}`, nil, nil, "entry"},
 		{"run unknown field", `{"type":"run","id":"r1","files":[{"path":"a.ts","source":""}],"x":1}`, nil, nil, "message"},
 		{"run source not string", `{"type":"run","id":"r1","files":[{"path":"a.ts","source":1}]}`, nil, nil, "message"},
+		{"run path too long", `{"type":"run","id":"r1","files":[{"path":"` + strings.Repeat("a", 198) + `.ts","source":""}]}`, nil, nil, "files[0].path"},
+		{"run path too deep", `{"type":"run","id":"r1","files":[{"path":"a/b/c/d/e/f/g/h/i/j/k.ts","source":""}]}`, nil, nil, "files[0].path"},
 		{"run bad mode", `{"type":"run","id":"r1","files":[{"path":"a.ts","source":""}],"mode":"cjs"}`, nil, nil, "mode"},
 		{"run negative timeout", `{"type":"run","id":"r1","files":[{"path":"a.ts","source":""}],"timeoutMs":-1}`, nil, nil, "timeoutMs"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := ws.Decode([]byte(tt.in))
+			if err != nil && len(err.Error()) > 300 {
+				t.Errorf("error is %d bytes; want the client's text clipped", len(err.Error()))
+			}
 			if tt.runErr != "" {
 				var re *ws.RunError
 				if !errors.As(err, &re) || re.Field != tt.runErr || re.ID != "r1" {

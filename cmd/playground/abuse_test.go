@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 )
 
 // Abuse tests: an attacker and a victim are two client IPs on loopback
@@ -150,5 +153,52 @@ func TestDNSRebindingRefused(t *testing.T) {
 		t.Errorf("Host localhost: %v %v; want 200", resp, err)
 	} else {
 		resp.Body.Close()
+	}
+}
+
+// TestProtocolEdges: oversized messages are answered and keep the socket; a
+// client's own text is not echoed back in full; invalid runs cost a token of
+// the rate limit and count as protocol violations.
+func TestProtocolEdges(t *testing.T) {
+	addr := server(t, "-max-source-bytes", "1000", "-rate", "0.01", "-burst", "5")
+	c := dial(t, addr)
+	max := c.hello["limits"].(map[string]any)["maxMessageBytes"].(float64)
+
+	big := runMsg("big", "main.ts", strings.Repeat("x", int(max)+10))
+	c.send(big)
+	ms := c.until("big")
+	if len(ms) != 2 || ms[0].str("kind") != "INVALID_REQUEST" || !strings.Contains(ms[0].str("message"), "maxMessageBytes") || ms[1].str("outcome") != "invalid" {
+		t.Errorf("an oversized run: %v; want INVALID_REQUEST naming maxMessageBytes, then done invalid", ms)
+	}
+	c.sendRaw(websocket.MessageText, []byte(`{"type":"cancel","id":"x","`+strings.Repeat("f", 100_000)+`":1}`))
+	if m := c.read(); m.str("type") != "protocol_error" || len(m.str("message")) > 300 {
+		t.Errorf("a 100 kB unknown field: %.200v (%d bytes); want a short protocol_error", m, len(m.str("message")))
+	}
+	// The oversized run took one token; four more invalid runs take the rest.
+	for i := range 4 {
+		id := fmt.Sprintf("dup%d", i)
+		c.send(map[string]any{"type": "run", "id": id, "files": []map[string]string{{"path": "a.ts", "source": ""}, {"path": "a.ts", "source": ""}}})
+		if ms := c.until(id); ms[len(ms)-1].str("outcome") != "invalid" {
+			t.Fatalf("a run with a duplicate path: %v", ms)
+		}
+	}
+	c.send(runMsg("valid", "main.ts", "1"))
+	if ms := c.until("valid"); ms[len(ms)-1].str("outcome") != "rate_limited" {
+		t.Errorf("a valid run after 5 invalid ones on a burst of 5: %v; want rate_limited (invalid runs cost tokens)", ms[len(ms)-1])
+	}
+	// Invalid runs count as violations: the 20th closes the socket with 1008.
+	for i := range 14 {
+		c.send(map[string]any{"type": "run", "id": fmt.Sprintf("bad%d", i), "files": []any{}})
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	for {
+		_, _, err := c.c.Read(ctx)
+		if err != nil {
+			if websocket.CloseStatus(err) != websocket.StatusPolicyViolation {
+				t.Errorf("after 20 violations: %v; want a close with 1008", err)
+			}
+			break
+		}
 	}
 }

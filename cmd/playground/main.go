@@ -76,6 +76,9 @@ type config struct {
 	drainTimeout   time.Duration
 	publicURL      string
 	hosts          string
+	kvBytes        int64
+	kvClientBytes  int64
+	kvTTL          time.Duration
 	socketsPerIP   int
 	maxSockets     int
 	runsPerIP      int
@@ -113,6 +116,9 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.StringVar(&c.redisURL, "redis", "", "Redis `URL` (redis://[:password@]host:port/db, rediss:// for TLS) through which instances share per-client limits; empty: in-process limits")
 	fs.DurationVar(&c.redisTimeout, "redis-timeout", sc.Timeout, "longest a limit decision waits for Redis before deciding in-process")
 	fs.BoolVar(&c.redisOptional, "redis-optional", false, "keep /readyz at 200 (with a WARN redis line) while Redis is unreachable")
+	fs.Int64Var(&c.kvBytes, "kv-bytes", defaultKVLimits.totalBytes, "bytes the host.kv store holds in all; past it the least recently used tabs' data is dropped")
+	fs.Int64Var(&c.kvClientBytes, "kv-client-bytes", defaultKVLimits.clientBytes, "bytes one client's (IP's or API key's) tabs may hold in host.kv; past it kv.set fails")
+	fs.DurationVar(&c.kvTTL, "kv-ttl", defaultKVLimits.ttl, "how long a tab's host.kv data outlives the tab's last use (a closed tab's data expires)")
 	fs.IntVar(&c.socketsPerIP, "max-sockets-per-ip", 16, "WebSockets one client IP may hold open at once (with -redis, across all instances); past it an upgrade is 429")
 	fs.IntVar(&c.maxSockets, "max-sockets", 10_000, "WebSockets this server holds open at once, lowered at start to fit the open-file limit; past it an upgrade is 503")
 	fs.IntVar(&c.runsPerIP, "max-runs-per-ip", 8, "runs one client (IP or API key) may have queued or running at once, sockets and HTTP together; past it a run ends busy")
@@ -212,6 +218,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		}
 	}
 
+	kv := defaultKVLimits
+	kv.totalBytes, kv.clientBytes, kv.ttl = c.kvBytes, c.kvClientBytes, c.kvTTL
 	runLimits := sandbox.DefaultConfig().Limits
 	runLimits.MaxOutputBytes, runLimits.MaxEvents, runLimits.MaxHostCalls = c.maxOutputBytes, c.maxEvents, c.maxHostCalls
 	pool, err := sandbox.NewPool(sandbox.Config{
@@ -225,7 +233,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		MaxFiles:       c.maxFiles,
 		MaxSourceBytes: c.maxSourceBytes,
 		Limits:         runLimits,
-		Host:           hostFunctions(newKVStore(10_000)),
+		Host:           hostFunctions(newKVStore(kv)),
 		LibraryDir:     c.libraryDir,
 		Log:            log,
 	})

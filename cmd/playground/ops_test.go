@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -240,5 +241,64 @@ func TestInstancesShareLimitsThroughRedis(t *testing.T) {
 	}
 	if v, _ := value(scrape(t, a), "playground_redis_fallbacks_total", nil); v < 1 {
 		t.Errorf("playground_redis_fallbacks_total = %v; want the outage counted", v)
+	}
+}
+
+// lockedBuffer collects a server's log (run writes it from many goroutines).
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestLogLines: one structured line per HTTP request and per run, with the
+// outcome, timings, bytes and client key; never the snippet's source or
+// output.
+func TestLogLines(t *testing.T) {
+	var logs lockedBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	errc := make(chan error, 1)
+	go func() {
+		errc <- run(ctx, []string{"-addr", "127.0.0.1:0", "-log-level", "info"}, func(string) string { return "" }, &logs, ready)
+	}()
+	addr := <-ready
+	c := dial(t, addr)
+	c.send(runMsg("logged", "main.ts", "const secret = 'SOURCE-MARKER';\nconsole.log('OUTPUT-' + 'MARKER');\nexport default 'RESULT-MARKER';"))
+	c.until("logged")
+	get(t, "http://"+addr+"/healthz")
+	c.c.CloseNow()
+	cancel()
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	out := logs.String()
+	for _, want := range []string{
+		`msg="run finished"`, "run=logged", "key=127.0.0.1", "outcome=ok", "runMs=", "queueMs=", "outputBytes=",
+		`msg="http request" method=GET route="GET /healthz" status=200`,
+		`route="GET /ws" status=101`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the log lacks %q:\n%s", want, out)
+		}
+	}
+	for _, leak := range []string{"SOURCE-MARKER", "OUTPUT-MARKER", "RESULT-MARKER"} {
+		if strings.Contains(out, leak) {
+			t.Errorf("the log holds the snippet's %s", leak)
+		}
+	}
+	if n := strings.Count(out, `msg="run finished"`); n != 1 {
+		t.Errorf("%d run lines for one run; want 1", n)
 	}
 }

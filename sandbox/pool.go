@@ -54,7 +54,7 @@ func NewPool(cfg Config) (*Pool, error) {
 	n := cfg.Workers + cfg.Spares
 	p := &Pool{
 		cfg:       cfg,
-		queue:     newQueue(cfg.Workers, cfg.QueueSize),
+		queue:     newQueue(cfg.Workers, min(cfg.Spares, 1), cfg.QueueSize),
 		idle:      make(chan *proc, n),
 		closed:    make(chan struct{}),
 		maxLine:   cfg.Limits.MaxOutputBytes + 1<<20,
@@ -94,7 +94,8 @@ func (p *Pool) Run(ctx context.Context, req Request, emit func(Event)) (Result, 
 	}
 
 	queued := time.Now()
-	if err := p.queue.acquire(ctx, req.Key, func(pos int) { emit(Event{Kind: EventQueued, Position: pos}) }); err != nil {
+	release, err := p.queue.acquire(ctx, req.Key, func(pos int) { emit(Event{Kind: EventQueued, Position: pos}) })
+	if err != nil {
 		res.Stats.Queue = time.Since(queued)
 		if errors.Is(err, ErrBusy) {
 			res.Outcome, res.RetryAfter = OutcomeBusy, time.Second
@@ -103,7 +104,7 @@ func (p *Pool) Run(ctx context.Context, req Request, emit func(Event)) (Result, 
 		res.Outcome = OutcomeCancelled
 		return res, nil
 	}
-	defer p.queue.release()
+	defer release()
 	w, err := p.take(ctx)
 	res.Stats.Queue = time.Since(queued)
 	if err != nil {

@@ -9,15 +9,24 @@ import (
 // ErrBusy is returned by the queue when it is full.
 var ErrBusy = errors.New("sandbox queue is full")
 
-// queue hands out a fixed number of slots to waiting runs, fair across
-// keys (client IPs): waiters are served round-robin by key, so one key with
-// many queued runs cannot starve another. The zero value is not usable; use
-// newQueue. It is safe for concurrent use.
+// queue hands out worker slots to runs, fair across keys (client IPs or
+// API keys): waiters are served round-robin by key, so one key with many
+// queued runs cannot starve another.
+//
+// Round-robin alone cannot help a key that arrives while another holds
+// every slot with runs that only wait (on host calls, on timers): the slots
+// free only when those runs end. So beside the normal slots the queue keeps
+// reserve slots (started spare workers) that only a key holding no slot may
+// take. One client can then fill every normal slot, and another client's
+// run still starts at once. The zero value is not usable; use newQueue. It
+// is safe for concurrent use.
 type queue struct {
 	max int // waiters allowed at once
 
 	mu      sync.Mutex // guards the fields below
-	free    int
+	free    int        // normal slots free
+	reserve int        // reserve slots free
+	held    map[string]int
 	keys    []string // keys with waiters, in service order starting at next
 	next    int
 	waiting map[string][]*waiter
@@ -25,32 +34,44 @@ type queue struct {
 }
 
 type waiter struct {
-	granted chan struct{} // closed when the slot is handed over
+	key     string
+	granted chan struct{} // closed when a slot is handed over
+	slot    slot          // which, set before granted is closed
 	pos     chan int      // latest position, buffered 1
 	last    int
 }
 
-func newQueue(slots, max int) *queue {
-	return &queue{max: max, free: slots, waiting: map[string][]*waiter{}}
+// slot says which kind of slot a run holds, to give it back there.
+type slot int
+
+const (
+	normalSlot slot = iota
+	reserveSlot
+)
+
+func newQueue(slots, reserve, max int) *queue {
+	return &queue{max: max, free: slots, reserve: reserve, held: map[string]int{}, waiting: map[string][]*waiter{}}
 }
 
-// acquire waits for a slot. It calls onPosition (on the caller's
+// acquire waits for a slot for key. It calls onPosition (on the caller's
 // goroutine) with the 1-based queue position whenever it changes, returns
 // ErrBusy at once when the queue is full, and ctx's error when ctx ends
-// first, in which case the waiter has left the queue. A nil error must be
-// paired with release.
-func (q *queue) acquire(ctx context.Context, key string, onPosition func(int)) error {
+// first, in which case the waiter has left the queue. On success it
+// returns release, which gives the slot back and must be called once.
+func (q *queue) acquire(ctx context.Context, key string, onPosition func(int)) (release func(), err error) {
 	q.mu.Lock()
-	if q.free > 0 && q.n == 0 {
+	switch {
+	case q.free > 0 && q.n == 0:
 		q.free--
+		return q.grantLocked(key, normalSlot), nil
+	case q.reserve > 0 && q.held[key] == 0:
+		q.reserve--
+		return q.grantLocked(key, reserveSlot), nil
+	case q.n >= q.max:
 		q.mu.Unlock()
-		return nil
+		return nil, ErrBusy
 	}
-	if q.n >= q.max {
-		q.mu.Unlock()
-		return ErrBusy
-	}
-	w := &waiter{granted: make(chan struct{}), pos: make(chan int, 1)}
+	w := &waiter{key: key, granted: make(chan struct{}), pos: make(chan int, 1)}
 	if len(q.waiting[key]) == 0 {
 		q.keys = append(q.keys, key)
 	}
@@ -62,7 +83,7 @@ func (q *queue) acquire(ctx context.Context, key string, onPosition func(int)) e
 	for {
 		select {
 		case <-w.granted:
-			return nil
+			return q.releaser(key, w.slot), nil
 		case p := <-w.pos:
 			onPosition(p)
 		case <-ctx.Done():
@@ -70,38 +91,91 @@ func (q *queue) acquire(ctx context.Context, key string, onPosition func(int)) e
 			select {
 			case <-w.granted: // handed a slot just now: give it back
 				q.mu.Unlock()
-				q.release()
+				q.releaser(key, w.slot)()
 			default:
-				q.removeLocked(key, w)
+				q.removeLocked(w)
 				q.renumberLocked()
 				q.mu.Unlock()
 			}
-			return ctx.Err()
+			return nil, ctx.Err()
 		}
 	}
 }
 
-// release returns a slot and hands it to the next waiter, if any.
-func (q *queue) release() {
+// grantLocked records that key holds a slot of kind s and unlocks q.
+func (q *queue) grantLocked(key string, s slot) func() {
+	q.held[key]++
+	q.mu.Unlock()
+	return q.releaser(key, s)
+}
+
+// releaser returns the func that gives key's slot of kind s back, once.
+func (q *queue) releaser(key string, s slot) func() {
+	var once sync.Once
+	return func() { once.Do(func() { q.release(key, s) }) }
+}
+
+// release gives back key's slot of kind s and hands it to the next waiter
+// that may take it: any waiter, round-robin by key, for a normal slot; the
+// first waiter in service order whose key holds no slot, for a reserve one.
+// A free reserve slot then goes to such a waiter too: key may just have
+// released its last slot while its runs wait.
+func (q *queue) release(key string, s slot) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.n == 0 {
+	if q.held[key]--; q.held[key] <= 0 {
+		delete(q.held, key)
+	}
+	if s == normalSlot {
 		q.free++
-		return
+	} else {
+		q.reserve++
 	}
-	q.next %= len(q.keys)
-	key := q.keys[q.next]
-	w := q.waiting[key][0]
-	q.removeLocked(key, w)
-	if len(q.waiting[key]) > 0 {
-		q.next++ // the key keeps its place; the next key is served next
+	if q.free > 0 {
+		if w := q.nextLocked(func(string) bool { return true }); w != nil {
+			q.free--
+			q.handLocked(w, normalSlot)
+		}
 	}
-	close(w.granted)
+	for q.reserve > 0 {
+		w := q.nextLocked(func(k string) bool { return q.held[k] == 0 })
+		if w == nil {
+			break
+		}
+		q.reserve--
+		q.handLocked(w, reserveSlot)
+	}
 	q.renumberLocked()
 }
 
-// removeLocked takes w out of key's line. q.mu must be held.
-func (q *queue) removeLocked(key string, w *waiter) {
+// handLocked gives w, the first waiter of the key at q.next, a slot of kind
+// s. q.mu must be held.
+func (q *queue) handLocked(w *waiter, s slot) {
+	q.removeLocked(w)
+	if len(q.waiting[w.key]) > 0 && q.keys[q.next%len(q.keys)] == w.key {
+		q.next++ // the key keeps its place; the next key is served next
+	}
+	q.held[w.key]++
+	w.slot = s
+	close(w.granted)
+}
+
+// nextLocked returns the first waiter in service order whose key may take
+// the slot, or nil. q.mu must be held.
+func (q *queue) nextLocked(may func(key string) bool) *waiter {
+	for i := range q.keys {
+		key := q.keys[(q.next+i)%len(q.keys)]
+		if may(key) {
+			q.next = (q.next + i) % len(q.keys)
+			return q.waiting[key][0]
+		}
+	}
+	return nil
+}
+
+// removeLocked takes w out of its key's line. q.mu must be held.
+func (q *queue) removeLocked(w *waiter) {
+	key := w.key
 	ws := q.waiting[key]
 	for i, x := range ws {
 		if x == w {

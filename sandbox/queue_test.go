@@ -11,8 +11,9 @@ import (
 // TestQueueFairAcrossKeys: one key with many waiting runs does not starve
 // another key that queues later.
 func TestQueueFairAcrossKeys(t *testing.T) {
-	q := newQueue(1, 100)
-	if err := q.acquire(t.Context(), "hog", func(int) {}); err != nil {
+	q := newQueue(1, 0, 100)
+	release, err := q.acquire(t.Context(), "hog", func(int) {})
+	if err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
@@ -21,14 +22,15 @@ func TestQueueFairAcrossKeys(t *testing.T) {
 	enqueue := func(key string) {
 		n := q.len()
 		wg.Go(func() {
-			if err := q.acquire(t.Context(), key, func(int) {}); err != nil {
+			release, err := q.acquire(t.Context(), key, func(int) {})
+			if err != nil {
 				t.Error(err)
 				return
 			}
 			mu.Lock()
 			order = append(order, key)
 			mu.Unlock()
-			q.release()
+			release()
 		})
 		for q.len() == n { // wait until it is queued, to fix the arrival order
 			time.Sleep(time.Millisecond)
@@ -38,7 +40,7 @@ func TestQueueFairAcrossKeys(t *testing.T) {
 		enqueue("hog")
 	}
 	enqueue("polite")
-	q.release()
+	release()
 	wg.Wait()
 	if len(order) != 5 || order[1] != "polite" {
 		t.Errorf("service order = %v; want polite second (round-robin by key), not last", order)
@@ -46,27 +48,33 @@ func TestQueueFairAcrossKeys(t *testing.T) {
 }
 
 func TestQueuePositionsAndCancel(t *testing.T) {
-	q := newQueue(1, 2)
-	if err := q.acquire(t.Context(), "a", nil); err != nil {
+	q := newQueue(1, 0, 2)
+	release, err := q.acquire(t.Context(), "a", nil)
+	if err != nil {
 		t.Fatal(err)
 	}
 	positions := make(chan int, 10)
 	ctx1, cancel1 := context.WithCancel(t.Context())
 	errc := make(chan error, 1)
-	go func() { errc <- q.acquire(ctx1, "b", func(p int) { positions <- p }) }()
+	go func() {
+		_, err := q.acquire(ctx1, "b", func(p int) { positions <- p })
+		errc <- err
+	}()
 	if p := <-positions; p != 1 {
 		t.Errorf("first waiter position = %d; want 1", p)
 	}
 	second := make(chan int, 10)
+	cDone := make(chan struct{})
 	go func() {
-		if err := q.acquire(t.Context(), "c", func(p int) { second <- p }); err == nil {
-			q.release()
+		defer close(cDone)
+		if rel, err := q.acquire(t.Context(), "c", func(p int) { second <- p }); err == nil {
+			rel()
 		}
 	}()
 	if p := <-second; p != 2 {
 		t.Errorf("second waiter position = %d; want 2", p)
 	}
-	if err := q.acquire(t.Context(), "d", nil); !errors.Is(err, ErrBusy) {
+	if _, err := q.acquire(t.Context(), "d", nil); !errors.Is(err, ErrBusy) {
 		t.Errorf("third waiter: err = %v; want ErrBusy (queue size 2)", err)
 	}
 	cancel1()
@@ -79,8 +87,76 @@ func TestQueuePositionsAndCancel(t *testing.T) {
 	if n := q.len(); n != 1 {
 		t.Errorf("len = %d; want 1", n)
 	}
-	q.release()
-	for q.len() != 0 {
+	release()
+	release() // a second call gives nothing back twice
+	<-cDone
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.free != 1 || len(q.held) != 0 {
+		t.Errorf("after every release: %d free, held %v; want 1 free and nothing held", q.free, q.held)
+	}
+}
+
+// TestQueueReserveForOtherKeys: a key that holds every normal slot cannot
+// take the reserve; another key that holds none gets it at once, and a
+// freed reserve slot goes to a waiter whose key holds none, not to the hog.
+func TestQueueReserveForOtherKeys(t *testing.T) {
+	q := newQueue(2, 1, 100)
+	var hog []func()
+	for range 2 {
+		rel, err := q.acquire(t.Context(), "hog", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hog = append(hog, rel)
+	}
+	hogWaits := make(chan func(), 1)
+	go func() {
+		rel, err := q.acquire(t.Context(), "hog", func(int) {})
+		if err == nil {
+			hogWaits <- rel
+		}
+	}()
+	for q.len() != 1 {
 		time.Sleep(time.Millisecond)
+	}
+	victim, err := q.acquire(t.Context(), "victim", nil) // must not wait
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := make(chan func(), 1)
+	go func() {
+		rel, err := q.acquire(t.Context(), "second", func(int) {})
+		if err == nil {
+			second <- rel
+		}
+	}()
+	for q.len() != 2 {
+		time.Sleep(time.Millisecond)
+	}
+	victim() // the reserve slot is free again: "second" holds none, the hog does
+	select {
+	case rel := <-second:
+		rel()
+	case <-time.After(5 * time.Second):
+		t.Fatal("the freed reserve slot did not go to the waiting key that holds none")
+	}
+	select {
+	case <-hogWaits:
+		t.Fatal("the hog took a reserve slot")
+	default:
+	}
+	hog[0]() // a normal slot: the hog's waiter gets it
+	select {
+	case rel := <-hogWaits:
+		rel()
+	case <-time.After(5 * time.Second):
+		t.Fatal("a freed normal slot did not go to the waiting hog")
+	}
+	hog[1]()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.free != 2 || q.reserve != 1 || len(q.held) != 0 || q.n != 0 {
+		t.Errorf("after every release: free %d reserve %d held %v waiting %d; want 2, 1, none, 0", q.free, q.reserve, q.held, q.n)
 	}
 }

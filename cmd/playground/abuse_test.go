@@ -202,3 +202,43 @@ func TestProtocolEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestSleepingRunsDoNotStarveOthers: one client fills every worker with runs
+// that only wait on the host (and queues more behind them); another client's
+// run takes the reserve worker and finishes while they still sleep, and is
+// never busy.
+func TestSleepingRunsDoNotStarveOthers(t *testing.T) {
+	addr := server(t, "-workers", "2", "-rate", "100", "-burst", "100")
+	var socks []*client
+	for i := range 4 {
+		c, _, err := dialFrom(t, addr, attacker)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.send(runMsg(fmt.Sprintf("sleep%d", i), "main.ts", "import { host } from 'playground';\nawait host.sleep(5000);"))
+		socks = append(socks, c)
+	}
+	for _, c := range socks[:2] { // both workers are taken
+		if m := c.read(); m.str("type") != "started" {
+			t.Fatalf("a sleeper: %v; want started", m)
+		}
+	}
+	for _, c := range socks[2:] { // the rest wait for them
+		if m := c.read(); m.str("type") != "queued" {
+			t.Fatalf("a third sleeper: %v; want queued", m)
+		}
+	}
+	start := time.Now()
+	v, _, err := dialFrom(t, addr, victim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.send(runMsg("hello", "main.ts", "console.log('hello')"))
+	ms := v.until("hello")
+	if done := ms[len(ms)-1]; done.str("outcome") != "ok" || only(ms, "queued") != nil {
+		t.Errorf("the victim's run: %s; want ok without waiting in the queue", types(ms))
+	}
+	if time.Since(start) > 4*time.Second {
+		t.Errorf("the victim's run ended after %v; want it long before the 5s sleeps end", time.Since(start))
+	}
+}

@@ -54,6 +54,10 @@ type Config struct {
 	CancelGrace time.Duration
 	// BundleTimeout bounds bundling and compiling.
 	BundleTimeout time.Duration
+	// AcceptTimeout bounds how long a worker may take to say it took a job;
+	// one that does not (stopped, stuck) is killed and the job retried once
+	// on another worker.
+	AcceptTimeout time.Duration
 	// MaxRunsPerWorker recycles a worker after this many runs; 1 is one
 	// process per run.
 	MaxRunsPerWorker int
@@ -83,6 +87,7 @@ func DefaultConfig() Config {
 		KillGrace:        10 * time.Millisecond, // DESIGN.md: a loop stops at budget + ≤ 20 ms
 		CancelGrace:      2 * time.Millisecond,  // DESIGN.md: cancel → slot free ≤ 2 ms p99
 		BundleTimeout:    5 * time.Second,
+		AcceptTimeout:    2 * time.Second, // well past a loaded machine's scheduling delay
 		MaxRunsPerWorker: 10_000,
 	}
 }
@@ -128,6 +133,7 @@ func (c Config) withDefaults() Config {
 	setD(&c.KillGrace, d.KillGrace)
 	setD(&c.CancelGrace, d.CancelGrace)
 	setD(&c.BundleTimeout, d.BundleTimeout)
+	setD(&c.AcceptTimeout, d.AcceptTimeout)
 	set(&c.MaxRunsPerWorker, d.MaxRunsPerWorker)
 	if c.Log == nil {
 		c.Log = slog.Default()

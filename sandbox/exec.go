@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -16,6 +17,11 @@ import (
 
 // Driving one job on a worker, from the parent's side of the pipe.
 
+// errNotStarted says a job never reached its worker: the worker was dead,
+// died before taking it, or did not accept it in time. The pool retries
+// such a job once on another worker.
+var errNotStarted = errors.New("the worker did not take the job")
+
 // exec drives one job on worker w: it forwards events after re-checking
 // the caps, and enforces the deadline and cancellation by killing w when
 // w does not stop by itself.
@@ -25,9 +31,10 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 	defer stopHost()
 	calls := 0
 	if err := w.send(pipe.Command{Op: pipe.OpRun, Job: job}); err != nil {
-		p.retire(w, false)
-		return res, fmt.Errorf("send job: %w", err)
+		p.retire(w, true)
+		return res, fmt.Errorf("%w: send job: %v", errNotStarted, err)
 	}
+	accepted := false // the worker said it took the job
 	lim := p.cfg.Limits
 	var (
 		started               bool
@@ -36,7 +43,7 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 		lastT                 time.Duration
 	)
 	facts := newFactMirror()
-	deadline := time.NewTimer(p.cfg.BundleTimeout)
+	deadline := time.NewTimer(p.cfg.AcceptTimeout) // then BundleTimeout, then the run's own
 	defer deadline.Stop()
 	stop := func(outcome Outcome, e *Error) Result {
 		p.kill(w)
@@ -58,12 +65,26 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 					res.Stats.Truncated = true
 					return stop(OutcomeOutputLimit, &Error{Kind: KindOutputLimit, Message: "run exceeded its output limit (one event was too large)"}), nil
 				}
+				if !accepted && !w.wasKilled() {
+					<-w.exited
+					p.retire(w, true)
+					return res, fmt.Errorf("%w: the worker exited (%s)", errNotStarted, w.exitStatus())
+				}
 				return p.crashed(w, started, facts, emit)
 			}
 			var m pipe.Message
-			if err := json.Unmarshal(line, &m); err != nil || !m.Valid() || m.Ready {
+			if err := json.Unmarshal(line, &m); err != nil || !m.Valid() || m.Ready || (accepted && m.Accepted) {
 				p.cfg.Log.Error("sandbox worker sent a bad line", "line", truncate(string(line), 200))
 				return stop(OutcomeError, internalError(p.cfg.Log, "bad line from worker")), nil
+			}
+			if !accepted {
+				if !m.Accepted {
+					p.cfg.Log.Error("sandbox worker sent a line before accepting its job", "line", truncate(string(line), 200))
+					return stop(OutcomeError, internalError(p.cfg.Log, "bad line from worker")), nil
+				}
+				accepted = true
+				deadline.Reset(p.cfg.BundleTimeout)
+				continue
 			}
 			if m.Result != nil {
 				r := *m.Result
@@ -111,6 +132,11 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 			}
 			emit(ev)
 		case <-deadline.C:
+			if !accepted {
+				// Alive but not answering (stopped, or stuck): never the job's doing.
+				p.kill(w)
+				return res, fmt.Errorf("%w: the worker did not accept its job within %v", errNotStarted, p.cfg.AcceptTimeout)
+			}
 			if !started {
 				return stop(OutcomeError, &Error{Kind: KindBundle, Message: fmt.Sprintf("bundling took longer than %v", p.cfg.BundleTimeout)}), nil
 			}

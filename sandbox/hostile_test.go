@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -146,5 +147,72 @@ func TestCircuitBreaker(t *testing.T) {
 	res, err := p.Run(ctx, Request{Files: files("main.js", "1")}, func(Event) {})
 	if err != nil || res.Outcome != OutcomeCancelled {
 		t.Errorf("run with no worker: %v %s; want it to end with its context", err, res.Outcome)
+	}
+}
+
+// idleWorkers returns the pids of the pool's started workers.
+func idleWorkers(p *Pool) []int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var pids []int
+	for w := range p.procs {
+		pids = append(pids, w.cmd.Process.Pid)
+	}
+	return pids
+}
+
+// TestDeadIdleWorkers: workers killed while idle (the OOM killer, an
+// operator) are noticed at once: stats tell the truth and no run is handed
+// to them; a stopped worker (SIGSTOP) is found when it does not accept its
+// job, killed, and the job retried on a fresh worker.
+func TestDeadIdleWorkers(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 2, Spares: 1, AcceptTimeout: 500 * time.Millisecond})
+	for i := range 3 { // every worker started and proven
+		if res, _ := run(t, p, Request{Files: files("main.ts", "1")}); res.Outcome != OutcomeOK {
+			t.Fatalf("warm-up run %d: %s", i, res.Outcome)
+		}
+	}
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for !cond() {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s", what)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	waitFor("3 workers", func() bool { return len(idleWorkers(p)) == 3 })
+	before := p.Stats()
+	for _, pid := range idleWorkers(p) {
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor("the killed workers to be counted and replaced", func() bool {
+		st := p.Stats()
+		return st.Crashes >= before.Crashes+3 && st.Restarts >= before.Restarts+3
+	})
+	for i := range 3 {
+		res, rec := run(t, p, Request{Files: files("main.ts", "console.log('after kill')")})
+		if res.Outcome != OutcomeOK || len(rec.logs()) != 1 {
+			t.Errorf("run %d after the idle workers were killed: %s %+v; want ok", i, res.Outcome, rec.errors())
+		}
+	}
+
+	waitFor("3 idle workers again", func() bool { return len(idleWorkers(p)) == 3 && p.Stats().Idle == 3 })
+	stopped := idleWorkers(p)[0]
+	if err := syscall.Kill(stopped, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	kills := p.Stats().Kills
+	for i := range 3 { // one of them lands on the stopped worker and is retried
+		res, rec := run(t, p, Request{Files: files("main.ts", "console.log('after stop')")})
+		if res.Outcome != OutcomeOK || len(rec.logs()) != 1 {
+			t.Errorf("run %d with a stopped worker: %s %+v; want ok", i, res.Outcome, rec.errors())
+		}
+	}
+	if k := p.Stats().Kills; k != kills+1 {
+		t.Errorf("kills = %d; want %d: the stopped worker killed once it did not accept its job", k, kills+1)
 	}
 }

@@ -23,7 +23,7 @@ import (
 type Pool struct {
 	cfg       Config
 	queue     *queue
-	idle      chan *proc // started workers waiting for a run
+	idle      chan *proc // started workers waiting for a run (and workers that died there: take skips them)
 	closed    chan struct{}
 	once      sync.Once
 	wg        sync.WaitGroup // spawners, reapers and retirements
@@ -55,7 +55,7 @@ func NewPool(cfg Config) (*Pool, error) {
 	p := &Pool{
 		cfg:       cfg,
 		queue:     newQueue(cfg.Workers, min(cfg.Spares, 1), cfg.QueueSize),
-		idle:      make(chan *proc, n),
+		idle:      make(chan *proc, 2*n), // room for the dead ones take has not skipped yet
 		closed:    make(chan struct{}),
 		maxLine:   cfg.Limits.MaxOutputBytes + 1<<20,
 		hostNames: slices.Sorted(maps.Keys(cfg.Host)),
@@ -105,23 +105,31 @@ func (p *Pool) Run(ctx context.Context, req Request, emit func(Event)) (Result, 
 		return res, nil
 	}
 	defer release()
-	w, err := p.take(ctx)
-	res.Stats.Queue = time.Since(queued)
-	if err != nil {
-		if ctx.Err() != nil {
-			res.Outcome = OutcomeCancelled
-			return res, nil
-		}
-		return res, err
-	}
 	p.running.Add(1)
 	defer p.running.Add(-1)
 	p.runs.Add(1)
 	job := &pipe.Job{Files: req.Files, Entry: entry, Input: req.Input, Timeout: timeout, Deterministic: req.Deterministic,
 		Mode: req.Mode, Limits: p.cfg.Limits, Host: p.hostNames}
-	out, err := p.exec(ctx, w, req, job, emit)
-	out.Stats.Queue = res.Stats.Queue
-	return out, err
+	for attempt := 0; ; attempt++ {
+		w, err := p.take(ctx)
+		res.Stats.Queue = time.Since(queued)
+		if err != nil {
+			if ctx.Err() != nil {
+				res.Outcome = OutcomeCancelled
+				return res, nil
+			}
+			return res, err
+		}
+		out, err := p.exec(ctx, w, req, job, emit)
+		if errors.Is(err, errNotStarted) && attempt == 0 {
+			// The worker died or stopped answering before it took the job:
+			// not the job's doing, so it gets one fresh worker.
+			p.cfg.Log.Warn("sandbox: retrying a job its worker never took", "run", req.ID, "err", err)
+			continue
+		}
+		out.Stats.Queue = res.Stats.Queue
+		return out, err
+	}
 }
 
 // check applies the request limits and the rules the protocol's decoder
@@ -158,24 +166,30 @@ func (p *Pool) check(req Request) (string, *Error) {
 	return entry, nil
 }
 
-// take waits for an idle worker.
+// take waits for an idle worker that is alive; a dead one found in the
+// idle set (it died while idle, and its watcher retired it) is dropped.
 func (p *Pool) take(ctx context.Context) (*proc, error) {
-	select {
-	case w := <-p.idle:
-		return w, nil
-	default:
-	}
 	t := time.NewTimer(30 * time.Second)
 	defer t.Stop()
-	select {
-	case w := <-p.idle:
+	for {
+		var w *proc
+		select {
+		case w = <-p.idle:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-p.closed:
+			return nil, ErrClosed
+		case <-t.C:
+			return nil, errWorkerUnavailable
+		}
+		if !w.idle.CompareAndSwap(true, false) {
+			continue // retired while idle
+		}
+		if w.dead() {
+			p.retire(w, true)
+			continue
+		}
 		return w, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-p.closed:
-		return nil, ErrClosed
-	case <-t.C:
-		return nil, errWorkerUnavailable
 	}
 }
 
@@ -187,9 +201,16 @@ func (p *Pool) release(w *proc, outcome Outcome) {
 		p.retire(w, false)
 		return
 	}
+	p.toIdle(w)
+}
+
+// toIdle puts w in the idle set.
+func (p *Pool) toIdle(w *proc) {
+	w.idle.Store(true)
 	select {
 	case p.idle <- w:
-	default: // cannot happen: idle holds every live worker
+	default: // cannot happen: idle has room for every live worker twice
+		w.idle.Store(false)
 		p.retire(w, false)
 	}
 }
@@ -201,8 +222,12 @@ func (p *Pool) kill(w *proc) {
 	p.retire(w, false)
 }
 
-// retire stops w in the background and starts its replacement.
+// retire stops w in the background and starts its replacement, once per
+// worker whoever calls it (a run's end, a kill, the watcher of its exit).
 func (p *Pool) retire(w *proc, crashed bool) {
+	if !w.retired.CompareAndSwap(false, true) {
+		return
+	}
 	if crashed {
 		p.crashes.Add(1)
 	}
@@ -233,7 +258,10 @@ func (p *Pool) Close() error {
 	for {
 		select {
 		case w := <-p.idle:
-			p.live.Add(-1)
+			w.idle.Store(false) // its exit is the pool's doing, not a crash
+			if w.retired.CompareAndSwap(false, true) {
+				p.live.Add(-1)
+			}
 			wg.Go(func() { w.close(time.Second) })
 			continue
 		default:

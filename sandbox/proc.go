@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/playground-dev/playground/sandbox/pipe"
@@ -24,6 +25,9 @@ type proc struct {
 	exited chan struct{}
 	stderr *stderrBuffer
 	runs   int
+
+	retired atomic.Bool // the pool retired it (retire runs once per worker)
+	idle    atomic.Bool // it sits in the pool's idle set
 
 	mu       sync.Mutex // guards the fields below
 	killed   bool       // the parent killed it
@@ -112,6 +116,16 @@ func (p *proc) kill() {
 	p.mu.Unlock()
 	if p.cmd.Process != nil {
 		_ = p.cmd.Process.Kill()
+	}
+}
+
+// dead reports whether the process has exited.
+func (p *proc) dead() bool {
+	select {
+	case <-p.exited:
+		return true
+	default:
+		return false
 	}
 }
 

@@ -49,10 +49,12 @@ func (p *Pool) spawn(restart bool) {
 			p.breakerReset()
 			p.track(w)
 			select {
-			case p.idle <- w:
 			case <-p.closed:
+				w.retired.Store(true)
 				w.close(time.Second)
 				p.live.Add(-1)
+			default:
+				p.toIdle(w)
 			}
 			return
 		}
@@ -74,7 +76,9 @@ func (p *Pool) workerEnv() []string {
 	return append(env, p.cfg.Env...)
 }
 
-// track counts w in the memory stats until it exits.
+// track counts w in the memory stats until it exits, and watches it: a
+// worker that dies while idle (the OOM killer, an operator) is retired at
+// once, so that stats tell the truth and no job is handed to it.
 func (p *Pool) track(w *proc) {
 	p.mu.Lock()
 	p.procs[w] = struct{}{}
@@ -84,6 +88,10 @@ func (p *Pool) track(w *proc) {
 		p.mu.Lock()
 		delete(p.procs, w)
 		p.mu.Unlock()
+		if w.idle.CompareAndSwap(true, false) {
+			p.cfg.Log.Warn("sandbox: an idle worker died", "exit", w.exitStatus())
+			p.retire(w, true)
+		}
 	})
 }
 

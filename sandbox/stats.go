@@ -28,7 +28,7 @@ type PoolStats struct {
 // Stats reports the pool's current load.
 func (p *Pool) Stats() PoolStats {
 	return PoolStats{
-		Workers: p.cfg.Workers, Live: p.live.Load(), Idle: len(p.idle), Busy: p.running.Load(),
+		Workers: p.cfg.Workers, Live: p.live.Load(), Idle: p.idleCount(), Busy: p.running.Load(),
 		Queued: p.queue.len(), Runs: p.runs.Load(), Kills: p.kills.Load(), Crashes: p.crashes.Load(),
 		Restarts: p.restarts.Load(), Failures: p.failures.Load(), PSSBytes: p.workersPSS(), BreakerOpen: p.breakerWait() > 0,
 	}
@@ -64,4 +64,18 @@ func (p *Pool) Announce() Announced {
 		MemoryBytes: c.MemoryBytes, MaxFiles: c.MaxFiles, MaxSourceBytes: c.MaxSourceBytes,
 		Limits: c.Limits, Modules: p.libs.Modules(), Host: slices.Clone(p.hostNames),
 	}
+}
+
+// idleCount counts the started workers that wait for a run (not the dead
+// ones still in the idle set).
+func (p *Pool) idleCount() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for w := range p.procs {
+		if w.idle.Load() {
+			n++
+		}
+	}
+	return n
 }

@@ -10,6 +10,7 @@
 //
 //	worker → parent: {"ready":true}                  once, when it can take jobs
 //	parent → worker: {"op":"run","job":{…}}          start a run (Job)
+//	worker → parent: {"accepted":true}              at once: it took the job (alive and answering)
 //	worker → parent: {"event":{…}}                   each event, as it happens (Event)
 //	parent → worker: {"op":"cancel"}                 interrupt the current run
 //	worker → parent: {"call":{"id":1,"name":…}}      a host function call (HostCall)
@@ -46,16 +47,17 @@ type Command struct {
 // Message is a message from a worker (worker → parent): exactly one field
 // is set.
 type Message struct {
-	Ready  bool      `json:"ready,omitempty"`
-	Event  *Event    `json:"event,omitempty"`
-	Call   *HostCall `json:"call,omitempty"`
-	Result *Result   `json:"result,omitempty"`
+	Ready    bool      `json:"ready,omitempty"`
+	Accepted bool      `json:"accepted,omitempty"`
+	Event    *Event    `json:"event,omitempty"`
+	Call     *HostCall `json:"call,omitempty"`
+	Result   *Result   `json:"result,omitempty"`
 }
 
 // Valid reports whether exactly one field of m is set.
 func (m *Message) Valid() bool {
 	n := 0
-	for _, set := range []bool{m.Ready, m.Event != nil, m.Call != nil, m.Result != nil} {
+	for _, set := range []bool{m.Ready, m.Accepted, m.Event != nil, m.Call != nil, m.Result != nil} {
 		if set {
 			n++
 		}

@@ -22,6 +22,7 @@ func TestWireBytes(t *testing.T) {
 		want string
 	}{
 		{"ready", Message{Ready: true}, `{"ready":true}`},
+		{"accepted", Message{Accepted: true}, `{"accepted":true}`},
 		{"run", Command{Op: OpRun, Job: &Job{Files: []File{{Path: "main.ts", Source: "1"}}, Entry: "main.ts",
 			Input: json.RawMessage(`{"n":1}`), Timeout: 1500 * time.Millisecond, Deterministic: true, Mode: "module",
 			Limits: Limits{MaxOutputBytes: 1, MaxEvents: 2, MaxTimers: 3, MaxCallStack: 4, MaxHostCalls: 5,
@@ -94,6 +95,8 @@ func TestMessageValid(t *testing.T) {
 	}{
 		{Message{}, false},
 		{Message{Ready: true}, true},
+		{Message{Accepted: true}, true},
+		{Message{Accepted: true, Event: &Event{}}, false},
 		{Message{Event: &Event{}}, true},
 		{Message{Call: &HostCall{}}, true},
 		{Message{Result: &Result{}}, true},

@@ -159,6 +159,11 @@ func (wk *worker) read(r io.Reader, jobs chan<- *pipe.Job) {
 		case c.Op == pipe.OpReply && c.Reply != nil:
 			wk.deliver(*c.Reply)
 		case c.Op == pipe.OpRun && c.Job != nil:
+			// Say at once that the job arrived: the parent retries a job
+			// elsewhere when a worker does not answer (stopped, dying).
+			if wk.out.Write(pipe.Message{Accepted: true}) != nil {
+				return
+			}
 			jobs <- c.Job
 		}
 	}

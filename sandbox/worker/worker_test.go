@@ -153,6 +153,9 @@ func TestHostCallRoundTrip(t *testing.T) {
 func TestCancelInterruptsRun(t *testing.T) {
 	c := startWorker(t)
 	c.send(pipe.Command{Op: pipe.OpRun, Job: job("console.log('spin'); while (true) {}")})
+	if m := c.next(); !m.Accepted {
+		t.Fatalf("got %+v; want accepted first, at once", m)
+	}
 	if m := c.next(); m.Event == nil || m.Event.Kind != pipe.EventStarted {
 		t.Fatalf("got %+v; want started", m)
 	}

@@ -39,7 +39,7 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 	var (
 		started               bool
 		startedAt             time.Time
-		events, logs, outText int // re-counted here: the worker's numbers are not trusted
+		events, logs, outBytes int // re-counted here: the worker's numbers are not trusted
 		lastT                 time.Duration
 	)
 	facts := newFactMirror()
@@ -55,6 +55,7 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 		if started {
 			res.Stats.Run = time.Since(startedAt)
 		}
+		res.Stats.OutputBytes, res.Stats.Logs = outBytes, logs
 		return res
 	}
 	for {
@@ -91,7 +92,7 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 				if r.Facts == nil {
 					r.Facts = map[string]json.RawMessage{}
 				}
-				r.Stats.Logs, r.Stats.OutputBytes = min(r.Stats.Logs, logs), min(r.Stats.OutputBytes, outText)
+				r.Stats.Logs, r.Stats.OutputBytes = min(r.Stats.Logs, logs), outBytes
 				p.release(w, r.Outcome)
 				return r, nil
 			}
@@ -117,18 +118,20 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 					deadline.Reset(job.Timeout + p.cfg.KillGrace)
 				}
 			case EventLog:
-				outText += len(ev.Text)
 				logs++
-				events++
-			case EventFact, EventCall:
-				events++
-				if ev.Kind == EventFact {
-					facts.apply(ev)
-				}
+			case EventFact:
+				facts.apply(ev)
 			}
-			if outText > lim.MaxOutputBytes || events > lim.MaxEvents+1 {
-				res.Stats.Truncated = true
-				return stop(OutcomeOutputLimit, pipe.OutputLimitError(lim)), nil
+			if ev.Kind != EventStarted && ev.Kind != EventQueued {
+				// Every byte the client is sent for the run counts: text, value
+				// previews, facts, call arguments and results, errors. An event
+				// that would cross the cap is not sent.
+				if outBytes+len(line) > lim.MaxOutputBytes || events+1 > lim.MaxEvents+1 {
+					res.Stats.Truncated = true
+					return stop(OutcomeOutputLimit, pipe.OutputLimitError(lim)), nil
+				}
+				outBytes += len(line)
+				events++
 			}
 			emit(ev)
 		case <-deadline.C:

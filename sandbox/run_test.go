@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
@@ -202,5 +203,34 @@ func TestWorkerRecycledAfterMaxRuns(t *testing.T) {
 	}
 	if st := p.Stats(); st.Restarts < 3 || st.Kills != 0 || st.Crashes != 0 {
 		t.Errorf("stats = %+v; want a replacement for every worker that served 2 runs, none killed", st)
+	}
+}
+
+// TestOutputLimitCountsEveryByte: bytes that are not console text count
+// too — %c arguments, facts, host call arguments — and done's outputBytes
+// is what was sent.
+func TestOutputLimitCountsEveryByte(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 1, Limits: Limits{MaxOutputBytes: 20_000}, Host: map[string]HostFunc{
+		"echo": func(_ context.Context, c HostCall) (json.RawMessage, error) { return c.Args[0], nil },
+	}})
+	for name, src := range map[string]string{
+		"%c arguments": `const big = "x".repeat(5000); for (;;) console.log("%c", big);`,
+		"facts":        `import { facts } from "playground"; for (let i = 0; ; i++) facts["k" + i] = "v".repeat(500);`,
+		"host calls":   `import { host } from "playground"; for (;;) await host.echo("a".repeat(3000));`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			res, rec := run(t, p, Request{Files: files("main.ts", src)})
+			if res.Outcome != OutcomeOutputLimit || res.Stats.OutputBytes > 20_000 || res.Stats.OutputBytes < 10_000 {
+				t.Errorf("outcome %s, outputBytes %d; want output_limit with at most 20,000 bytes sent", res.Outcome, res.Stats.OutputBytes)
+			}
+			sent := 0
+			for _, ev := range rec.events {
+				b, _ := json.Marshal(ev)
+				sent += len(b)
+			}
+			if sent > 25_000 {
+				t.Errorf("the events forwarded hold %d bytes; want them capped near 20,000", sent)
+			}
+		})
 	}
 }

@@ -17,7 +17,7 @@ func TimeoutError(limit time.Duration) *Error {
 
 // OutputLimitError reports a run that exceeded its output or event cap.
 func OutputLimitError(l Limits) *Error {
-	return &Error{Kind: KindOutputLimit, Message: fmt.Sprintf("run exceeded its output limit (%d bytes of console text or %d events)", l.MaxOutputBytes, l.MaxEvents)}
+	return &Error{Kind: KindOutputLimit, Message: fmt.Sprintf("run exceeded its output limit (%d bytes of output or %d events)", l.MaxOutputBytes, l.MaxEvents)}
 }
 
 // MemoryError reports a run that exceeded its heap cap of limit bytes.

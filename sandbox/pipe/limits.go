@@ -5,7 +5,9 @@ package pipe
 // value of a field means its default (DefaultLimits), so that a job from
 // an older parent still runs bounded.
 type Limits struct {
-	// MaxOutputBytes caps the console text of one run, in bytes.
+	// MaxOutputBytes caps the output of one run, in bytes: the runtime
+	// counts its console text; the pool counts every byte of every event it
+	// forwards (text, previews, facts, calls, errors).
 	MaxOutputBytes int `json:"maxOutputBytes"`
 	// MaxEvents caps the events of one run (logs, facts, calls, errors).
 	MaxEvents int `json:"maxEvents"`

@@ -37,10 +37,10 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 	accepted := false // the worker said it took the job
 	lim := p.cfg.Limits
 	var (
-		started               bool
-		startedAt             time.Time
+		started                bool
+		startedAt              time.Time
 		events, logs, outBytes int // re-counted here: the worker's numbers are not trusted
-		lastT                 time.Duration
+		lastT                  time.Duration
 	)
 	facts := newFactMirror()
 	deadline := time.NewTimer(p.cfg.AcceptTimeout) // then BundleTimeout, then the run's own

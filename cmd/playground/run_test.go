@@ -67,7 +67,8 @@ export default { final: c.value, when: new Date(0) };
 		t.Errorf("done.output = %s", got)
 	}
 	st, _ := done["stats"].(map[string]any)
-	if st["logs"] != 4.0 || st["outputBytes"] != float64(len("tick 0tick 1tick 2done")) || st["truncated"] != false {
+	// outputBytes counts every byte of the run's events (text, previews, facts), not the text alone.
+	if ob, _ := st["outputBytes"].(float64); st["logs"] != 4.0 || ob <= float64(len("tick 0tick 1tick 2done")) || ob > 4096 || st["truncated"] != false {
 		t.Errorf("done.stats = %v", st)
 	}
 }

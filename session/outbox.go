@@ -10,11 +10,14 @@ import (
 )
 
 // outbox holds encoded messages waiting for the writer. It never blocks a
-// producer: past maxBytes it drops everything, marks itself overflowed and
-// calls onOverflow, which closes the socket (the client is too slow). It is
-// safe for concurrent use.
+// producer: past maxBytes, or past the server's Budget for all sessions or
+// this client, it drops everything, marks itself overflowed and calls
+// onOverflow, which closes the socket (the client is too slow). Bytes count
+// against the budget from push until written. It is safe for concurrent use.
 type outbox struct {
 	maxBytes   int
+	budget     *Budget       // nil: none
+	key        string        // the client's key in budget
 	wake       chan struct{} // buffered 1: there is something to do
 	onOverflow func()        // called once, by the producer that overflowed
 
@@ -26,8 +29,8 @@ type outbox struct {
 	closeReason string
 }
 
-func newOutbox(maxBytes int, onOverflow func()) *outbox {
-	return &outbox{maxBytes: maxBytes, wake: make(chan struct{}, 1), onOverflow: onOverflow}
+func newOutbox(maxBytes int, budget *Budget, key string, onOverflow func()) *outbox {
+	return &outbox{maxBytes: maxBytes, budget: budget, key: key, wake: make(chan struct{}, 1), onOverflow: onOverflow}
 }
 
 func (o *outbox) push(b []byte) {
@@ -36,8 +39,9 @@ func (o *outbox) push(b []byte) {
 		o.mu.Unlock()
 		return
 	}
-	if o.bytes+len(b) > o.maxBytes {
+	if o.bytes+len(b) > o.maxBytes || !o.budget.reserve(o.key, len(b)) {
 		o.overflowed = true
+		o.budget.release(o.key, o.bytes)
 		o.q, o.bytes = nil, 0
 		o.mu.Unlock()
 		o.onOverflow() // the writer may be stuck in a write to this peer: unblock it now
@@ -66,7 +70,21 @@ func (o *outbox) signal() {
 	}
 }
 
-// take returns everything queued and what to do after writing it.
+// drop discards what is still queued and gives its budget back; nothing is
+// queued after it. The session calls it when it ends.
+func (o *outbox) drop() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.budget.release(o.key, o.bytes)
+	o.q, o.bytes, o.overflowed = nil, 0, true
+}
+
+// written gives back the budget of n bytes the writer has written (or
+// dropped).
+func (o *outbox) written(n int) { o.budget.release(o.key, n) }
+
+// take returns everything queued and what to do after writing it; the
+// writer calls written for each message's bytes.
 func (o *outbox) take() (msgs [][]byte, overflowed bool, code websocket.StatusCode, reason string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -98,14 +116,17 @@ func (s *Session) writeLoop(ctx context.Context, cancel context.CancelFunc) {
 			cancel()
 			return
 		}
-		for _, b := range msgs {
+		for i, b := range msgs {
 			if ctx.Err() != nil {
+				s.out.written(total(msgs[i:]))
 				return // closing: coder/websocket closes a socket whose write ctx is cancelled mid-write
 			}
 			wctx, wcancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.WriteTimeout)
 			err := s.conn.WriteRaw(wctx, b)
 			wcancel()
+			s.out.written(len(b))
 			if err != nil {
+				s.out.written(total(msgs[i+1:]))
 				cancel()
 				return
 			}
@@ -116,6 +137,14 @@ func (s *Session) writeLoop(ctx context.Context, cancel context.CancelFunc) {
 			return
 		}
 	}
+}
+
+func total(msgs [][]byte) int {
+	n := 0
+	for _, b := range msgs {
+		n += len(b)
+	}
+	return n
 }
 
 // pingLoop pings the peer every PingInterval and drops it when a ping goes

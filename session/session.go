@@ -50,6 +50,9 @@ type Config struct {
 	// OutboxBytes caps what may wait to be written; a tab that falls this
 	// far behind is disconnected. Defaults to 8 MiB.
 	OutboxBytes int
+	// Budget, shared by a server's sessions, bounds what waits in all their
+	// outboxes, in all and per client (Key). Nil: no bound beyond OutboxBytes.
+	Budget *Budget
 	// PingInterval is how often the server pings; a peer that does not
 	// answer within it is dropped. Defaults to 30s.
 	PingInterval time.Duration
@@ -123,7 +126,7 @@ func New(conn *ws.Conn, cfg Config) *Session {
 	if s.engine == nil {
 		s.engine = &Engine{Runner: cfg.Runner, Limiter: cfg.Limiter, Limits: cfg.Hello.Limits, Metrics: cfg.Metrics, Log: cfg.Log}
 	}
-	s.out = newOutbox(cfg.OutboxBytes, func() {
+	s.out = newOutbox(cfg.OutboxBytes, cfg.Budget, cfg.Key, func() {
 		s.cfg.Log.Warn("client too slow; closing", "session", s.id, "ip", s.cfg.Key)
 		conn.CloseNow() // a close frame cannot reach a peer that does not read
 	})
@@ -142,6 +145,7 @@ func (s *Session) Serve(ctx context.Context) error {
 	defer m.Sessions.Add(-1)
 
 	base := ctx
+	defer s.out.drop() // 3rd: what was never written leaves the budget
 	var wg sync.WaitGroup
 	defer wg.Wait() // 2nd: nothing outlives Serve
 	// The session's own lifetime: the server's ending (base) does not cut it

@@ -58,6 +58,9 @@ type Config struct {
 	// sockets in all (0: no cap); past it an upgrade is refused with 503.
 	Sockets    session.Counter
 	MaxSockets int
+	// OutboxBudget, if set, bounds the bytes waiting in all sessions'
+	// outboxes, in all and per client (session.Budget).
+	OutboxBudget *session.Budget
 	// Runs, if set, caps the runs one client key holds at once
 	// (session.Engine.Runs), sockets and programs together.
 	Runs session.Counter
@@ -245,6 +248,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 	cfg := s.cfg.Session
 	cfg.Engine, cfg.Runner, cfg.Limiter, cfg.Key, cfg.Metrics = s.engine, s.cfg.Runner, s.cfg.Limiter, ip, &s.metrics
+	cfg.Budget = s.cfg.OutboxBudget
 	cfg.Hello = ws.Hello{Limits: s.cfg.Limits, Modules: s.cfg.Modules, Host: s.cfg.Host}
 	if cfg.Log == nil {
 		cfg.Log = s.cfg.Log

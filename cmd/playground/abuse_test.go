@@ -242,3 +242,41 @@ func TestSleepingRunsDoNotStarveOthers(t *testing.T) {
 		t.Errorf("the victim's run ended after %v; want it long before the 5s sleeps end", time.Since(start))
 	}
 }
+
+// TestStalledReaderBudget: a client that stops reading while its run floods
+// output is disconnected once its sockets' unsent bytes pass its budget;
+// another client is served meanwhile.
+func TestStalledReaderBudget(t *testing.T) {
+	addr := server(t, stalledReaderFlags...)
+	a, _, err := dialFrom(t, addr, attacker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// About 6 MB of events: under a socket's own 8 MiB outbox, over the client budget.
+	a.send(runMsg("flood", "main.ts", "for (let i = 0; i < 300; i++) console.log('x'.repeat(10000));"))
+	time.Sleep(2 * time.Second) // the attacker reads nothing while its run floods
+	v, _, err := dialFrom(t, addr, victim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.send(runMsg("v", "main.ts", "console.log('victim')"))
+	if ms := v.until("v"); ms[len(ms)-1].str("outcome") != "ok" {
+		t.Errorf("victim: %v", ms[len(ms)-1])
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	for { // what the attacker's socket still holds, then its end
+		_, b, err := a.c.Read(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				t.Fatal("the stalled socket was neither dropped nor done")
+			}
+			break
+		}
+		if strings.Contains(string(b), `"type":"done"`) {
+			t.Fatal("the stalled socket got its whole flood; want it dropped past its client's budget")
+		}
+	}
+}
+
+var stalledReaderFlags = []string{"-outbox-client-bytes", "200000", "-max-output-bytes", "100000000", "-max-events", "1000000"}

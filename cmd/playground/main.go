@@ -79,6 +79,8 @@ type config struct {
 	kvBytes        int64
 	kvClientBytes  int64
 	kvTTL          time.Duration
+	outboxBytes    int64
+	outboxIPBytes  int64
 	socketsPerIP   int
 	maxSockets     int
 	runsPerIP      int
@@ -119,6 +121,8 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.Int64Var(&c.kvBytes, "kv-bytes", defaultKVLimits.totalBytes, "bytes the host.kv store holds in all; past it the least recently used tabs' data is dropped")
 	fs.Int64Var(&c.kvClientBytes, "kv-client-bytes", defaultKVLimits.clientBytes, "bytes one client's (IP's or API key's) tabs may hold in host.kv; past it kv.set fails")
 	fs.DurationVar(&c.kvTTL, "kv-ttl", defaultKVLimits.ttl, "how long a tab's host.kv data outlives the tab's last use (a closed tab's data expires)")
+	fs.Int64Var(&c.outboxBytes, "outbox-bytes", 256<<20, "bytes that may wait to be written to all sockets; a socket whose message would cross it is dropped as too slow")
+	fs.Int64Var(&c.outboxIPBytes, "outbox-client-bytes", 32<<20, "bytes that may wait to be written to one client IP's sockets; past it the socket is dropped as too slow (each socket also has its own 8 MiB)")
 	fs.IntVar(&c.socketsPerIP, "max-sockets-per-ip", 16, "WebSockets one client IP may hold open at once (with -redis, across all instances); past it an upgrade is 429")
 	fs.IntVar(&c.maxSockets, "max-sockets", 10_000, "WebSockets this server holds open at once, lowered at start to fit the open-file limit; past it an upgrade is 503")
 	fs.IntVar(&c.runsPerIP, "max-runs-per-ip", 8, "runs one client (IP or API key) may have queued or running at once, sockets and HTTP together; past it a run ends busy")
@@ -296,6 +300,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		Observer:       m,
 		Sockets:        sockets,
 		MaxSockets:     maxSockets,
+		OutboxBudget:   session.NewBudget(c.outboxBytes, c.outboxIPBytes),
 		Runs:           runs,
 		Metrics:        m.Handler(),
 		Ready:          metrics.NewReadiness(checks...),

@@ -22,10 +22,10 @@
 package ratelimit
 
 import (
-	"container/list"
 	"sync"
 	"time"
 
+	"github.com/hashicorp/golang-lru/v2/simplelru"
 	"golang.org/x/time/rate"
 )
 
@@ -75,20 +75,23 @@ func (c Config) withDefaults() Config {
 type Limiter struct {
 	cfg Config
 
-	mu  sync.Mutex // guards m and lru
-	m   map[string]*list.Element
-	lru *list.List // of *entry, most recently seen at the front
+	mu   sync.Mutex                     // guards keys
+	keys *simplelru.LRU[string, *entry] // least recently seen first
 }
 
 type entry struct {
-	key  string
 	lim  *rate.Limiter
 	seen time.Time
 }
 
 // New returns a Limiter.
 func New(cfg Config) *Limiter {
-	return &Limiter{cfg: cfg.withDefaults(), m: map[string]*list.Element{}, lru: list.New()}
+	cfg = cfg.withDefaults()
+	keys, err := simplelru.NewLRU[string, *entry](cfg.MaxKeys, nil)
+	if err != nil {
+		panic(err) // only for a size < 1, which withDefaults rules out
+	}
+	return &Limiter{cfg: cfg, keys: keys}
 }
 
 // Config returns the limiter's effective configuration.
@@ -116,27 +119,25 @@ func (l *Limiter) Allow(key string) (ok bool, retryAfter time.Duration) {
 func (l *Limiter) Len() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return len(l.m)
+	return l.keys.Len()
 }
 
-// entryLocked returns key's entry, creating it, and evicts idle or excess
-// keys from the back of the LRU list. l.mu must be held.
+// entryLocked returns key's entry, creating it, after dropping the keys
+// idle for IdleTTL (the least recently seen first); past MaxKeys the LRU
+// drops the least recently seen. l.mu must be held.
 func (l *Limiter) entryLocked(key string, now time.Time) *entry {
-	for back := l.lru.Back(); back != nil; back = l.lru.Back() {
-		old := back.Value.(*entry)
-		if now.Sub(old.seen) < l.cfg.IdleTTL && l.lru.Len() < l.cfg.MaxKeys {
+	for {
+		_, old, ok := l.keys.GetOldest()
+		if !ok || now.Sub(old.seen) < l.cfg.IdleTTL {
 			break
 		}
-		l.lru.Remove(back)
-		delete(l.m, old.key)
+		l.keys.RemoveOldest()
 	}
-	if el, ok := l.m[key]; ok {
-		e := el.Value.(*entry)
+	if e, ok := l.keys.Get(key); ok {
 		e.seen = now
-		l.lru.MoveToFront(el)
 		return e
 	}
-	e := &entry{key: key, lim: rate.NewLimiter(rate.Limit(l.cfg.PerSecond), l.cfg.Burst), seen: now}
-	l.m[key] = l.lru.PushFront(e)
+	e := &entry{lim: rate.NewLimiter(rate.Limit(l.cfg.PerSecond), l.cfg.Burst), seen: now}
+	l.keys.Add(key, e)
 	return e
 }

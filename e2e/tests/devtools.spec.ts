@@ -1,5 +1,6 @@
 import { test, expect, type Page } from "@playwright/test";
 import { spawn, type ChildProcess } from "node:child_process";
+import { setSource } from "./helpers";
 
 // Helpers shared by the page tests.
 
@@ -12,18 +13,6 @@ async function fresh(page: Page) {
   await page.goto("/");
   await page.evaluate(() => localStorage.clear());
   await open(page);
-}
-
-// setSource replaces the active file's text through the editor.
-async function setSource(page: Page, text: string) {
-  await page.locator(".cm-content").click();
-  await page.keyboard.press("ControlOrMeta+a");
-  await page.keyboard.press("Delete");
-  await page.locator(".cm-content").evaluate((el, t) => {
-    // insertText is one input, so bracket auto-closing does not interfere.
-    document.execCommand("insertText", false, t);
-  }, text);
-  await expect(page.locator(".cm-content")).toContainText(text.split("\n")[0]);
 }
 
 const lines = (page: Page) => page.getByTestId("console-line");

@@ -252,9 +252,11 @@ func (e *Engine) Execute(ctx context.Context, j Job, send func(any)) ws.Done {
 		e.Observer.RunDone(done.Outcome, lastKind, st.Queue, st.Bundle, st.Run, st.OutputBytes)
 	}
 	// One line per run: never the snippet's source or output.
-	log.Info("run finished", "session", j.Session, "run", m.ID, "key", j.Key, "outcome", done.Outcome, "errorKind", lastKind,
-		"ms", done.DurationMs, "queueMs", ms(st.Queue), "bundleMs", ms(st.Bundle), "runMs", ms(st.Run),
-		"logs", st.Logs, "outputBytes", st.OutputBytes, "truncated", st.Truncated)
+	if log.Enabled(ctx, slog.LevelInfo) {
+		log.Info("run finished", "session", j.Session, "run", m.ID, "key", j.Key, "outcome", done.Outcome, "errorKind", lastKind,
+			"ms", done.DurationMs, "queueMs", ms(st.Queue), "bundleMs", ms(st.Bundle), "runMs", ms(st.Run),
+			"logs", st.Logs, "outputBytes", st.OutputBytes, "truncated", st.Truncated)
+	}
 	return done
 }
 

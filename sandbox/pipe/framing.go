@@ -21,8 +21,16 @@ type Writer struct {
 // NewWriter returns a Writer on w.
 func NewWriter(w io.Writer) *Writer { return &Writer{w: bufio.NewWriterSize(w, 64<<10)} }
 
-// Write encodes v as one line. A value whose encoding fails is not written.
-func (w *Writer) Write(v any) error {
+// Write encodes v as one line and flushes it with anything buffered. A
+// value whose encoding fails is not written.
+func (w *Writer) Write(v any) error { return w.write(v, true) }
+
+// Buffer encodes v as one line but leaves it buffered: the next Write
+// sends both in one system call. For a message that is about to be
+// followed by another at once.
+func (w *Writer) Buffer(v any) error { return w.write(v, false) }
+
+func (w *Writer) write(v any, flush bool) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -31,6 +39,9 @@ func (w *Writer) Write(v any) error {
 	defer w.mu.Unlock()
 	w.w.Write(b)
 	w.w.WriteByte('\n')
+	if !flush {
+		return nil
+	}
 	return w.w.Flush()
 }
 

@@ -10,7 +10,8 @@
 //
 //	worker → parent: {"ready":true}                  once, when it can take jobs
 //	parent → worker: {"op":"run","job":{…}}          start a run (Job)
-//	worker → parent: {"accepted":true}              at once: it took the job (alive and answering)
+//	worker → parent: {"accepted":true}              it took the job (alive and answering); sent
+//	                                                 with the first event when the bundle is cached
 //	worker → parent: {"event":{…}}                   each event, as it happens (Event)
 //	parent → worker: {"op":"cancel"}                 interrupt the current run
 //	worker → parent: {"call":{"id":1,"name":…}}      a host function call (HostCall)

@@ -33,10 +33,12 @@ func newProgramCache(size int, libs *js.Libraries) *programCache {
 	return &programCache{libs: libs, m: m}
 }
 
-// get returns the compiled bundle of files, bundling and compiling it on a
-// miss, or the errors that stopped it.
-func (c *programCache) get(files []pipe.File, entry string) (*goja.Program, []string, []pipe.Error) {
-	key := bundleKey(files, entry)
+// has reports whether the bundle of key (bundleKey) is cached.
+func (c *programCache) has(key [32]byte) bool { return c.m.Contains(key) }
+
+// get returns the compiled bundle of files (whose bundleKey is key),
+// bundling and compiling it on a miss, or the errors that stopped it.
+func (c *programCache) get(key [32]byte, files []pipe.File, entry string) (*goja.Program, []string, []pipe.Error) {
 	if e, ok := c.m.Get(key); ok {
 		return e.prg, e.imports, e.errs
 	}

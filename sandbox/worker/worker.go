@@ -159,11 +159,6 @@ func (wk *worker) read(r io.Reader, jobs chan<- *pipe.Job) {
 		case c.Op == pipe.OpReply && c.Reply != nil:
 			wk.deliver(*c.Reply)
 		case c.Op == pipe.OpRun && c.Job != nil:
-			// Say at once that the job arrived: the parent retries a job
-			// elsewhere when a worker does not answer (stopped, dying).
-			if wk.out.Write(pipe.Message{Accepted: true}) != nil {
-				return
-			}
 			jobs <- c.Job
 		}
 	}
@@ -235,8 +230,18 @@ func (wk *worker) serve(j *pipe.Job) pipe.Result {
 
 // runJob bundles (through the cache) and executes one job.
 func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event), call func(pipe.HostCall), replies <-chan pipe.HostReply) pipe.Result {
+	// Say the job arrived: the parent retries a job elsewhere when a worker
+	// does not answer (stopped, dying). A cached bundle starts at once, so
+	// the word rides with the started event in one write; bundling anew
+	// takes a while, so it goes now.
+	bkey := bundleKey(j.Files, j.Entry)
+	if wk.cache.has(bkey) {
+		_ = wk.out.Buffer(pipe.Message{Accepted: true})
+	} else {
+		_ = wk.out.Write(pipe.Message{Accepted: true})
+	}
 	t0 := time.Now()
-	prg, imports, errs := wk.cache.get(j.Files, j.Entry)
+	prg, imports, errs := wk.cache.get(bkey, j.Files, j.Entry)
 	bundleTime := time.Since(t0)
 	if len(errs) > 0 {
 		for i := range errs {

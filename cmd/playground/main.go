@@ -21,6 +21,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -74,6 +75,7 @@ type config struct {
 	redisTimeout   time.Duration
 	redisOptional  bool
 	drainTimeout   time.Duration
+	drainDelay     time.Duration
 	publicURL      string
 	hosts          string
 	kvBytes        int64
@@ -126,6 +128,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.IntVar(&c.socketsPerIP, "max-sockets-per-ip", 16, "WebSockets one client IP may hold open at once (with -redis, across all instances); past it an upgrade is 429")
 	fs.IntVar(&c.maxSockets, "max-sockets", 10_000, "WebSockets this server holds open at once, lowered at start to fit the open-file limit; past it an upgrade is 503")
 	fs.IntVar(&c.runsPerIP, "max-runs-per-ip", 8, "runs one client (IP or API key) may have queued or running at once, sockets and HTTP together; past it a run ends busy")
+	fs.DurationVar(&c.drainDelay, "drain-delay", 0, "on SIGTERM, how long /readyz fails while new sockets and runs are still accepted, before the drain refuses them: set it to the load balancer's health-check interval when the balancer does not retry a refused upgrade elsewhere (Caddy)")
 	fs.DurationVar(&c.drainTimeout, "drain-timeout", 10*time.Second, "on SIGTERM, how long runs in flight may take to finish before they are cancelled (each still gets its done)")
 	fs.StringVar(&c.publicURL, "public-url", "", "the page's public `URL` (e.g. https://play.example.com/), for the share links the MCP tool returns; empty: from each request's Host")
 	fs.StringVar(&c.apiOrigins, "api-origins", "", "comma-separated browser `origins` allowed to call /api/v1/ and /mcp cross-origin (\"*\" for any); none by default: no CORS headers")
@@ -267,6 +270,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 			PSSBytes: st.PSSBytes, BreakerOpen: st.BreakerOpen}
 	}
 	var site *web.Server
+	var stopping atomic.Bool // SIGTERM came: /readyz fails from then on
 	mcfg := metrics.Config{
 		Pool: poolStats,
 		Sessions: func() metrics.Sessions {
@@ -276,7 +280,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		Version: version(),
 	}
 	checks := []metrics.Check{metrics.WorkersCheck(poolStats), metrics.BreakerCheck(poolStats),
-		metrics.DrainCheck(func() bool { return site.Draining() })}
+		metrics.DrainCheck(stopping.Load)}
 	if store != nil {
 		mcfg.Store = func() metrics.Store { return metrics.Store{Up: store.Up(), Fallbacks: store.Fallbacks()} }
 		checks = append(checks, metrics.StoreCheck(store.Status, c.redisOptional))
@@ -343,6 +347,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return err
 	case <-ctx.Done():
 	}
+	stopping.Store(true)
+	if c.drainDelay > 0 {
+		log.Info("not ready; still serving", "for", c.drainDelay)
+		time.Sleep(c.drainDelay)
+	}
 	drain(site, c.drainTimeout, log)
 	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -371,9 +380,10 @@ func allowedHosts(flag, addr string) []string {
 	return nil
 }
 
-// drain is the graceful part of a shutdown: /readyz fails at once (a load
-// balancer stops sending clients), new sockets and runs are refused with a
-// retryable status, and runs in flight get up to timeout to finish.
+// drain is the graceful part of a shutdown (after /readyz has failed for
+// -drain-delay, so a load balancer stops sending clients): new sockets and
+// runs are refused with a retryable status, and runs in flight get up to
+// timeout to finish.
 func drain(site *web.Server, timeout time.Duration, log *slog.Logger) {
 	site.Drain()
 	active := site.Metrics().ActiveRuns.Load()

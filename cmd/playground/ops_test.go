@@ -302,3 +302,20 @@ func TestLogLines(t *testing.T) {
 		t.Errorf("%d run lines for one run; want 1", n)
 	}
 }
+
+// TestDrainDelay: with -drain-delay, /readyz fails at once while new sockets
+// and runs are still served for that long (a balancer that does not retry a
+// refused upgrade has time to stop sending clients).
+func TestDrainDelay(t *testing.T) {
+	addr, stop := startServer(t, "-drain-delay", "1500ms")
+	go stop()
+	waitFor(t, "/readyz to fail", func() bool {
+		status, _, _ := get(t, "http://"+addr+"/readyz")
+		return status == http.StatusServiceUnavailable
+	})
+	c := dial(t, addr) // still accepted
+	c.send(runMsg("during", "main.ts", "console.log('still served')"))
+	if ms := c.until("during"); ms[len(ms)-1].str("outcome") != "ok" {
+		t.Errorf("a run during the drain delay: %v; want ok", ms[len(ms)-1])
+	}
+}

@@ -231,7 +231,8 @@ func (wk *worker) serve(j *pipe.Job) pipe.Result {
 // runJob bundles (through the cache) and executes one job.
 func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event), call func(pipe.HostCall), replies <-chan pipe.HostReply) pipe.Result {
 	t0 := time.Now()
-	prg, imports, errs := wk.cache.get(j.Files, j.Entry)
+	c := wk.cache.get(j.Files, j.Entry, j.Mode)
+	prg, imports, errs := c.prg, c.imports, c.errs
 	bundleTime := time.Since(t0)
 	if len(errs) > 0 {
 		for i := range errs {
@@ -244,7 +245,7 @@ func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event)
 		return pipe.Result{Outcome: out, Facts: map[string]json.RawMessage{}, Stats: pipe.Stats{Bundle: bundleTime}}
 	}
 	jb := js.Job{Program: prg, Libraries: wk.cache.libs, Input: j.Input, Timeout: j.Timeout, Deterministic: j.Deterministic,
-		Limits: j.Limits, Host: j.Host, Call: call, Replies: replies}
+		Limits: j.Limits, Mode: c.mode, Entry: j.Entry, Host: j.Host, Call: call, Replies: replies}
 	key := newPrepareKey(jb, imports)
 	rt := wk.takePrepared(key)
 	if rt == nil {

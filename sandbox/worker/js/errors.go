@@ -49,6 +49,9 @@ func (e *Runtime) reportException(ex *goja.Exception) {
 	securityError(er)
 	e.securityThrown(er, ex.Value())
 	frames := e.fixFrames(userFrames(ex.Stack()))
+	if o, ok := ex.Value().(*goja.Object); ok && len(frames) == 0 && e.goThrown[o] {
+		frames = e.fixFrames(parseStack(o.Get("stack").String()))
+	}
 	if len(frames) > 0 {
 		er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column
 		er.Stack = formatStack(er.Message, frames)
@@ -62,7 +65,13 @@ func (e *Runtime) reportException(ex *goja.Exception) {
 func (e *Runtime) reportThrown(v goja.Value, inPromise bool) {
 	er := e.thrownError(v)
 	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Error" {
-		if s := e.enc.dataString(o, "stack"); s != "" {
+		s := e.enc.dataString(o, "stack")
+		if e.goThrown[o] {
+			// Thrown by the runtime's Go code: goja fills its stack (an
+			// accessor) as it unwinds, and no snippet code runs to read it.
+			s = o.Get("stack").String()
+		}
+		if s != "" {
 			frames := e.fixFrames(parseStack(s))
 			if len(frames) > 0 {
 				er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column

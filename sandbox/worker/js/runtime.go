@@ -95,6 +95,8 @@ type Runtime struct {
 	script     bool                  // script mode: the output is the return value or the output global
 	entry      string                // the entry file (script mode shifts its line 1)
 	security   map[*goja.Object]bool // errors the runtime threw as SECURITY_ERROR
+	poly       polyfills
+	goThrown   map[*goja.Object]bool // errors the runtime's Go code threw (throw)
 	rejections []*goja.Promise       // rejected without a handler, to report after the current task
 }
 
@@ -234,6 +236,8 @@ func (e *Runtime) setup(j Job) {
 		vm.SetTimeSource(func() time.Time { return e.clock.base.Add(e.clock.elapsed) })
 	}
 	e.b = captureBuiltins(vm)
+	e.installRegExp()
+	e.installLocale()
 	e.enc = encoder{vm: vm, b: &e.b, lim: e.lim.PreviewLimits}
 	e.jsonEn = encoder{vm: vm, b: &e.b, lim: e.lim.PreviewLimits, json: true}
 	vm.SetPromiseRejectionTracker(func(p *goja.Promise, op goja.PromiseRejectionOperation) {
@@ -258,6 +262,7 @@ func (e *Runtime) setup(j Job) {
 	must(perf.Set("now", func(goja.FunctionCall) goja.Value { return vm.ToValue(millis(e.clock.now())) }))
 	must(vm.Set("performance", perf))
 	must(vm.Set("crypto", e.cryptoObject(j.Deterministic)))
+	e.installPolyfills()
 	e.facts = newFactStore(e)
 }
 
@@ -359,7 +364,17 @@ func (e *Runtime) throw(class, msg string) {
 	if err != nil {
 		panic(e.vm.NewTypeError(msg))
 	}
+	e.markGoThrown(o)
 	panic(o)
+}
+
+// markGoThrown records an error the runtime's Go code throws, so that its
+// report may read its stack (see reportThrown).
+func (e *Runtime) markGoThrown(o *goja.Object) {
+	if e.goThrown == nil {
+		e.goThrown = map[*goja.Object]bool{}
+	}
+	e.goThrown[o] = true
 }
 
 // afterTask runs after every macrotask (microtasks have drained): it reports

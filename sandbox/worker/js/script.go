@@ -78,6 +78,7 @@ func (e *Runtime) throwSecurity(msg string) {
 		e.security = map[*goja.Object]bool{}
 	}
 	e.security[o] = true
+	e.markGoThrown(o)
 	panic(o)
 }
 

@@ -68,8 +68,6 @@ var lazyNames = []lazyName{
 	{"Array", "fromAsync", "fromAsync", "fromAsync"},
 	{"String.prototype", "isWellFormed", "wellFormed", "isWellFormed"},
 	{"String.prototype", "toWellFormed", "wellFormed", "toWellFormed"},
-	// goja's %TypedArray%.from refuses a string source ("Value is not an object").
-	{"%TypedArray%", "from", "typedArrayFrom", "from"},
 }
 
 // iteratorHelpers are the methods the Iterator group defines on
@@ -84,44 +82,87 @@ type polyfills struct {
 	loading    map[string]bool // groups being evaluated
 }
 
-// installPolyfills defines the lazy accessors. It runs no JS.
+// installPolyfills makes the lazy names resolvable without creating a
+// function per name (each goja function costs about a microsecond, and a
+// plain run would pay for 30 it never calls): each holder (the global
+// object, Symbol, Object, Map, Promise, Array, String.prototype,
+// %IteratorPrototype%) gets a Proxy of its old prototype as its prototype,
+// with Go traps that answer the holder's lazy names; a lookup of any other
+// name passes through to the old prototype. The first read of a lazy name
+// evaluates its group and defines the name on the holder itself, so the
+// Proxy is not consulted for it again.
 func (e *Runtime) installPolyfills() {
 	vm := e.vm
 	e.poly.groups = map[string]*goja.Object{}
-	// The intrinsics the polyfills use, captured before snippet code runs.
-	in := vm.NewObject()
 	g := vm.GlobalObject()
-	for _, n := range []string{"Object", "Array", "Map", "Set", "Promise", "TypeError", "RangeError", "Error", "EvalError",
-		"ReferenceError", "SyntaxError", "URIError", "Symbol", "String", "Number", "Math", "Reflect", "Uint8Array", "ArrayBuffer",
-		"DataView", "Date", "RegExp", "WeakMap", "WeakSet", "setTimeout", "performance"} {
-		must(in.Set(n, g.Get(n)))
-	}
-	typedArray, err := e.b.getPrototypeOf(goja.Undefined(), g.Get("Uint8Array"))
-	must(err)
-	must(in.Set("TypedArrayFrom", typedArray.ToObject(vm).Get("from")))
-	e.poly.intrinsics = in
-	holders := map[string]*goja.Object{"": g, "%TypedArray%": typedArray.ToObject(vm)}
-	holder := func(path string) *goja.Object {
-		if h, ok := holders[path]; ok {
-			return h
+	byHolder := map[string]map[string]lazyName{}
+	for _, l := range lazyNames {
+		if byHolder[l.holder] == nil {
+			byHolder[l.holder] = map[string]lazyName{}
 		}
+		byHolder[l.holder][l.name] = l
+	}
+	byHolder["Iterator.prototype"] = map[string]lazyName{}
+	for _, n := range iteratorHelpers {
+		byHolder["Iterator.prototype"][n] = lazyName{"Iterator.prototype", n, "Iterator", n}
+	}
+	for path, names := range byHolder {
 		var h *goja.Object
 		switch path {
+		case "":
+			h = g
 		case "String.prototype":
 			h = g.Get("String").ToObject(vm).Get("prototype").ToObject(vm)
+		case "Iterator.prototype":
+			h = e.iteratorPrototype()
 		default:
 			h = g.Get(path).ToObject(vm)
 		}
-		holders[path] = h
-		return h
+		e.lazyHolder(h, names)
 	}
-	for _, l := range lazyNames {
-		e.lazyAccessor(holder(l.holder), l.name, l.group, l.key)
+}
+
+// lazyHolder puts the Proxy of h's prototype between h and it.
+func (e *Runtime) lazyHolder(h *goja.Object, names map[string]lazyName) {
+	vm := e.vm
+	protoV, err := e.b.getPrototypeOf(goja.Undefined(), h)
+	must(err)
+	proto := protoV.ToObject(vm)
+	lookup := func(property string) (lazyName, bool) {
+		l, ok := names[property]
+		return l, ok && !e.poly.loading[l.group]
 	}
-	ip := e.iteratorPrototype()
-	for _, n := range iteratorHelpers {
-		e.lazyAccessor(ip, n, "Iterator", "")
+	settle := func(l lazyName) goja.Value {
+		v := e.group(l.group).Get(l.key)
+		if l.name == "asyncIterator" { // well-known symbols are non-writable, non-configurable
+			must(h.DefineDataProperty(l.name, v, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
+		} else {
+			must(h.DefineDataProperty(l.name, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		}
+		return v
 	}
+	p := vm.NewProxy(proto, &goja.ProxyTrapConfig{
+		Has: func(target *goja.Object, property string) bool {
+			if _, ok := lookup(property); ok {
+				return true
+			}
+			ok, err := e.b.reflectHas(goja.Undefined(), target, vm.ToValue(property))
+			must(err)
+			return ok.ToBoolean()
+		},
+		Get: func(target *goja.Object, property string, receiver goja.Value) goja.Value {
+			if l, ok := lookup(property); ok {
+				return settle(l)
+			}
+			v, err := e.b.reflectGet(goja.Undefined(), target, vm.ToValue(property), receiver)
+			if err != nil {
+				panic(err)
+			}
+			return v
+		},
+	})
+	_, err = e.b.setPrototypeOf(goja.Undefined(), h, vm.ToValue(p))
+	must(err)
 }
 
 // iteratorPrototype is %IteratorPrototype%, read without running snippet code.
@@ -130,41 +171,25 @@ func (e *Runtime) iteratorPrototype() *goja.Object {
 	values, _ := goja.AssertFunction(arr.Get("values"))
 	it, err := values(arr)
 	must(err)
-	gen := e.b.getPrototypeOf
-	p1, err := gen(goja.Undefined(), it)
+	p1, err := e.b.getPrototypeOf(goja.Undefined(), it)
 	must(err)
-	p2, err := gen(goja.Undefined(), p1)
+	p2, err := e.b.getPrototypeOf(goja.Undefined(), p1)
 	must(err)
 	return p2.ToObject(e.vm)
 }
 
-func (e *Runtime) lazyAccessor(h *goja.Object, name, group, key string) {
-	vm := e.vm
-	isSymbol := name == "asyncIterator"
-	settle := func(v goja.Value) {
-		if isSymbol { // well-known symbols are non-writable, non-configurable
-			must(h.DefineDataProperty(name, v, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
-			return
-		}
-		must(h.DefineDataProperty(name, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+// captureIntrinsics is what the polyfills use, read from the global object
+// when the first group loads (not in New: reading a goja builtin the first
+// time builds it, which a plain run should not pay for).
+func (e *Runtime) captureIntrinsics() *goja.Object {
+	in := e.vm.NewObject()
+	g := e.vm.GlobalObject()
+	for _, n := range []string{"Object", "Array", "Map", "Set", "Promise", "TypeError", "RangeError", "Error", "EvalError",
+		"ReferenceError", "SyntaxError", "URIError", "Symbol", "String", "Number", "Math", "Reflect", "Uint8Array", "ArrayBuffer",
+		"DataView", "Date", "RegExp", "WeakMap", "WeakSet", "setTimeout", "performance"} {
+		must(in.Set(n, g.Get(n)))
 	}
-	get := func(goja.FunctionCall) goja.Value {
-		if e.poly.loading[group] {
-			return goja.Undefined() // the group feature-detects its own names while it loads
-		}
-		grp := e.group(group)
-		if key == "" {
-			return h.Get(name) // the group defined it
-		}
-		v := grp.Get(key)
-		settle(v)
-		return v
-	}
-	set := func(c goja.FunctionCall) goja.Value {
-		settle(c.Argument(0))
-		return goja.Undefined()
-	}
-	must(h.DefineAccessorProperty(name, vm.ToValue(get), vm.ToValue(set), goja.FLAG_TRUE, goja.FLAG_FALSE))
+	return in
 }
 
 // group evaluates a polyfill group once per runtime and returns its exports.
@@ -186,6 +211,7 @@ func (e *Runtime) group(name string) *goja.Object {
 		out = v.ToObject(e.vm)
 	} else {
 		if e.poly.factories == nil {
+			e.poly.intrinsics = e.captureIntrinsics()
 			fv, err := e.vm.RunProgram(polyfillProgram())
 			must(err)
 			fn, _ := goja.AssertFunction(fv)

@@ -3,8 +3,8 @@
 // process (polyfill.go) and evaluated lazily in a run: the program returns
 // one factory per group, called the first time a snippet touches one of the
 // group's names. Factories receive the intrinsics captured before any
-// snippet code ran (polyfill.go), so a snippet that replaces a built-in
-// does not change them; g(name) returns another group.
+// the first group loaded (polyfill.go), so a snippet that replaces a
+// built-in after that does not change them; g(name) returns another group.
 (function (I) {
   "use strict";
   const { Object, Array, Map, Set, Promise, TypeError, RangeError, Error, Symbol, String, Number, Math, Reflect, Uint8Array, ArrayBuffer, setTimeout, performance } = I;
@@ -512,16 +512,6 @@
     },
   });
 
-  // goja's %TypedArray%.from throws on a string (an iterable of its code points).
-  F.typedArrayFrom = () => {
-    const from = I.TypedArrayFrom;
-    return hidden({}, {
-      from(source, ...rest) {
-        return from.call(this, typeof source === "string" ? Array.from(source) : source, ...rest);
-      },
-    });
-  };
-
   // --- Iterator helpers (ECMAScript 2025) ------------------------------------
   F.Iterator = () => {
     const IteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
@@ -576,7 +566,9 @@
         return helper({ it, next: it.next }, function* (step) { for (let r; !(r = step()).done;) yield r.value; });
       },
     });
-    return { Iterator };
+    const out = { Iterator };
+    for (const k of ["map", "filter", "take", "drop", "flatMap", "reduce", "toArray", "forEach", "some", "every", "find"]) out[k] = IteratorPrototype[k];
+    return out;
   };
 
   return F;

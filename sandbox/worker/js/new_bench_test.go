@@ -23,6 +23,13 @@ func BenchmarkNewHello(b *testing.B) {
 			New(j).Execute(context.Background(), j, func(pipe.Event) {})
 		}
 	})
+	b.Run("new+execute/without-additions", func(b *testing.B) {
+		nodeAdditions = false
+		defer func() { nodeAdditions = true }()
+		for b.Loop() {
+			New(j).Execute(context.Background(), j, func(pipe.Event) {})
+		}
+	})
 	for _, step := range []struct {
 		name string
 		f    func(*Runtime)

@@ -236,8 +236,10 @@ func (e *Runtime) setup(j Job) {
 		vm.SetTimeSource(func() time.Time { return e.clock.base.Add(e.clock.elapsed) })
 	}
 	e.b = captureBuiltins(vm)
-	e.installRegExp()
-	e.installLocale()
+	if nodeAdditions {
+		e.installRegExp()
+		e.installLocale()
+	}
 	e.enc = encoder{vm: vm, b: &e.b, lim: e.lim.PreviewLimits}
 	e.jsonEn = encoder{vm: vm, b: &e.b, lim: e.lim.PreviewLimits, json: true}
 	vm.SetPromiseRejectionTracker(func(p *goja.Promise, op goja.PromiseRejectionOperation) {
@@ -262,7 +264,9 @@ func (e *Runtime) setup(j Job) {
 	must(perf.Set("now", func(goja.FunctionCall) goja.Value { return vm.ToValue(millis(e.clock.now())) }))
 	must(vm.Set("performance", perf))
 	must(vm.Set("crypto", e.cryptoObject(j.Deterministic)))
-	e.installPolyfills()
+	if nodeAdditions {
+		e.installPolyfills()
+	}
 	e.facts = newFactStore(e)
 }
 
@@ -284,6 +288,11 @@ func (e *Runtime) queueMicrotask() goja.Value {
 	must(err)
 	return v
 }
+
+// nodeAdditions installs what goja lacks and Node has (polyfill.go,
+// regexp.go, locale.go). Only BenchmarkNewHello turns it off, to measure
+// what the additions cost a plain run.
+var nodeAdditions = true
 
 func must(err error) {
 	if err != nil {

@@ -1,6 +1,7 @@
 package js_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -65,5 +66,26 @@ console.log(Symbol.asyncIterator === Symbol.asyncIterator, Object.getOwnProperty
 	want := "function,function,function,function,function,function,function|0|mine|2 2|true false"
 	if got := strings.Join(rec.logs(), "|"); res.Outcome != OutcomeOK || got != want {
 		t.Errorf("%s %q %+v; want %q", res.Outcome, got, rec.errors(), want)
+	}
+}
+
+// A function passed to a host function is refused with a TypeError, not
+// sent as a preview.
+func TestHostCallRefusesFunctions(t *testing.T) {
+	h := newHarness(t, Config{Host: map[string]HostFunc{"log": func(args []json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`true`), nil }}})
+	for _, code := range []string{
+		`import { host } from "playground"; await host.log(() => 1);`,
+		`import { host } from "playground"; await host.log({ cb() {} });`,
+		`import { host } from "playground"; await host.log([1, [function f() {}]]);`,
+	} {
+		res, rec := run(t, h, Request{Mode: "module", Files: files("main.js", code)})
+		errs := rec.errors()
+		if res.Outcome != OutcomeError || len(errs) != 1 || !strings.Contains(errs[0].Message, "TypeError: host.log: argument 1 is or holds a function") || errs[0].Line != 1 {
+			t.Errorf("%s: %s %+v", code, res.Outcome, errs)
+		}
+	}
+	res, rec := run(t, h, Request{Mode: "module", Files: files("main.js", `import { host } from "playground"; console.log(await host.log({ a: [1, "x"] }));`)})
+	if res.Outcome != OutcomeOK || strings.Join(rec.logs(), "") != "true" {
+		t.Errorf("data call: %s %q %+v", res.Outcome, rec.logs(), rec.errors())
 	}
 }

@@ -168,11 +168,8 @@ func (e *Runtime) installLocale() {
 	proto := func(ctor string) *goja.Object {
 		return vm.GlobalObject().Get(ctor).ToObject(vm).Get("prototype").ToObject(vm)
 	}
-	def := func(o *goja.Object, name string, length int, fn func(goja.FunctionCall) goja.Value) {
-		f := vm.ToValue(fn).ToObject(vm)
-		_ = f.DefineDataProperty("name", vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-		_ = f.DefineDataProperty("length", vm.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-		must(o.DefineDataProperty(name, f, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+	def := func(o *goja.Object, name string, _ int, fn func(goja.FunctionCall) goja.Value) {
+		must(o.DefineDataProperty(name, vm.ToValue(fn), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
 	}
 	def(proto("Number"), "toLocaleString", 0, func(c goja.FunctionCall) goja.Value {
 		ok := false

@@ -115,7 +115,7 @@ func rewriteUnicodeProperties(s string) (string, error) {
 		case c == '\\' && i+1 < len(s) && (s[i+1] == 'p' || s[i+1] == 'P') && i+2 < len(s) && s[i+2] == '{':
 			end := strings.IndexByte(s[i:], '}')
 			if end < 0 {
-				return "", fmt.Errorf("Invalid property name")
+				return "", fmt.Errorf("invalid property name")
 			}
 			name := s[i+3 : i+end]
 			tab, err := unicodeProperty(name)
@@ -180,11 +180,11 @@ func unicodeProperty(name string) (*unicode.RangeTable, error) {
 			if t, ok := unicode.Scripts[value]; ok {
 				return t, nil
 			}
-			return nil, fmt.Errorf("Invalid property name (unknown script %q)", value)
+			return nil, fmt.Errorf("invalid property name (unknown script %q)", value)
 		case "Script_Extensions", "scx":
-			return nil, fmt.Errorf("Invalid property name: Script_Extensions is not supported in the playground")
+			return nil, fmt.Errorf("invalid property name: Script_Extensions is not supported in the playground")
 		}
-		return nil, fmt.Errorf("Invalid property name %q", name)
+		return nil, fmt.Errorf("invalid property name %q", name)
 	}
 	if t, err := generalCategory(name); err == nil {
 		return t, nil
@@ -208,7 +208,7 @@ func unicodeProperty(name string) (*unicode.RangeTable, error) {
 	if t, ok := unicode.Properties[name]; ok {
 		return t, nil
 	}
-	return nil, fmt.Errorf("Invalid property name: \\p{%s} is not supported in the playground", name)
+	return nil, fmt.Errorf("invalid property name: \\p{%s} is not supported in the playground", name)
 }
 
 func generalCategory(name string) (*unicode.RangeTable, error) {
@@ -226,7 +226,7 @@ func generalCategory(name string) (*unicode.RangeTable, error) {
 	if t, ok := unicode.Categories[name]; ok {
 		return t, nil
 	}
-	return nil, fmt.Errorf("Invalid property name")
+	return nil, fmt.Errorf("invalid property name")
 }
 
 // interval is a closed range of code points.

@@ -8,7 +8,7 @@ import (
 )
 
 // The APIs goja lacks and Node has (polyfill.js, and URL/URLSearchParams
-// from core-js-pure, vendor/url.js: WHATWG-conformant, where
+// from core-js-pure, thirdparty/url.js: WHATWG-conformant, where
 // github.com/dop251/goja_nodejs/url, a layer over net/url, resolved "../"
 // wrongly, dropped the port from origin and did not write searchParams
 // changes back to href), installed lazily: a fresh runtime gets
@@ -27,7 +27,7 @@ var polyfillProgram = sync.OnceValue(func() *goja.Program {
 	return goja.MustCompile("polyfill.js", polyfillSource, true)
 })
 
-//go:embed vendor/url.js
+//go:embed thirdparty/url.js
 var urlSource string
 
 // urlProgram evaluates to {URL, URLSearchParams}; about 1 ms the first time

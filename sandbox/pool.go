@@ -133,7 +133,7 @@ func (p *Pool) Run(ctx context.Context, req Request, emit func(Event)) (Result, 
 }
 
 // check applies the request limits and the rules the protocol's decoder
-// cannot (a default entry must exist; the script mode is not built yet).
+// cannot (a default entry must exist; the mode is one of the Modes).
 // It returns the entry path, or the error that makes req invalid.
 func (p *Pool) check(req Request) (string, *Error) {
 	invalid := func(format string, args ...any) (string, *Error) {
@@ -152,7 +152,6 @@ func (p *Pool) check(req Request) (string, *Error) {
 	switch req.Mode {
 	case "", ModeModule:
 	case ModeScript:
-		return invalid("invalid run: mode %q is not available on this server yet; use %q", ModeScript, ModeModule)
 	default:
 		return invalid("invalid run: mode %q; want %q or %q", req.Mode, ModeModule, ModeScript)
 	}

@@ -234,3 +234,34 @@ func TestOutputLimitCountsEveryByte(t *testing.T) {
 		})
 	}
 }
+
+// Script mode through the pool: requested, detected, echoed by started,
+// and an unknown mode refused.
+func TestRunScriptMode(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 1})
+	started := func(rec *recorder) string {
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		for _, e := range rec.events {
+			if e.Kind == EventStarted {
+				return e.Mode
+			}
+		}
+		return "(no started event)"
+	}
+	for _, mode := range []string{ModeScript, ""} {
+		res, rec := run(t, p, Request{Files: files("agent.js", "const _ = require('lodash');\noutput = { sum: _.sum(input.values) };"),
+			Input: []byte(`{"values":[1,2,3]}`), Mode: mode})
+		if res.Outcome != OutcomeOK || string(res.Output) != `{"sum":6}` || started(rec) != ModeScript {
+			t.Errorf("mode %q: %s output %s started.mode %q errors %+v", mode, res.Outcome, res.Output, started(rec), rec.errors())
+		}
+	}
+	_, rec := run(t, p, Request{Files: files("main.js", "console.log(1)")})
+	if started(rec) != ModeModule {
+		t.Errorf("a plain snippet started as %q; want module", started(rec))
+	}
+	res, rec := run(t, p, Request{Files: files("main.js", "1"), Mode: "cjs"})
+	if errs := rec.errors(); res.Outcome != OutcomeInvalid || len(errs) != 1 || !strings.Contains(errs[0].Message, `"cjs"`) {
+		t.Errorf("mode cjs: %s %+v; want invalid naming the mode", res.Outcome, errs)
+	}
+}

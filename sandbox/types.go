@@ -62,8 +62,8 @@ var (
 
 // Modes of a Request.
 const (
-	ModeModule = "module" // ES modules; the entry's default export is the output
-	ModeScript = "script" // agent code: input and output globals, require, top-level return
+	ModeModule = pipe.ModeModule // ES modules; the entry's default export is the output
+	ModeScript = pipe.ModeScript // agent code: input and output globals, require, top-level return
 )
 
 // Request is one run.
@@ -81,7 +81,10 @@ type Request struct {
 	Timeout time.Duration `json:"timeout"`
 	// Deterministic seeds Math.random and gives Date a virtual clock.
 	Deterministic bool `json:"deterministic,omitempty"`
-	// Mode is ModeModule (the default when empty) or ModeScript.
+	// Mode is ModeModule or ModeScript. Empty detects it in the worker: a
+	// single file without import/export that calls require, assigns the
+	// output global or returns at top level is a script, anything else a
+	// module. The started event says which mode ran (Event.Mode).
 	Mode string `json:"mode,omitempty"`
 	// Key identifies the client for fair queueing (its IP or API key name).
 	// Not sent to workers.

@@ -37,7 +37,7 @@ func toWire(id string, seq uint64, ev sandbox.Event) any {
 	case sandbox.EventQueued:
 		return ws.Queued{RunHeader: h(ws.TypeQueued), Position: ev.Position}
 	case sandbox.EventStarted:
-		return ws.Started{RunHeader: h(ws.TypeStarted), TimeoutMs: ms(ev.Timeout)}
+		return ws.Started{RunHeader: h(ws.TypeStarted), TimeoutMs: ms(ev.Timeout), Mode: ev.Mode}
 	case sandbox.EventLog:
 		args := ev.Args
 		if args == nil {

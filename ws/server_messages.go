@@ -65,6 +65,9 @@ type Queued struct {
 type Started struct {
 	RunHeader
 	TimeoutMs float64 `json:"timeoutMs"`
+	// Mode is the mode the run executes in, "module" or "script" (detected
+	// when the run named none).
+	Mode string `json:"mode,omitempty"`
 }
 
 // Log is one console call: Text as a console prints it, Args as previews.

@@ -52,7 +52,11 @@ test("types know the runtime's globals, the playground module with this server's
     `const rows = Papa.parse<string[]>("a,b").data;`,
     `const id: string = v4();`,
     `setTimeout(() => {}, 1); queueMicrotask(() => {}); performance.now(); crypto.randomUUID();`,
-    `console.table([when, echoed, chunks, day, user, rows, id]);`,
+    `const u = new URL("https://example.com/a?b=1"); const b: string | null = u.searchParams.get("b");`,
+    `const bytes: Uint8Array = new TextEncoder().encode("é"); const back: string = new TextDecoder().decode(bytes);`,
+    `const copy: { n: number } = structuredClone({ n: 1 }); const ac = new AbortController(); ac.abort(); btoa(atob("aGk="));`,
+    `const groups = Object.groupBy([1, 2, 3], (n) => (n % 2 ? "odd" : "even"));`,
+    `console.table([when, echoed, chunks, day, user, rows, id, b, back, copy, groups]);`,
   ].join("\n"));
   const list = await problems(page);
   await expect(page.getByTestId("types-status")).toContainText("No problems");

@@ -10,10 +10,17 @@ const Target = api.ES2022
 
 // EngineFeatures returns esbuild's Supported overrides for code that runs
 // in goja: goja has no async generators or for-await, which esbuild then
-// lowers to generators. The caller owns the map.
+// lowers to generators; and its regexes never match \p{…} and refuse the
+// d and v flags, so esbuild turns a literal using them into a
+// `new RegExp(…)` call, which the runtime's RegExp rewrites or refuses
+// with a SyntaxError at the snippet's line (sandbox/worker/js/regexp.go).
+// The caller owns the map.
 func EngineFeatures() map[string]bool {
 	return map[string]bool{
-		"async-generator": false,
-		"for-await":       false,
+		"async-generator":                 false,
+		"for-await":                       false,
+		"regexp-unicode-property-escapes": false,
+		"regexp-match-indices":            false,
+		"regexp-set-notation":             false,
 	}
 }

@@ -18,7 +18,7 @@ type EventKind string
 
 const (
 	EventQueued  EventKind = "queued"  // Position is set
-	EventStarted EventKind = "started" // Timeout is set
+	EventStarted EventKind = "started" // Timeout and Mode are set
 	EventLog     EventKind = "log"     // Level, Text, Args are set
 	EventFact    EventKind = "fact"    // Key, Value, Deleted are set
 	EventCall    EventKind = "call"    // Name, Duration, OK, CallError, Args, Result are set
@@ -39,6 +39,9 @@ type Event struct {
 
 	Position int           `json:"position,omitempty"`
 	Timeout  time.Duration `json:"timeout,omitempty"` // the clamped time limit, with EventStarted
+	// Mode is the mode the run executes in (ModeModule or ModeScript), with
+	// EventStarted: the requested one, or the detected one when none was.
+	Mode string `json:"mode,omitempty"`
 
 	Level string            `json:"level,omitempty"`
 	Text  string            `json:"text,omitempty"`

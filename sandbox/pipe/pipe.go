@@ -38,6 +38,12 @@ const (
 	OpReply  = "reply"
 )
 
+// Modes of a Job (and of the protocol's run.mode).
+const (
+	ModeModule = "module" // ES modules; the entry's default export is the output
+	ModeScript = "script" // agent code: input, output and require globals, top-level return
+)
+
 // Command is a message to a worker (parent → worker).
 type Command struct {
 	Op    string     `json:"op"` // OpRun, OpCancel or OpReply
@@ -74,8 +80,10 @@ type Job struct {
 	// Timeout bounds execution (the parent bounds bundling itself).
 	Timeout       time.Duration `json:"timeout"`
 	Deterministic bool          `json:"deterministic,omitempty"`
-	Mode          string        `json:"mode,omitempty"` // "module" (default) or "script"
-	Limits        Limits        `json:"limits"`
+	// Mode is ModeModule, ModeScript, or empty: the worker then detects
+	// a script (bundle.Detect) and runs everything else as a module.
+	Mode   string `json:"mode,omitempty"`
+	Limits Limits `json:"limits"`
 	// Host names the host functions the snippet may call (host.<name>).
 	Host []string `json:"host,omitempty"`
 }

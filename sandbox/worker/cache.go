@@ -22,6 +22,7 @@ type programCache struct {
 type compiled struct {
 	prg     *goja.Program
 	imports []string // libraries the bundle imports, sorted
+	mode    string   // the mode the bundle was built for (bundle.Result.Mode)
 	errs    []pipe.Error
 }
 
@@ -36,14 +37,15 @@ func newProgramCache(size int, libs *js.Libraries) *programCache {
 // has reports whether the bundle of key (bundleKey) is cached.
 func (c *programCache) has(key [32]byte) bool { return c.m.Contains(key) }
 
-// get returns the compiled bundle of files (whose bundleKey is key),
-// bundling and compiling it on a miss, or the errors that stopped it.
-func (c *programCache) get(key [32]byte, files []pipe.File, entry string) (*goja.Program, []string, []pipe.Error) {
+// get returns the compiled bundle of files in mode ("" detects it), whose
+// bundleKey is key, bundling and compiling it on a miss, or the errors that
+// stopped it.
+func (c *programCache) get(key [32]byte, files []pipe.File, entry, mode string) *compiled {
 	if e, ok := c.m.Get(key); ok {
-		return e.prg, e.imports, e.errs
+		return e
 	}
-	b := bundle.Bundle(files, entry, c.libs.Set())
-	e := &compiled{errs: b.Errors, imports: b.Libraries}
+	b := bundle.BundleMode(files, entry, mode, c.libs.Set())
+	e := &compiled{errs: b.Errors, imports: b.Libraries, mode: b.Mode}
 	if len(e.errs) == 0 {
 		prg, err := js.Compile(b.Code)
 		if err != nil {
@@ -52,12 +54,13 @@ func (c *programCache) get(key [32]byte, files []pipe.File, entry string) (*goja
 		e.prg = prg
 	}
 	c.m.Add(key, e)
-	return e.prg, e.imports, e.errs
+	return e
 }
 
 // bundleKey hashes what decides a bundle's bytes: the bundler version
-// (options live in this binary), the entry and the files, each length-prefixed.
-func bundleKey(files []pipe.File, entry string) [32]byte {
+// (options live in this binary), the mode, the entry and the files, each
+// length-prefixed.
+func bundleKey(files []pipe.File, entry, mode string) [32]byte {
 	h := sha256.New()
 	write := func(s string) {
 		var n [8]byte
@@ -68,6 +71,7 @@ func bundleKey(files []pipe.File, entry string) [32]byte {
 		h.Write([]byte(s))
 	}
 	write(bundle.Version)
+	write(mode)
 	write(entry)
 	for _, f := range files {
 		write(f.Path)

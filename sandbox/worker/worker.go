@@ -234,14 +234,15 @@ func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event)
 	// does not answer (stopped, dying). A cached bundle starts at once, so
 	// the word rides with the started event in one write; bundling anew
 	// takes a while, so it goes now.
-	bkey := bundleKey(j.Files, j.Entry)
+	bkey := bundleKey(j.Files, j.Entry, j.Mode)
 	if wk.cache.has(bkey) {
 		_ = wk.out.Buffer(pipe.Message{Accepted: true})
 	} else {
 		_ = wk.out.Write(pipe.Message{Accepted: true})
 	}
 	t0 := time.Now()
-	prg, imports, errs := wk.cache.get(bkey, j.Files, j.Entry)
+	c := wk.cache.get(bkey, j.Files, j.Entry, j.Mode)
+	prg, imports, errs := c.prg, c.imports, c.errs
 	bundleTime := time.Since(t0)
 	if len(errs) > 0 {
 		for i := range errs {
@@ -254,7 +255,7 @@ func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event)
 		return pipe.Result{Outcome: out, Facts: map[string]json.RawMessage{}, Stats: pipe.Stats{Bundle: bundleTime}}
 	}
 	jb := js.Job{Program: prg, Libraries: wk.cache.libs, Input: j.Input, Timeout: j.Timeout, Deterministic: j.Deterministic,
-		Limits: j.Limits, Host: j.Host, Call: call, Replies: replies}
+		Limits: j.Limits, Mode: c.mode, Entry: j.Entry, Host: j.Host, Call: call, Replies: replies}
 	key := newPrepareKey(jb, imports)
 	rt := wk.takePrepared(key)
 	if rt == nil {

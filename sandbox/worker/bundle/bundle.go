@@ -30,6 +30,7 @@ const (
 	nsRuntime = libs.RuntimeModule // the "playground" module
 	nsEntry   = "entry"            // the generated entry that imports the user's entry
 	nsLibrary = "library"          // an allowlisted npm package
+	nsRequire = "require"          // an allowlisted npm package, required (script mode)
 	entryName = "entry"
 )
 
@@ -70,6 +71,9 @@ type Result struct {
 	Errors []pipe.Error
 	// Libraries are the libraries the bundle imports, sorted.
 	Libraries []string
+	// Mode is the mode the bundle was built for: the requested one, or the
+	// detected one (Detect) when none was.
+	Mode string
 }
 
 // Bundle builds files into one script. It never touches the filesystem:
@@ -79,12 +83,36 @@ type Result struct {
 // esbuild's parser has no nesting limit; deeply nested input overflows the Go
 // stack, which is fatal. Callers run bundle only where that costs a worker.
 func Bundle(files []pipe.File, entry string, set *libs.Set) Result {
+	return BundleMode(files, entry, pipe.ModeModule, set)
+}
+
+// BundleMode is Bundle for a mode: pipe.ModeModule, pipe.ModeScript (the
+// entry is a script body, see ScriptPrefix), or "" to detect it (Detect).
+// Any other mode is an INVALID_REQUEST error.
+func BundleMode(files []pipe.File, entry, mode string, set *libs.Set) Result {
 	byPath := make(map[string]string, len(files))
 	for _, f := range files {
 		byPath[f.Path] = f.Source
 	}
 	if _, ok := byPath[entry]; !ok {
 		return Result{Errors: []pipe.Error{{Kind: pipe.KindInvalidRequest, Message: fmt.Sprintf("entry %q is not one of the files", entry)}}}
+	}
+	switch mode {
+	case "":
+		mode = pipe.ModeModule
+		if Detect(files, entry) {
+			mode = pipe.ModeScript
+		}
+	case pipe.ModeModule, pipe.ModeScript:
+	default:
+		return Result{Errors: []pipe.Error{{Kind: pipe.KindInvalidRequest, Message: fmt.Sprintf("invalid run: mode %q; want %q or %q", mode, pipe.ModeModule, pipe.ModeScript)}}}
+	}
+	define := hostAliases
+	if mode == pipe.ModeScript {
+		// require is the script's: esbuild resolves require("name") of a
+		// string literal through the plugin, and its shim calls the
+		// runtime's global require for any other argument.
+		define = nil
 	}
 	used := &usedLibraries{m: map[string]bool{}}
 	res := api.Build(api.BuildOptions{
@@ -95,7 +123,7 @@ func Bundle(files []pipe.File, entry string, set *libs.Set) Result {
 		Platform:    api.PlatformNeutral,
 		Target:      libs.Target,
 		Supported:   supported,
-		Define:      hostAliases,
+		Define:      define,
 		Sourcemap:   api.SourceMapInline,
 		// The map must let errors point into the user's files; their text is already there.
 		SourcesContent: api.SourcesContentExclude,
@@ -106,14 +134,23 @@ func Bundle(files []pipe.File, entry string, set *libs.Set) Result {
 		LegalComments:  api.LegalCommentsNone,
 		TreeShaking:    api.TreeShakingFalse, // a snippet's unused code still runs its side effects as written
 		Outfile:        "bundle.js",
-		Plugins:        []api.Plugin{memoryPlugin(byPath, entry, set, used)},
+		Plugins:        []api.Plugin{memoryPlugin(byPath, entry, mode, set, used)},
 	})
 	if len(res.Errors) > 0 {
-		return Result{Errors: diagnostics(res.Errors)}
+		errs := diagnostics(res.Errors)
+		if mode == pipe.ModeScript {
+			for i := range errs {
+				if errs[i].File == entry && errs[i].Line == 1 && errs[i].Column > len(ScriptPrefix) {
+					errs[i].Column -= len(ScriptPrefix)
+					errs[i].Stack = fmt.Sprintf("%s:%d:%d", errs[i].File, errs[i].Line, errs[i].Column)
+				}
+			}
+		}
+		return Result{Errors: errs, Mode: mode}
 	}
 	for _, f := range res.OutputFiles {
 		if strings.HasSuffix(f.Path, ".js") {
-			return Result{Code: string(f.Contents), Libraries: used.sorted()}
+			return Result{Code: string(f.Contents), Libraries: used.sorted(), Mode: mode}
 		}
 	}
 	return Result{Errors: []pipe.Error{{Kind: pipe.KindInternal, Message: "esbuild produced no JavaScript"}}}
@@ -143,13 +180,16 @@ func (u *usedLibraries) sorted() []string {
 	return out
 }
 
-func memoryPlugin(files map[string]string, entry string, set *libs.Set, used *usedLibraries) api.Plugin {
+func memoryPlugin(files map[string]string, entry, mode string, set *libs.Set, used *usedLibraries) api.Plugin {
 	return api.Plugin{
 		Name: "playground",
 		Setup: func(b api.PluginBuild) {
 			b.OnResolve(api.OnResolveOptions{Filter: `.*`}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
 				r := resolve(files, entry, set, args)
-				if r.Namespace == nsLibrary {
+				if r.Namespace == nsLibrary && args.Kind == api.ResolveJSRequireCall {
+					r.Namespace = nsRequire
+				}
+				if r.Namespace == nsLibrary || r.Namespace == nsRequire {
 					used.add(r.Path)
 				}
 				return r, nil
@@ -157,11 +197,21 @@ func memoryPlugin(files map[string]string, entry string, set *libs.Set, used *us
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsEntry}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
 				src := "import * as entry from " + jsString(entry) + ";\n" +
 					"if (\"default\" in entry) " + RuntimeParam + "." + FieldDone + "(await entry.default);\n"
+				if mode == pipe.ModeScript {
+					src = "import result from " + jsString(entry) + ";\n" +
+						RuntimeParam + "." + FieldDone + "(await result);\n"
+				}
 				return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsLibrary}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
 				l, _ := set.Lookup(args.Path)
 				src := libraryFacade(l)
+				return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
+			})
+			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsRequire}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
+				// CommonJS interop: require returns the library's exports
+				// object itself (lodash's callable _), not a namespace.
+				src := "module.exports = " + RuntimeParam + "." + FieldLib + "(" + jsString(args.Path) + ");\n"
 				return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsRuntime}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
@@ -171,6 +221,12 @@ func memoryPlugin(files map[string]string, entry string, set *libs.Set, used *us
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: FileNamespace}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
 				src := files[args.Path]
 				loader := loaderFor(args.Path)
+				if mode == pipe.ModeScript && args.Path == entry && loader != api.LoaderJSON {
+					// A script is a function body (top-level return and
+					// await); line numbers are kept, see ScriptPrefix.
+					src = ScriptPrefix + src + ScriptSuffix
+					return api.OnLoadResult{Contents: &src, Loader: loader}, nil
+				}
 				if loader != api.LoaderJSON {
 					// Every snippet file is an ES module, as in a browser: a file
 					// that mentions module or exports is not wrapped as CommonJS.
@@ -184,6 +240,10 @@ func memoryPlugin(files map[string]string, entry string, set *libs.Set, used *us
 }
 
 func resolve(files map[string]string, entry string, set *libs.Set, args api.OnResolveArgs) api.OnResolveResult {
+	verb := "import"
+	if args.Kind == api.ResolveJSRequireCall {
+		verb = "require"
+	}
 	switch {
 	case args.Kind == api.ResolveEntryPoint:
 		return api.OnResolveResult{Path: entryName, Namespace: nsEntry}
@@ -200,18 +260,18 @@ func resolve(files map[string]string, entry string, set *libs.Set, args api.OnRe
 		}
 		want := path.Join(base, args.Path)
 		if strings.HasPrefix(want, "../") || want == ".." {
-			return resolveError(pipe.KindBundle, fmt.Sprintf("cannot import %q: it points outside the snippet's files", args.Path))
+			return resolveError(pipe.KindBundle, fmt.Sprintf("cannot %s %q: it points outside the snippet's files", verb, args.Path))
 		}
 		if p, ok := lookup(files, want); ok {
 			return api.OnResolveResult{Path: p, Namespace: FileNamespace}
 		}
-		return resolveError(pipe.KindBundle, fmt.Sprintf("cannot import %q: no file %s among the snippet's files (%s)", args.Path, want, strings.Join(slices.Sorted(maps.Keys(files)), ", ")))
+		return resolveError(pipe.KindBundle, fmt.Sprintf("cannot %s %q: no file %s among the snippet's files (%s)", verb, args.Path, want, strings.Join(slices.Sorted(maps.Keys(files)), ", ")))
 	case strings.HasPrefix(args.Path, "/"):
-		return resolveError(pipe.KindBundle, fmt.Sprintf("cannot import %q: imports between files are relative (./name)", args.Path))
+		return resolveError(pipe.KindBundle, fmt.Sprintf("cannot %s %q: imports between files are relative (./name)", verb, args.Path))
 	case isHostModule(args.Path):
-		return resolveError(pipe.KindSecurity, fmt.Sprintf("cannot import %q: host modules are not available in the playground; importable modules: %s and relative files", args.Path, strings.Join(set.Modules(), ", ")))
+		return resolveError(pipe.KindSecurity, fmt.Sprintf("cannot %s %q: host modules are not available in the playground; importable modules: %s and relative files", verb, args.Path, strings.Join(set.Modules(), ", ")))
 	default:
-		return resolveError(pipe.KindBundle, fmt.Sprintf("cannot import %q: not an allowed module; importable modules: %s and relative files", args.Path, strings.Join(set.Modules(), ", ")))
+		return resolveError(pipe.KindBundle, fmt.Sprintf("cannot %s %q: not an allowed module; importable modules: %s and relative files", verb, args.Path, strings.Join(set.Modules(), ", ")))
 	}
 }
 

@@ -44,3 +44,17 @@ const (
 	Banner = "(async function (" + RuntimeParam + ") {"
 	Footer = "})"
 )
+
+// Script mode (pipe.ModeScript). Bundler: the entry file's text is wrapped
+// in ScriptPrefix … ScriptSuffix, on its own first and after its last line,
+// so that its lines keep their numbers and only line 1 shifts right by
+// len(ScriptPrefix); the entry module passes the awaited function result
+// (the value of a top-level return) to FieldDone. Runtime: defines the
+// globals input (a mutable copy), output and require; subtracts
+// len(ScriptPrefix) from a column on line 1 of the entry file; takes the
+// returned value as the output, or the final value of the output global
+// when the script returned undefined.
+const (
+	ScriptPrefix = "export default (async () => {"
+	ScriptSuffix = "\n})();"
+)

@@ -227,7 +227,7 @@ func formatLine(previews []any, args []goja.Value) string {
 			switch spec {
 			case 's':
 				b.WriteString(render(arg, true))
-			case 'd', 'i':
+			case 'd', 'i': // Node does not truncate %d (static/app/preview.js mirrors this; see the report)
 				b.WriteString(formatInt(args[i]))
 			case 'f':
 				b.WriteString(formatNumber(args[i].ToFloat()))

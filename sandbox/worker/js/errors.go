@@ -33,7 +33,7 @@ func (e *Runtime) uncaught(err error) error {
 		// goja's stack overflow is uncatchable by design (runtime.go,
 		// SetMaxCallStackSize), so it ends the task it happened in.
 		er := &pipe.Error{Kind: pipe.KindRuntime, Message: "RangeError: Maximum call stack size exceeded"}
-		if frames := userFrames(se.Stack()); len(frames) > 0 {
+		if frames := e.fixFrames(userFrames(se.Stack())); len(frames) > 0 {
 			er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column
 			er.Stack = formatStack(er.Message, frames)
 		}
@@ -47,7 +47,11 @@ func (e *Runtime) uncaught(err error) error {
 func (e *Runtime) reportException(ex *goja.Exception) {
 	er := e.thrownError(ex.Value())
 	securityError(er)
-	frames := userFrames(ex.Stack())
+	e.securityThrown(er, ex.Value())
+	frames := e.fixFrames(userFrames(ex.Stack()))
+	if o, ok := ex.Value().(*goja.Object); ok && len(frames) == 0 && e.goThrown[o] {
+		frames = e.fixFrames(parseStack(o.Get("stack").String()))
+	}
 	if len(frames) > 0 {
 		er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column
 		er.Stack = formatStack(er.Message, frames)
@@ -61,8 +65,14 @@ func (e *Runtime) reportException(ex *goja.Exception) {
 func (e *Runtime) reportThrown(v goja.Value, inPromise bool) {
 	er := e.thrownError(v)
 	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Error" {
-		if s := e.enc.dataString(o, "stack"); s != "" {
-			frames := parseStack(s)
+		s := e.enc.dataString(o, "stack")
+		if e.goThrown[o] {
+			// Thrown by the runtime's Go code: goja fills its stack (an
+			// accessor) as it unwinds, and no snippet code runs to read it.
+			s = o.Get("stack").String()
+		}
+		if s != "" {
+			frames := e.fixFrames(parseStack(s))
 			if len(frames) > 0 {
 				er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column
 				er.Stack = formatStack(er.Message, frames)
@@ -70,6 +80,7 @@ func (e *Runtime) reportThrown(v goja.Value, inPromise bool) {
 		}
 	}
 	securityError(er)
+	e.securityThrown(er, v)
 	if inPromise {
 		er.Message = "Uncaught (in promise) " + er.Message
 		if er.Stack != "" {
@@ -106,6 +117,14 @@ func securityError(er *pipe.Error) {
 	er.Message = fmt.Sprintf("%s is not available in the playground: snippets get ECMAScript built-ins, console, timers and the \"playground\" module, nothing of the host (ReferenceError: %s is not defined)", name, name)
 	if i := strings.IndexByte(er.Stack, '\n'); i >= 0 {
 		er.Stack = er.Message + er.Stack[i:]
+	}
+}
+
+// securityThrown makes er a SECURITY_ERROR when v is an error the runtime
+// threw as one (throwSecurity).
+func (e *Runtime) securityThrown(er *pipe.Error, v goja.Value) {
+	if o, ok := v.(*goja.Object); ok && e.security[o] {
+		er.Kind = pipe.KindSecurity
 	}
 }
 

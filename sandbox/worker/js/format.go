@@ -2,6 +2,7 @@ package js
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -83,7 +84,11 @@ func renderTagged(b *strings.Builder, t string, x map[string]any) {
 	case "more":
 		fmt.Fprintf(b, "... %v more", x["count"])
 	case "empty":
-		fmt.Fprintf(b, "<%v empty items>", x["count"])
+		if c, _ := x["count"].(int); c == 1 || fmt.Sprint(x["count"]) == "1" {
+			b.WriteString("<1 empty item>")
+		} else {
+			fmt.Fprintf(b, "<%v empty items>", x["count"])
+		}
 	case "getter":
 		b.WriteString("[Getter]")
 	case "array":
@@ -194,9 +199,52 @@ func quoteJS(s string) string {
 	return "'" + strings.ReplaceAll(q, "'", `\'`) + "'"
 }
 
+// formatNumber formats f as JavaScript's Number::toString does
+// (ECMA-262, Number::toString with radix 10): the shortest digits that
+// round-trip, in positional notation for exponents from -7 to 20 and as
+// 1.5e+21 / 1e-7 outside.
 func formatNumber(f float64) string {
-	if f == float64(int64(f)) && f < 1e21 && f > -1e21 {
-		return strconv.FormatInt(int64(f), 10)
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0:
+		return "0"
 	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
+	sign := ""
+	if f < 0 {
+		sign, f = "-", -f
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±XX
+	mant, exp, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	x, _ := strconv.Atoi(exp)
+	k, n := len(digits), x+1 // value = 0.digits × 10^n
+	switch {
+	case k <= n && n <= 21:
+		return sign + digits + strings.Repeat("0", n-k)
+	case 0 < n && n <= 21:
+		return sign + digits[:n] + "." + digits[n:]
+	case -6 < n && n <= 0:
+		return sign + "0." + strings.Repeat("0", -n) + digits
+	}
+	es := "+"
+	if n-1 < 0 {
+		es = "-"
+	}
+	m := digits[:1]
+	if k > 1 {
+		m += "." + digits[1:]
+	}
+	return sign + m + "e" + es + strconv.Itoa(abs(n-1))
+}
+
+func abs(i int) int {
+	if i < 0 {
+		return -i
+	}
+	return i
 }

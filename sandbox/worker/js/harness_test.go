@@ -74,6 +74,7 @@ type Request struct {
 	Input         json.RawMessage
 	Timeout       time.Duration // zero: 5s
 	Deterministic bool
+	Mode          string // "" detects (bundle.Detect), as a worker does
 }
 
 type harness struct {
@@ -149,7 +150,7 @@ func runContext(ctx context.Context, t testing.TB, h *harness, req Request) (Res
 	if entry == "" {
 		entry = req.Files[0].Path
 	}
-	b := bundle.Bundle(req.Files, entry, h.libs.Set())
+	b := bundle.BundleMode(req.Files, entry, req.Mode, h.libs.Set())
 	if len(b.Errors) > 0 {
 		for i := range b.Errors {
 			rec.emit(Event{Kind: EventError, Error: &b.Errors[i]})
@@ -182,7 +183,7 @@ func runContext(ctx context.Context, t testing.TB, h *harness, req Request) (Res
 		replies <- r
 	}
 	job := js.Job{Program: prg, Libraries: h.libs, Input: req.Input, Timeout: timeout, Deterministic: req.Deterministic,
-		Limits: h.cfg.Limits, Host: host, Call: call, Replies: replies}
+		Limits: h.cfg.Limits, Mode: b.Mode, Entry: entry, Host: host, Call: call, Replies: replies}
 	res := js.New(job).Execute(ctx, job, rec.emit)
 	return res, rec
 }

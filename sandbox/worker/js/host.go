@@ -1,6 +1,7 @@
 package js
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -57,6 +58,11 @@ func (e *Runtime) hostFunction(name string) func(goja.FunctionCall) goja.Value {
 		args := make([]json.RawMessage, len(c.Arguments))
 		for i, a := range c.Arguments {
 			args[i] = e.jsonValue(a)
+			// A function cannot cross to the host: refuse it rather than
+			// send its preview as if it were data.
+			if _, isFn := goja.AssertFunction(a); isFn || bytes.Contains(args[i], []byte(`{"$t":"function"`)) {
+				e.throw("TypeError", fmt.Sprintf("host.%s: argument %d is or holds a function; host functions take JSON data (objects, arrays, strings, numbers, booleans, null)", name, i+1))
+			}
 		}
 		p, resolve, reject := e.vm.NewPromise()
 		id := callIDs.Add(1)

@@ -1,6 +1,7 @@
 package js
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/dop251/goja"
@@ -90,6 +91,11 @@ func Compile(code string) (*goja.Program, error) {
 	ast, err := goja.Parse("bundle.js", code, parser.WithSourceMapLoader(noSourceMapFiles))
 	if err != nil {
 		return nil, err
+	}
+	if strings.Contains(code, `\\p{`) || strings.Contains(code, `\\P{`) {
+		if err := rewriteRegExpLiterals(ast); err != nil {
+			return nil, err
+		}
 	}
 	return goja.CompileAST(ast, true)
 }

@@ -60,6 +60,9 @@ type builtins struct {
 	ownKeys        goja.Callable // Reflect.ownKeys
 	getDescriptor  goja.Callable // Object.getOwnPropertyDescriptor
 	getPrototypeOf goja.Callable // Object.getPrototypeOf
+	setPrototypeOf goja.Callable // Object.setPrototypeOf
+	reflectGet     goja.Callable // Reflect.get
+	reflectHas     goja.Callable // Reflect.has
 	freeze         goja.Callable // Object.freeze
 	jsonParse      goja.Callable // JSON.parse
 	dateISO        goja.Callable // Date.prototype.toISOString
@@ -103,6 +106,9 @@ func captureBuiltins(vm *goja.Runtime) builtins {
 		ownKeys:        fn("Reflect", "ownKeys"),
 		getDescriptor:  fn("Object", "getOwnPropertyDescriptor"),
 		getPrototypeOf: fn("Object", "getPrototypeOf"),
+		setPrototypeOf: fn("Object", "setPrototypeOf"),
+		reflectGet:     fn("Reflect", "get"),
+		reflectHas:     fn("Reflect", "has"),
 		freeze:         fn("Object", "freeze"),
 		jsonParse:      fn("JSON", "parse"),
 		dateISO:        method("Date", "toISOString"),

@@ -141,7 +141,8 @@ console.log([typeof process, typeof require, typeof module, typeof fetch, typeof
 console.log(typeof performance.now(), typeof setTimeout, typeof queueMicrotask);
 process.exit(1);
 `)})
-	res2, rec2 := run(t, p, Request{Files: files("main.js", "const fs = require('fs');")})
+	// Module mode (a file that calls require is detected as a script, see script_test.go).
+	res2, rec2 := run(t, p, Request{Files: files("main.js", "const fs = require('fs');"), Mode: "module"})
 	if errs := rec2.errors(); res2.Outcome != OutcomeError || len(errs) != 1 || errs[0].Kind != KindSecurity || !strings.HasPrefix(errs[0].Message, "require is not available") {
 		t.Errorf("require('fs'): %s %+v; want SECURITY_ERROR naming require", res2.Outcome, errs)
 	}

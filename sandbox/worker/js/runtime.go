@@ -36,6 +36,12 @@ type Job struct {
 	Timeout       time.Duration
 	Deterministic bool
 	Limits        pipe.Limits
+	// Mode is the bundle's mode (bundle.Result.Mode): pipe.ModeScript
+	// defines the script globals (input, output, require); anything else
+	// runs the bundle as modules. Entry is the entry file's path, whose
+	// line 1 is shifted in script mode (bundle.ScriptPrefix).
+	Mode  string
+	Entry string
 
 	// Host names the host functions the snippet may call; Call sends a
 	// request and Replies delivers the answers.
@@ -86,7 +92,12 @@ type Runtime struct {
 	main       *goja.Promise // the entry module's evaluation
 	output     goja.Value
 	gotOutput  bool
-	rejections []*goja.Promise // rejected without a handler, to report after the current task
+	script     bool                  // script mode: the output is the return value or the output global
+	entry      string                // the entry file (script mode shifts its line 1)
+	security   map[*goja.Object]bool // errors the runtime threw as SECURITY_ERROR
+	poly       polyfills
+	goThrown   map[*goja.Object]bool // errors the runtime's Go code threw (throw)
+	rejections []*goja.Promise       // rejected without a handler, to report after the current task
 }
 
 // clock tells time inside a run: wall time, or in deterministic mode a
@@ -136,6 +147,11 @@ func New(j Job) *Runtime {
 // an error: see Result.Outcome.
 func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pipe.Result {
 	e.emit, e.timeout, e.input, e.call, e.replies = emit, j.Timeout, j.Input, j.Call, j.Replies
+	e.script, e.entry = j.Mode == pipe.ModeScript, j.Entry
+	mode := pipe.ModeModule
+	if e.script {
+		mode = pipe.ModeScript
+	}
 	res := pipe.Result{Facts: map[string]json.RawMessage{}}
 
 	ctx, cancel := context.WithTimeoutCause(ctx, j.Timeout, errTimeout)
@@ -143,7 +159,7 @@ func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pip
 	stopWatch := context.AfterFunc(ctx, func() { e.vm.Interrupt(e.interruptCause(ctx)) })
 	defer stopWatch()
 
-	emit(pipe.Event{Kind: pipe.EventStarted, Timeout: j.Timeout})
+	emit(pipe.Event{Kind: pipe.EventStarted, Timeout: j.Timeout, Mode: mode})
 	e.clock.start = time.Now()
 
 	err := e.run(ctx, j.Program)
@@ -158,6 +174,9 @@ func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pip
 		res.Outcome = pipe.OutcomeOK
 		if e.failed {
 			res.Outcome = pipe.OutcomeError
+		}
+		if e.script {
+			e.scriptOutput()
 		}
 		if e.gotOutput {
 			res.Output = e.jsonValue(e.output)
@@ -217,6 +236,10 @@ func (e *Runtime) setup(j Job) {
 		vm.SetTimeSource(func() time.Time { return e.clock.base.Add(e.clock.elapsed) })
 	}
 	e.b = captureBuiltins(vm)
+	if nodeAdditions {
+		e.installRegExp()
+		e.installLocale()
+	}
 	e.enc = encoder{vm: vm, b: &e.b, lim: e.lim.PreviewLimits}
 	e.jsonEn = encoder{vm: vm, b: &e.b, lim: e.lim.PreviewLimits, json: true}
 	vm.SetPromiseRejectionTracker(func(p *goja.Promise, op goja.PromiseRejectionOperation) {
@@ -241,6 +264,9 @@ func (e *Runtime) setup(j Job) {
 	must(perf.Set("now", func(goja.FunctionCall) goja.Value { return vm.ToValue(millis(e.clock.now())) }))
 	must(vm.Set("performance", perf))
 	must(vm.Set("crypto", e.cryptoObject(j.Deterministic)))
+	if nodeAdditions {
+		e.installPolyfills()
+	}
 	e.facts = newFactStore(e)
 }
 
@@ -262,6 +288,11 @@ func (e *Runtime) queueMicrotask() goja.Value {
 	must(err)
 	return v
 }
+
+// nodeAdditions installs what goja lacks and Node has (polyfill.go,
+// regexp.go, locale.go). Only BenchmarkNewHello turns it off, to measure
+// what the additions cost a plain run.
+var nodeAdditions = true
 
 func must(err error) {
 	if err != nil {
@@ -287,6 +318,11 @@ func (e *Runtime) run(ctx context.Context, prg *goja.Program) error {
 		return e.uncaught(err)
 	}
 	must(rt.Set(bundle.FieldInput, input))
+	if e.script {
+		if err := e.scriptGlobals(); err != nil {
+			return e.uncaught(err)
+		}
+	}
 	must(rt.Set(bundle.FieldHost, e.hostObject()))
 	must(rt.Set(bundle.FieldLib, e.lib))
 	must(rt.Set(bundle.FieldDone, func(c goja.FunctionCall) goja.Value {
@@ -337,7 +373,17 @@ func (e *Runtime) throw(class, msg string) {
 	if err != nil {
 		panic(e.vm.NewTypeError(msg))
 	}
+	e.markGoThrown(o)
 	panic(o)
+}
+
+// markGoThrown records an error the runtime's Go code throws, so that its
+// report may read its stack (see reportThrown).
+func (e *Runtime) markGoThrown(o *goja.Object) {
+	if e.goThrown == nil {
+		e.goThrown = map[*goja.Object]bool{}
+	}
+	e.goThrown[o] = true
 }
 
 // afterTask runs after every macrotask (microtasks have drained): it reports

@@ -1,6 +1,7 @@
 // The snippet runtime's global scope, as the editor's type checker sees it:
-// ONE file to extend when the runtime gains a global (URL, TextEncoder,
-// structuredClone, AbortController, Intl… are planned). The ECMAScript
+// ONE file to extend when the runtime gains a global. (Intl comes with
+// TypeScript's ES library, but the runtime has none: using it fails at run
+// time with a clear error.) The ECMAScript
 // built-ins come from TypeScript's own lib.es2023 (no DOM lib: the runtime
 // has no window, document, fetch or other browser or Node API, so using
 // one is a type error here as it is a SECURITY_ERROR at run time).
@@ -53,3 +54,115 @@ interface Crypto {
   randomUUID(): `${string}-${string}-${string}-${string}-${string}`;
 }
 declare var crypto: Crypto;
+
+// Web platform APIs the runtime provides (sandbox/worker/js/polyfill.go),
+// declared as the WHATWG specs define them, trimmed to what runs.
+declare function structuredClone<T>(value: T, options?: { transfer?: any[] }): T;
+declare function atob(data: string): string;
+declare function btoa(data: string): string;
+
+declare class URLSearchParams implements Iterable<[string, string]> {
+  constructor(init?: string[][] | Record<string, string> | string | URLSearchParams);
+  readonly size: number;
+  append(name: string, value: string): void;
+  delete(name: string, value?: string): void;
+  get(name: string): string | null;
+  getAll(name: string): string[];
+  has(name: string, value?: string): boolean;
+  set(name: string, value: string): void;
+  sort(): void;
+  toString(): string;
+  forEach(callbackfn: (value: string, key: string, parent: URLSearchParams) => void, thisArg?: any): void;
+  entries(): IterableIterator<[string, string]>;
+  keys(): IterableIterator<string>;
+  values(): IterableIterator<string>;
+  [Symbol.iterator](): IterableIterator<[string, string]>;
+}
+
+declare class URL {
+  constructor(url: string | URL, base?: string | URL);
+  static canParse(url: string | URL, base?: string | URL): boolean;
+  hash: string;
+  host: string;
+  hostname: string;
+  href: string;
+  readonly origin: string;
+  password: string;
+  pathname: string;
+  port: string;
+  protocol: string;
+  search: string;
+  readonly searchParams: URLSearchParams;
+  username: string;
+  toString(): string;
+  toJSON(): string;
+}
+
+declare class TextEncoder {
+  readonly encoding: "utf-8";
+  encode(input?: string): Uint8Array;
+  encodeInto(source: string, destination: Uint8Array): { read: number; written: number };
+}
+
+declare class TextDecoder {
+  constructor(label?: "utf-8" | "utf8", options?: { fatal?: boolean; ignoreBOM?: boolean });
+  readonly encoding: string;
+  readonly fatal: boolean;
+  readonly ignoreBOM: boolean;
+  decode(input?: ArrayBuffer | ArrayBufferView, options?: { stream?: boolean }): string;
+}
+
+declare class DOMException extends Error {
+  constructor(message?: string, name?: string);
+  readonly code: number;
+}
+
+declare class Event {
+  constructor(type: string, eventInitDict?: { bubbles?: boolean; cancelable?: boolean; composed?: boolean });
+  readonly type: string;
+  readonly target: EventTarget | null;
+  readonly currentTarget: EventTarget | null;
+  readonly defaultPrevented: boolean;
+  readonly cancelable: boolean;
+  readonly timeStamp: number;
+  preventDefault(): void;
+  stopPropagation(): void;
+  stopImmediatePropagation(): void;
+}
+
+type EventListenerOrEventListenerObject = ((event: Event) => void) | { handleEvent(event: Event): void };
+
+declare class EventTarget {
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | { once?: boolean; signal?: AbortSignal }): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean): void;
+  dispatchEvent(event: Event): boolean;
+}
+
+declare class AbortSignal extends EventTarget {
+  static abort(reason?: any): AbortSignal;
+  static timeout(milliseconds: number): AbortSignal;
+  static any(signals: AbortSignal[]): AbortSignal;
+  readonly aborted: boolean;
+  readonly reason: any;
+  onabort: ((this: AbortSignal, ev: Event) => any) | null;
+  throwIfAborted(): void;
+}
+
+declare class AbortController {
+  readonly signal: AbortSignal;
+  abort(reason?: any): void;
+}
+
+// ES2024+ additions the runtime provides beyond TypeScript's ES2023 library.
+interface ObjectConstructor {
+  groupBy<K extends PropertyKey, T>(items: Iterable<T>, keySelector: (item: T, index: number) => K): Partial<Record<K, T[]>>;
+}
+interface MapConstructor {
+  groupBy<K, T>(items: Iterable<T>, keySelector: (item: T, index: number) => K): Map<K, T[]>;
+}
+interface PromiseConstructor {
+  withResolvers<T>(): { promise: Promise<T>; resolve: (value: T | PromiseLike<T>) => void; reject: (reason?: any) => void };
+}
+interface ArrayConstructor {
+  fromAsync<T>(iterable: AsyncIterable<T> | Iterable<T | PromiseLike<T>>): Promise<T[]>;
+}

@@ -1,0 +1,91 @@
+package js_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// What the runtime does not provide is a clear error that names it, at the
+// snippet's line, never a silently wrong value.
+func TestUnsupportedIsAClearError(t *testing.T) {
+	h := newHarness(t, Config{})
+	tests := []struct {
+		name, code string
+		line       int
+		contains   []string
+	}{
+		{"d flag literal", "const x = 1;\n\nconst re = /a(b)/d;", 3, []string{"SyntaxError", "d (match indices"}},
+		{"v flag", "const re = new RegExp('[a]', 'v');", 1, []string{"SyntaxError", "v (unicode sets)"}},
+		{"unknown property", "\nnew RegExp('\\\\p{Emoji}', 'u');", 2, []string{"SyntaxError", `\p{Emoji}`}},
+		{"Intl", "const f = new Intl.NumberFormat('de-DE');", 1, []string{"Intl is not defined"}},
+		{"unsupported locale", "(1).toLocaleString('th-TH');", 1, []string{"RangeError", `"th-TH"`, "en-US"}},
+		{"unsupported option", "(1).toLocaleString('en-US', { notation: 'compact' });", 1, []string{"TypeError", `"notation"`}},
+		{"date locale", "new Date(0).toLocaleDateString('de-DE');", 1, []string{"RangeError", `"de-DE"`}},
+		{"date time zone", "new Date(0).toLocaleString('en-US', { timeZone: 'Asia/Tokyo' });", 1, []string{"RangeError", "Asia/Tokyo"}},
+		{"turkish casing", "'i'.toLocaleUpperCase('tr-TR');", 1, []string{"RangeError", "tr-TR"}},
+		{"TextDecoder encoding", "const d = new TextDecoder('latin1');", 1, []string{"RangeError", "latin1", "utf-8"}},
+		{"structuredClone transfer", "const b = new ArrayBuffer(1); structuredClone(b, { transfer: [b] });", 1, []string{"TypeError", "transfer"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, rec := run(t, h, Request{Files: files("main.js", tt.code), Mode: "module"})
+			errs := rec.errors()
+			if res.Outcome != OutcomeError || len(errs) != 1 {
+				t.Fatalf("%s %+v logs %q", res.Outcome, errs, rec.logs())
+			}
+			e := errs[0]
+			if e.File != "main.js" || e.Line != tt.line {
+				t.Errorf("error at %s:%d; want main.js:%d (%+v)", e.File, e.Line, tt.line, e)
+			}
+			for _, c := range tt.contains {
+				if !strings.Contains(e.Message, c) {
+					t.Errorf("message %q lacks %q", e.Message, c)
+				}
+			}
+		})
+	}
+}
+
+// The lazily installed APIs behave as built-ins: present, non-enumerable,
+// replaceable, and immune to a snippet that replaced the intrinsics first.
+func TestPolyfillsAreBuiltinLike(t *testing.T) {
+	h := newHarness(t, Config{})
+	res, rec := run(t, h, Request{Mode: "module", Files: files("main.js", `
+const names = ["structuredClone", "URL", "TextEncoder", "AbortController", "EventTarget", "WeakRef", "atob"];
+console.log(names.map((n) => typeof globalThis[n]).join(","));
+console.log(Object.keys(globalThis).filter((k) => names.includes(k)).length);
+globalThis.atob = () => "mine";
+console.log(atob("eA=="));
+const RealMap = Map, RealSet = Set;
+globalThis.Map = null; globalThis.Set = null;
+const c = structuredClone({ s: new RealSet([1, 2]), m: new RealMap([[1, 2]]) });
+console.log(c.s.size, c.m.get(1));
+console.log(Symbol.asyncIterator === Symbol.asyncIterator, Object.getOwnPropertyDescriptor(Symbol, "asyncIterator").writable);
+`)})
+	want := "function,function,function,function,function,function,function|0|mine|2 2|true false"
+	if got := strings.Join(rec.logs(), "|"); res.Outcome != OutcomeOK || got != want {
+		t.Errorf("%s %q %+v; want %q", res.Outcome, got, rec.errors(), want)
+	}
+}
+
+// A function passed to a host function is refused with a TypeError, not
+// sent as a preview.
+func TestHostCallRefusesFunctions(t *testing.T) {
+	h := newHarness(t, Config{Host: map[string]HostFunc{"log": func(args []json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`true`), nil }}})
+	for _, code := range []string{
+		`import { host } from "playground"; await host.log(() => 1);`,
+		`import { host } from "playground"; await host.log({ cb() {} });`,
+		`import { host } from "playground"; await host.log([1, [function f() {}]]);`,
+	} {
+		res, rec := run(t, h, Request{Mode: "module", Files: files("main.js", code)})
+		errs := rec.errors()
+		if res.Outcome != OutcomeError || len(errs) != 1 || !strings.Contains(errs[0].Message, "TypeError: host.log: argument 1 is or holds a function") || errs[0].Line != 1 {
+			t.Errorf("%s: %s %+v", code, res.Outcome, errs)
+		}
+	}
+	res, rec := run(t, h, Request{Mode: "module", Files: files("main.js", `import { host } from "playground"; console.log(await host.log({ a: [1, "x"] }));`)})
+	if res.Outcome != OutcomeOK || strings.Join(rec.logs(), "") != "true" {
+		t.Errorf("data call: %s %q %+v", res.Outcome, rec.logs(), rec.errors())
+	}
+}

@@ -1,0 +1,236 @@
+package js
+
+import (
+	_ "embed"
+	"sync"
+
+	"github.com/dop251/goja"
+)
+
+// The APIs goja lacks and Node has (polyfill.js, and URL/URLSearchParams
+// from core-js-pure, thirdparty/url.js: WHATWG-conformant, where
+// github.com/dop251/goja_nodejs/url, a layer over net/url, resolved "../"
+// wrongly, dropped the port from origin and did not write searchParams
+// changes back to href), installed lazily: a fresh runtime gets
+// an accessor per name, and the first read of one evaluates its group (the
+// polyfill program is compiled once per process) and replaces the accessors
+// with plain data properties, so that a plain run pays a few microseconds
+// for names it never touches (bench: BenchmarkNew).
+//
+// What a group provides is listed in lazyGlobals; what Node has and the
+// playground does not is undefined (Intl: see locale.go).
+
+//go:embed polyfill.js
+var polyfillSource string
+
+var polyfillProgram = sync.OnceValue(func() *goja.Program {
+	return goja.MustCompile("polyfill.js", polyfillSource, true)
+})
+
+//go:embed thirdparty/url.js
+var urlSource string
+
+// urlProgram evaluates to {URL, URLSearchParams}; about 1 ms the first time
+// a run touches URL.
+var urlProgram = sync.OnceValue(func() *goja.Program {
+	return goja.MustCompile("url.js", urlSource+";__url", false)
+})
+
+// lazyName is one lazily installed property: holder.name is group[key]
+// (key "" means the group defines holder.name itself when it loads).
+type lazyName struct {
+	holder string // "" is the global object; "String.prototype", "Symbol", …
+	name   string
+	group  string
+	key    string
+}
+
+var lazyNames = []lazyName{
+	{"", "DOMException", "DOMException", "DOMException"},
+	{"", "Event", "events", "Event"},
+	{"", "EventTarget", "events", "EventTarget"},
+	{"", "AbortController", "events", "AbortController"},
+	{"", "AbortSignal", "events", "AbortSignal"},
+	{"", "structuredClone", "structuredClone", "structuredClone"},
+	{"", "atob", "base64", "atob"},
+	{"", "btoa", "base64", "btoa"},
+	{"", "TextEncoder", "encoding", "TextEncoder"},
+	{"", "TextDecoder", "encoding", "TextDecoder"},
+	{"", "WeakRef", "weak", "WeakRef"},
+	{"", "FinalizationRegistry", "weak", "FinalizationRegistry"},
+	{"", "URL", "url", "URL"},
+	{"", "URLSearchParams", "url", "URLSearchParams"},
+	{"", "Iterator", "Iterator", "Iterator"},
+	{"Symbol", "asyncIterator", "asyncIterator", "asyncIterator"},
+	{"Object", "groupBy", "objectGroupBy", "groupBy"},
+	{"Map", "groupBy", "mapGroupBy", "groupBy"},
+	{"Promise", "withResolvers", "withResolvers", "withResolvers"},
+	{"Array", "fromAsync", "fromAsync", "fromAsync"},
+	{"String.prototype", "isWellFormed", "wellFormed", "isWellFormed"},
+	{"String.prototype", "toWellFormed", "wellFormed", "toWellFormed"},
+}
+
+// iteratorHelpers are the methods the Iterator group defines on
+// %IteratorPrototype%; reading one loads the group.
+var iteratorHelpers = []string{"map", "filter", "take", "drop", "flatMap", "reduce", "toArray", "forEach", "some", "every", "find"}
+
+// polyfills is a runtime's state of its lazy groups.
+type polyfills struct {
+	intrinsics *goja.Object
+	factories  *goja.Object
+	groups     map[string]*goja.Object
+	loading    map[string]bool // groups being evaluated
+}
+
+// installPolyfills makes the lazy names resolvable without creating a
+// function per name (each goja function costs about a microsecond, and a
+// plain run would pay for 30 it never calls): each holder (the global
+// object, Symbol, Object, Map, Promise, Array, String.prototype,
+// %IteratorPrototype%) gets a Proxy of its old prototype as its prototype,
+// with Go traps that answer the holder's lazy names; a lookup of any other
+// name passes through to the old prototype. The first read of a lazy name
+// evaluates its group and defines the name on the holder itself, so the
+// Proxy is not consulted for it again.
+func (e *Runtime) installPolyfills() {
+	vm := e.vm
+	e.poly.groups = map[string]*goja.Object{}
+	g := vm.GlobalObject()
+	byHolder := map[string]map[string]lazyName{}
+	for _, l := range lazyNames {
+		if byHolder[l.holder] == nil {
+			byHolder[l.holder] = map[string]lazyName{}
+		}
+		byHolder[l.holder][l.name] = l
+	}
+	byHolder["Iterator.prototype"] = map[string]lazyName{}
+	for _, n := range iteratorHelpers {
+		byHolder["Iterator.prototype"][n] = lazyName{"Iterator.prototype", n, "Iterator", n}
+	}
+	for path, names := range byHolder {
+		var h *goja.Object
+		switch path {
+		case "":
+			h = g
+		case "String.prototype":
+			h = g.Get("String").ToObject(vm).Get("prototype").ToObject(vm)
+		case "Iterator.prototype":
+			h = e.iteratorPrototype()
+		default:
+			h = g.Get(path).ToObject(vm)
+		}
+		e.lazyHolder(h, names)
+	}
+}
+
+// lazyHolder puts the Proxy of h's prototype between h and it.
+func (e *Runtime) lazyHolder(h *goja.Object, names map[string]lazyName) {
+	vm := e.vm
+	protoV, err := e.b.getPrototypeOf(goja.Undefined(), h)
+	must(err)
+	proto := protoV.ToObject(vm)
+	lookup := func(property string) (lazyName, bool) {
+		l, ok := names[property]
+		return l, ok && !e.poly.loading[l.group]
+	}
+	settle := func(l lazyName) goja.Value {
+		v := e.group(l.group).Get(l.key)
+		if l.name == "asyncIterator" { // well-known symbols are non-writable, non-configurable
+			must(h.DefineDataProperty(l.name, v, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
+		} else {
+			must(h.DefineDataProperty(l.name, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		}
+		return v
+	}
+	p := vm.NewProxy(proto, &goja.ProxyTrapConfig{
+		Has: func(target *goja.Object, property string) bool {
+			if _, ok := lookup(property); ok {
+				return true
+			}
+			ok, err := e.b.reflectHas(goja.Undefined(), target, vm.ToValue(property))
+			must(err)
+			return ok.ToBoolean()
+		},
+		Get: func(target *goja.Object, property string, receiver goja.Value) goja.Value {
+			if l, ok := lookup(property); ok {
+				return settle(l)
+			}
+			v, err := e.b.reflectGet(goja.Undefined(), target, vm.ToValue(property), receiver)
+			if err != nil {
+				panic(err)
+			}
+			return v
+		},
+	})
+	_, err = e.b.setPrototypeOf(goja.Undefined(), h, vm.ToValue(p))
+	must(err)
+}
+
+// iteratorPrototype is %IteratorPrototype%, read without running snippet code.
+func (e *Runtime) iteratorPrototype() *goja.Object {
+	arr := e.vm.NewArray()
+	values, _ := goja.AssertFunction(arr.Get("values"))
+	it, err := values(arr)
+	must(err)
+	p1, err := e.b.getPrototypeOf(goja.Undefined(), it)
+	must(err)
+	p2, err := e.b.getPrototypeOf(goja.Undefined(), p1)
+	must(err)
+	return p2.ToObject(e.vm)
+}
+
+// captureIntrinsics is what the polyfills use, read from the global object
+// when the first group loads (not in New: reading a goja builtin the first
+// time builds it, which a plain run should not pay for).
+func (e *Runtime) captureIntrinsics() *goja.Object {
+	in := e.vm.NewObject()
+	g := e.vm.GlobalObject()
+	for _, n := range []string{"Object", "Array", "Map", "Set", "Promise", "TypeError", "RangeError", "Error", "EvalError",
+		"ReferenceError", "SyntaxError", "URIError", "Symbol", "String", "Number", "Math", "Reflect", "Uint8Array", "ArrayBuffer",
+		"DataView", "Date", "RegExp", "WeakMap", "WeakSet", "setTimeout", "performance"} {
+		must(in.Set(n, g.Get(n)))
+	}
+	return in
+}
+
+// group evaluates a polyfill group once per runtime and returns its exports.
+func (e *Runtime) group(name string) *goja.Object {
+	if g, ok := e.poly.groups[name]; ok {
+		return g
+	}
+	if e.poly.loading == nil {
+		e.poly.loading = map[string]bool{}
+	}
+	e.poly.loading[name] = true
+	defer delete(e.poly.loading, name)
+	var out *goja.Object
+	if name == "url" {
+		v, err := e.vm.RunProgram(urlProgram())
+		if err != nil {
+			panic(err)
+		}
+		out = v.ToObject(e.vm)
+	} else {
+		if e.poly.factories == nil {
+			e.poly.intrinsics = e.captureIntrinsics()
+			fv, err := e.vm.RunProgram(polyfillProgram())
+			must(err)
+			fn, _ := goja.AssertFunction(fv)
+			fs, err := fn(goja.Undefined(), e.poly.intrinsics)
+			must(err)
+			e.poly.factories = fs.ToObject(e.vm)
+		}
+		factory, ok := goja.AssertFunction(e.poly.factories.Get(name))
+		if !ok {
+			panic("sandbox: no polyfill group " + name)
+		}
+		v, err := factory(goja.Undefined(), e.vm.ToValue(func(c goja.FunctionCall) goja.Value {
+			return e.group(c.Argument(0).String())
+		}))
+		if err != nil {
+			panic(err)
+		}
+		out = v.ToObject(e.vm)
+	}
+	e.poly.groups[name] = out
+	return out
+}

@@ -1,0 +1,12 @@
+const t = new EventTarget();
+const log = [];
+const h = (e) => log.push("h:" + e.type);
+t.addEventListener("ping", h);
+t.addEventListener("ping", h);
+t.addEventListener("ping", { handleEvent(e) { log.push("obj:" + e.type); } });
+t.addEventListener("ping", () => log.push("once"), { once: true });
+console.log(t.dispatchEvent(new Event("ping")));
+t.dispatchEvent(new Event("ping"));
+t.removeEventListener("ping", h);
+t.dispatchEvent(new Event("ping"));
+console.log(log.join(","));

@@ -1,0 +1,1 @@
+console.log((0.1 + 0.2).toFixed(2), (1234.5678).toPrecision(6), (255).toString(16), (1e21).toString(), (123.456).toExponential(2), Number("0x1f"), Number.parseFloat("3.14abc"), (-0).toString(), Object.is(-0, 0));

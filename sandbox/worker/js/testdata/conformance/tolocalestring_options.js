@@ -1,0 +1,1 @@
+console.log((1234.5).toLocaleString("en-US", { minimumFractionDigits: 2 }), (0.256).toLocaleString("en-US", { style: "percent" }), (12).toLocaleString("en-US", { style: "currency", currency: "USD" }), (1234.5678).toLocaleString("en-US", { maximumFractionDigits: 1 }));

@@ -38,10 +38,20 @@ func (e *Runtime) uncaught(err error) error {
 			er.Stack = formatStack(er.Message, frames)
 		}
 		e.emitError(er)
-		e.failed = true
+		e.fail()
 		return e.stop
 	}
 	return err
+}
+
+// fail marks the run failed by an uncaught exception or an unhandled
+// rejection and ends it after the current task, as Node ends its process:
+// pending timers and host calls are dropped (errUncaught).
+func (e *Runtime) fail() {
+	e.failed = true
+	if e.stop == nil {
+		e.stop = errUncaught
+	}
 }
 
 func (e *Runtime) reportException(ex *goja.Exception) {
@@ -57,7 +67,7 @@ func (e *Runtime) reportException(ex *goja.Exception) {
 		er.Stack = formatStack(er.Message, frames)
 	}
 	e.emitError(er)
-	e.failed = true
+	e.fail()
 }
 
 // reportThrown reports a rejection reason (no Go-side stack: the stack is
@@ -88,7 +98,7 @@ func (e *Runtime) reportThrown(v goja.Value, inPromise bool) {
 		}
 	}
 	e.emitError(er)
-	e.failed = true
+	e.fail()
 }
 
 // hostGlobals are what snippets reach for when they want the host. They

@@ -3,6 +3,7 @@ package js_test
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestUnhandledRejection(t *testing.T) {
@@ -12,8 +13,8 @@ func TestUnhandledRejection(t *testing.T) {
 	if len(errs) != 1 || errs[0].Kind != KindRuntime || !strings.Contains(errs[0].Message, "Uncaught (in promise) Error: nobody caught me") || errs[0].Line != 1 || errs[0].File != "main.ts" {
 		t.Errorf("errors = %+v; want one RUNTIME_ERROR at main.ts:1", errs)
 	}
-	if res.Outcome != OutcomeError {
-		t.Errorf("outcome = %s; want error", res.Outcome)
+	if res.Outcome != OutcomeError || len(rec.logs()) != 0 {
+		t.Errorf("outcome = %s, logs %q; want error and the pending timer dropped (the run ends, as Node's process does)", res.Outcome, rec.logs())
 	}
 	// A handled rejection is not reported.
 	res, rec = run(t, p, Request{Files: files("main.ts", "const p = Promise.reject(new Error('x'));\nawait null;\np.catch(() => console.log('handled'));")})
@@ -45,5 +46,25 @@ func TestThrownNonErrors(t *testing.T) {
 		if errs := rec.errors(); len(errs) != 1 || errs[0].Kind != KindRuntime || !strings.Contains(errs[0].Message, want) {
 			t.Errorf("%s: errors = %+v; want a RUNTIME_ERROR containing %q", src, errs, want)
 		}
+	}
+}
+
+// TestUncaughtEndsTheRun: an uncaught exception in a timer ends the run at
+// once, as it ends Node's process: pending timers do not keep it
+// alive until its deadline (9,990 here, under the 10,000 timer cap), and only
+// the first error is reported.
+func TestUncaughtEndsTheRun(t *testing.T) {
+	p := newHarness(t, Config{})
+	res, rec := run(t, p, Request{Timeout: 30 * time.Second, Files: files("main.ts", `
+for (let i = 0; i < 9990; i++) setTimeout(() => console.log("late", i), 1000 + i);
+setTimeout(() => { throw new Error("first"); }, 1);
+setTimeout(() => { throw new Error("second"); }, 2);
+`)})
+	errs := rec.errors()
+	if res.Outcome != OutcomeError || len(errs) != 1 || errs[0].Message != "Error: first" || len(rec.logs()) != 0 {
+		t.Errorf("outcome %s, errors %+v, logs %d; want error with only the first exception and no timer after it", res.Outcome, errs, len(rec.logs()))
+	}
+	if res.End > time.Second {
+		t.Errorf("the run's clock ended at %v; want it ended right after the throw", res.End)
 	}
 }

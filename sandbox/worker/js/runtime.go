@@ -21,7 +21,9 @@ var (
 	ErrMemoryLimit = errors.New("memory limit reached")
 	errTimeout     = errors.New("run timed out")
 	errOutputLimit = errors.New("output limit reached")
-	errNoFS        = errors.New("source maps must be inline: the playground reads no files")
+	errUncaught    = errors.New("uncaught exception") // the error event was sent; the run ends
+
+	errNoFS = errors.New("source maps must be inline: the playground reads no files")
 )
 
 // Job is what one run needs, once bundled and compiled. A runtime is made
@@ -218,6 +220,8 @@ func (e *Runtime) endWith(cause error) (pipe.Outcome, bool) {
 		return pipe.OutcomeOutputLimit, false
 	case errors.Is(cause, ErrMemoryLimit):
 		return pipe.OutcomeMemoryLimit, false // the worker reports the error
+	case errors.Is(cause, errUncaught):
+		return pipe.OutcomeError, false
 	case errors.Is(cause, ErrCancelled):
 		return pipe.OutcomeCancelled, false
 	default:

@@ -1,6 +1,7 @@
 package js_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -66,5 +67,22 @@ setTimeout(() => { throw new Error("second"); }, 2);
 	}
 	if res.End > time.Second {
 		t.Errorf("the run's clock ended at %v; want it ended right after the throw", res.End)
+	}
+}
+
+// TestInputAndHostFrozen: a module's input is frozen at every depth (a
+// script gets a mutable copy instead), and host.kv is frozen like host.
+func TestInputAndHostFrozen(t *testing.T) {
+	p := newHarness(t, Config{Host: map[string]HostFunc{"kv.get": func([]json.RawMessage) (json.RawMessage, error) { return nil, nil }}})
+	deep := strings.Repeat(`{"a":`, 3000) + "1" + strings.Repeat("}", 3000)
+	res, rec := run(t, p, Request{Input: json.RawMessage(deep), Files: files("main.ts", `
+import { input, host } from "playground";
+"use strict";
+let o: any = input, depth = 0;
+while (typeof o.a === "object") { o = o.a; depth++; }
+console.log(depth, Object.isFrozen(o), Object.isFrozen(host), Object.isFrozen((host as any).kv));
+`)})
+	if res.Outcome != OutcomeOK || strings.Join(rec.logs(), "|") != "2999 true true true" {
+		t.Errorf("outcome %s logs %q errors %+v; want the deepest level and host.kv frozen", res.Outcome, rec.logs(), rec.errors())
 	}
 }

@@ -32,6 +32,7 @@ type pendingCall struct {
 // dotted name such as "kv.get" becomes host.kv.get.
 func (e *Runtime) hostObject() *goja.Object {
 	root := e.vm.NewObject()
+	var nested []*goja.Object
 	for _, name := range e.host {
 		obj := root
 		parts := strings.Split(name, ".")
@@ -40,12 +41,15 @@ func (e *Runtime) hostObject() *goja.Object {
 			if !ok {
 				next = e.vm.NewObject()
 				must(obj.Set(p, next))
+				nested = append(nested, next)
 			}
 			obj = next
 		}
 		must(obj.Set(parts[len(parts)-1], e.hostFunction(name)))
 	}
-	_, _ = e.b.freeze(goja.Undefined(), root)
+	for _, o := range append(nested, root) { // host.kv is as frozen as host
+		_, _ = e.b.freeze(goja.Undefined(), o)
+	}
 	return root
 }
 

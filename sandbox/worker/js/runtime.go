@@ -353,21 +353,25 @@ func (e *Runtime) parseInput() (goja.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.deepFreeze(v, 0)
+	e.deepFreeze(v)
 	return v, nil
 }
 
 // deepFreeze freezes a value parsed from JSON (plain data: no accessors, no
-// cycles) down to the depth JSON nesting allows.
-func (e *Runtime) deepFreeze(v goja.Value, depth int) {
-	o, ok := v.(*goja.Object)
-	if !ok || depth > 1000 {
-		return
+// cycles) at every depth: input is read-only all the way down.
+func (e *Runtime) deepFreeze(v goja.Value) {
+	stack := []goja.Value{v} // iterative: JSON may nest deeper than any stack we would want
+	for len(stack) > 0 {
+		o, ok := stack[len(stack)-1].(*goja.Object)
+		stack = stack[:len(stack)-1]
+		if !ok {
+			continue
+		}
+		for _, k := range o.Keys() {
+			stack = append(stack, o.Get(k))
+		}
+		_, _ = e.b.freeze(goja.Undefined(), o)
 	}
-	for _, k := range o.Keys() {
-		e.deepFreeze(o.Get(k), depth+1)
-	}
-	_, _ = e.b.freeze(goja.Undefined(), o)
 }
 
 // throw raises a JS error of the named built-in class (TypeError, RangeError) with msg.

@@ -78,7 +78,7 @@ func newConsole(e *Runtime) *goja.Object {
 		return goja.Undefined()
 	}
 	must(o.Set("group", group))
-	must(o.Set("groupCollapsed", group))
+	must(o.Set("groupCollapsed", func(c goja.FunctionCall) goja.Value { return group(c) })) // its own function: it has its own name
 	must(o.Set("groupEnd", func(goja.FunctionCall) goja.Value {
 		c.indent = max(0, c.indent-1)
 		return goja.Undefined()

@@ -48,6 +48,7 @@ func (e *Runtime) hostObject() *goja.Object {
 		must(obj.Set(parts[len(parts)-1], e.hostFunction(name)))
 	}
 	for _, o := range append(nested, root) { // host.kv is as frozen as host
+		e.nameNatives(o)
 		_, _ = e.b.freeze(goja.Undefined(), o)
 	}
 	return root

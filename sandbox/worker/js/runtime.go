@@ -268,6 +268,10 @@ func (e *Runtime) setup(j Job) {
 	must(perf.Set("now", func(goja.FunctionCall) goja.Value { return vm.ToValue(millis(e.clock.now())) }))
 	must(vm.Set("performance", perf))
 	must(vm.Set("crypto", e.cryptoObject(j.Deterministic)))
+	e.nameNatives(vm.GlobalObject(), "setTimeout", "setInterval", "clearTimeout", "clearInterval")
+	for _, holder := range []string{"console", "performance", "crypto"} {
+		e.nameNatives(vm.Get(holder).(*goja.Object))
+	}
 	if nodeAdditions {
 		e.installPolyfills()
 	}

@@ -37,6 +37,7 @@ type Pool struct {
 	live                               atomic.Int64 // worker processes started and not yet retired
 
 	mu          sync.Mutex         // guards the fields below
+	closing     bool               // Close began: no spawner starts (wg.Add must not race wg.Wait)
 	failStreak  int                // consecutive start failures
 	breakerOpen time.Time          // when the breaker may try again
 	procs       map[*proc]struct{} // started and not yet exited, for memory stats
@@ -230,14 +231,18 @@ func (p *Pool) retire(w *proc, crashed bool) {
 	if crashed {
 		p.crashes.Add(1)
 	}
-	p.wg.Go(func() { w.close(time.Second) })
-	select {
-	case <-p.closed:
-		p.live.Add(-1)
-	default:
-		p.live.Add(-1)
-		p.spawn(true)
+	p.live.Add(-1)
+	p.mu.Lock()
+	closing := p.closing
+	if !closing {
+		p.wg.Go(func() { w.close(time.Second) })
 	}
+	p.mu.Unlock()
+	if closing {
+		w.close(time.Second) // Close waits on wg: this caller must not join it now
+		return
+	}
+	p.spawn(true)
 }
 
 func (p *Pool) clamp(d time.Duration) time.Duration {
@@ -251,6 +256,9 @@ func (p *Pool) clamp(d time.Duration) time.Duration {
 // exit, and Close waits for the pool's goroutines. Runs in flight should
 // have ended first (cancel their contexts).
 func (p *Pool) Close() error {
+	p.mu.Lock()
+	p.closing = true
+	p.mu.Unlock()
 	p.once.Do(func() { close(p.closed) })
 	p.wg.Wait() // spawners, reapers and retirements; no spawner adds a worker after this
 	var wg sync.WaitGroup

@@ -15,6 +15,13 @@ import (
 // Repeated start failures open a circuit breaker: spawn waits, doubling the
 // wait up to 10s, so that a broken binary does not burn the machine.
 func (p *Pool) spawn(restart bool) {
+	// A worker may die while the pool closes (its watcher retires it, from
+	// outside wg): a spawner must not join wg once Close waits for it.
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closing {
+		return
+	}
 	p.live.Add(1)
 	if restart {
 		p.restarts.Add(1)

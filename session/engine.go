@@ -57,10 +57,11 @@ type Counter interface {
 	Max() int
 }
 
-// drainRetry is the Retry-After of a run refused while the server drains:
-// about one health-check interval, after which a load balancer has moved
-// the client elsewhere.
-const drainRetry = time.Second
+// busyRetry is the Retry-After of a run refused as busy by the engine (the
+// server drains, or the client holds maxRunsPerClient runs): about one
+// health-check interval, after which a load balancer has moved the client
+// elsewhere, and about a short run's length.
+const busyRetry = time.Second
 
 // Job is one run as a transport hands it over.
 type Job struct {
@@ -142,7 +143,7 @@ func (e *Engine) admit(j Job) *Refusal {
 		return r
 	}
 	if e.Draining != nil && e.Draining() {
-		return &Refusal{Outcome: ws.OutcomeBusy, Reason: "the server is shutting down; retry (a load balancer sends you to another instance)", RetryAfter: drainRetry}
+		return &Refusal{Outcome: ws.OutcomeBusy, Reason: "the server is shutting down; retry (a load balancer sends you to another instance)", RetryAfter: busyRetry}
 	}
 	if ok, retry := e.Limiter.Allow(j.Key); !ok {
 		return &Refusal{Outcome: ws.OutcomeRateLimited, RetryAfter: retry}
@@ -199,7 +200,7 @@ func (e *Engine) Execute(ctx context.Context, j Job, send func(any)) ws.Done {
 	if e.Runs != nil {
 		release, ok := e.Runs.Acquire(j.Key)
 		if !ok {
-			r := &Refusal{Outcome: ws.OutcomeBusy, RetryAfter: drainRetry,
+			r := &Refusal{Outcome: ws.OutcomeBusy, RetryAfter: busyRetry,
 				Reason: fmt.Sprintf("this client already has %d runs queued or running (maxRunsPerClient)", e.Runs.Max())}
 			e.refused(j, r)
 			return Refuse(j.Run.ID, r, send)

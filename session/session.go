@@ -165,8 +165,22 @@ func (s *Session) Serve(ctx context.Context) error {
 		defer close(closed)
 		s.conn.Close(websocket.StatusGoingAway, "server closing session") // a no-op if already closed
 	})
-	stopGoAway := context.AfterFunc(base, func() { s.goAway(cancel) })
-	defer stopGoAway()
+	var cutOff *time.Timer // set by goAway; stopped here so nothing outlives Serve
+	var cutOffMu sync.Mutex
+	stopGoAway := context.AfterFunc(base, func() {
+		t := s.goAway(cancel)
+		cutOffMu.Lock()
+		cutOff = t
+		cutOffMu.Unlock()
+	})
+	defer func() {
+		stopGoAway()
+		cutOffMu.Lock()
+		if cutOff != nil {
+			cutOff.Stop()
+		}
+		cutOffMu.Unlock()
+	}()
 	wg.Go(func() { s.writeLoop(ctx, cancel) })
 	wg.Go(func() { s.pingLoop(ctx, cancel) })
 	err := s.readLoop(context.WithoutCancel(ctx), ctx, &wg)
@@ -188,8 +202,9 @@ func (s *Session) Serve(ctx context.Context) error {
 // writer flushes what is queued and closes the socket with 1001 (going
 // away), so that the page reconnects, to another instance behind a load
 // balancer. A peer that does not take the flush within WriteTimeout is cut
-// off. New runs meanwhile are refused by the engine (it drains).
-func (s *Session) goAway(cancel context.CancelFunc) {
+// off (the returned timer; Serve stops it when it returns). New runs
+// meanwhile are refused by the engine (it drains).
+func (s *Session) goAway(cancel context.CancelFunc) *time.Timer {
 	s.mu.Lock()
 	a := s.active
 	s.mu.Unlock()
@@ -201,7 +216,7 @@ func (s *Session) goAway(cancel context.CancelFunc) {
 		}
 	}
 	s.out.closeAfterFlush(websocket.StatusGoingAway, "server closing session")
-	time.AfterFunc(s.cfg.WriteTimeout, cancel)
+	return time.AfterFunc(s.cfg.WriteTimeout, cancel)
 }
 
 // readLoop reads with readCtx (never cancelled: the socket's close ends

@@ -278,3 +278,29 @@ func TestStalledReaderBudget(t *testing.T) {
 }
 
 var stalledReaderFlags = []string{"-outbox-client-bytes", "200000", "-max-output-bytes", "100000000", "-max-events", "1000000"}
+
+// TestHardFrameCap: a frame over twice maxMessageBytes is never read whole:
+// the socket closes with 1009 (message too big), and the server serves the
+// next socket.
+func TestHardFrameCap(t *testing.T) {
+	addr := server(t, "-max-source-bytes", "1000")
+	c := dial(t, addr)
+	max := c.hello["limits"].(map[string]any)["maxMessageBytes"].(float64)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	_ = c.c.Write(ctx, websocket.MessageText, []byte(`{"type":"ping","t":"`+strings.Repeat("x", int(2*max)+10)+`"}`))
+	for {
+		_, _, err := c.c.Read(ctx)
+		if err != nil {
+			if websocket.CloseStatus(err) != websocket.StatusMessageTooBig {
+				t.Errorf("after a frame over the hard cap: %v; want a close with 1009", err)
+			}
+			break
+		}
+	}
+	next := dial(t, addr)
+	next.send(runMsg("after", "main.ts", "1"))
+	if ms := next.until("after"); ms[len(ms)-1].str("outcome") != "ok" {
+		t.Errorf("the next socket's run: %v", ms[len(ms)-1])
+	}
+}

@@ -35,6 +35,14 @@ type Config struct {
 	Limits Limits
 	// Host are the host functions snippets may call as host.<name>(…).
 	Host map[string]HostFunc
+	// HostGlobals names host functions that snippets may also call as
+	// globals, as written for systems where the page registers them
+	// (`await log("hi")`): a name in Host, or the first segment of dotted
+	// names ("kv" makes kv.get(…) a global call). NewPool refuses a name
+	// that is not a JavaScript identifier, names no host function, or is a
+	// global of the runtime or of Node and browsers (pipe.ReservedGlobals):
+	// a host function never shadows a built-in.
+	HostGlobals []string
 	// HostCallTimeout bounds one host call.
 	HostCallTimeout time.Duration
 	// LibraryDir, if set, holds operator ESM bundles importable by file

@@ -93,6 +93,10 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 					r.Facts = map[string]json.RawMessage{}
 				}
 				r.Stats.Logs, r.Stats.OutputBytes = min(r.Stats.Logs, logs), outBytes
+				// The facts are what the fact events said, not the worker's
+				// snapshot: a worker that ended itself (its memory watchdog)
+				// sends none, and the parent trusts no size it did not count.
+				r.Facts = facts.snapshot()
 				p.release(w, r.Outcome)
 				return r, nil
 			}
@@ -120,7 +124,10 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 			case EventLog:
 				logs++
 			case EventFact:
-				facts.apply(ev)
+				if !facts.fits(ev, lim.MaxFactsBytes) {
+					res.Stats.Truncated = true
+					return stop(OutcomeOutputLimit, pipe.FactsLimitError(lim)), nil
+				}
 			}
 			if ev.Kind != EventStarted && ev.Kind != EventQueued {
 				// Every byte the client is sent for the run counts: text, value
@@ -132,6 +139,9 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 				}
 				outBytes += len(line)
 				events++
+			}
+			if ev.Kind == EventFact {
+				facts.apply(ev) // once the client is sent it
 			}
 			emit(ev)
 		case <-deadline.C:
@@ -241,15 +251,35 @@ func internalError(log *slog.Logger, msg string, args ...any) *Error {
 	return &Error{Kind: KindInternal, Message: "internal error " + id + ": the sandbox failed; the error id is in the server log"}
 }
 
-// factMirror follows fact events so that a run whose worker was killed
-// still ends with its last known facts.
+// factMirror follows fact events: it is done.facts of every run, so that a
+// run whose worker was killed, crashed or ended itself still ends with
+// every fact change it streamed, and its bytes (keys and values, as
+// Limits.MaxFactsBytes counts them) are counted here.
 type factMirror struct {
-	vals map[string]json.RawMessage
+	vals  map[string]json.RawMessage
+	bytes int
 }
 
 func newFactMirror() *factMirror { return &factMirror{vals: map[string]json.RawMessage{}} }
 
+// after is the facts' size in bytes once ev is applied.
+func (f *factMirror) after(ev Event) int {
+	n := f.bytes
+	if old, had := f.vals[ev.Key]; had {
+		n -= len(ev.Key) + len(old)
+	}
+	if !ev.Deleted {
+		n += len(ev.Key) + len(ev.Value)
+	}
+	return n
+}
+
+// fits reports whether ev keeps the facts within maxBytes.
+func (f *factMirror) fits(ev Event, maxBytes int) bool { return f.after(ev) <= maxBytes }
+
+// apply records ev.
 func (f *factMirror) apply(ev Event) {
+	f.bytes = f.after(ev)
 	if ev.Deleted {
 		delete(f.vals, ev.Key)
 		return

@@ -4,16 +4,23 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"regexp"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/playground-dev/playground/sandbox/pipe"
 )
 
 // HostFunc is a function of the server that snippets call as
-// host.<name>(...args), which returns a Promise. It runs in the server
-// process, never in a worker. args holds the JSON of each argument (a value
-// JSON cannot hold arrives as its preview). The result is the JSON the
+// host.<name>(...args) — or <name>(...args) when Config.HostGlobals names
+// it — which returns a Promise. It runs in the server process, never in a
+// worker. Args holds the JSON of each argument as JSON.stringify would
+// write it; a value JSON cannot hold (a function, symbol, BigInt, cycle,
+// Map, Set, Proxy, accessor) is refused with a TypeError in the snippet
+// and never reaches the handler. The result is the JSON the
 // promise resolves to (nil resolves to undefined); an error rejects it with
 // the error's text, which the client sees. ctx is cancelled when the run ends
 // or the call exceeds Config.HostCallTimeout. Handlers are called
@@ -29,6 +36,12 @@ type HostCall struct {
 	Session string
 	// Key is the caller's fairness key (its IP).
 	Key string
+	// Clock is the run's clock at the call: in a deterministic run
+	// (Deterministic) the virtual clock Date.now() reads, so that a
+	// handler that answers with the time (host.time) keeps the run
+	// reproducible; otherwise the server's time.
+	Clock         time.Time
+	Deterministic bool
 }
 
 // serveHostCall runs one call's handler in the server and sends its reply.
@@ -40,7 +53,11 @@ func (p *Pool) serveHostCall(ctx context.Context, req Request, c pipe.HostCall, 
 		r.Error = "no such host function"
 	} else {
 		cctx, cancel := context.WithTimeout(ctx, p.cfg.HostCallTimeout)
-		res, err := p.safeCall(cctx, fn, req, HostCall{Name: c.Name, Args: c.Args, Session: req.Session, Key: req.Key})
+		clock := time.Now()
+		if req.Deterministic && !c.Now.IsZero() {
+			clock = c.Now
+		}
+		res, err := p.safeCall(cctx, fn, req, HostCall{Name: c.Name, Args: c.Args, Session: req.Session, Key: req.Key, Clock: clock, Deterministic: req.Deterministic})
 		cancel()
 		switch {
 		case err != nil && cctx.Err() == context.DeadlineExceeded && ctx.Err() == nil:
@@ -69,3 +86,42 @@ func (p *Pool) safeCall(ctx context.Context, fn HostFunc, req Request, c HostCal
 	}()
 	return fn(ctx, c)
 }
+
+// checkHostGlobals checks Config.HostGlobals (see there).
+func checkHostGlobals(c Config) error {
+	seen := map[string]bool{}
+	for _, g := range c.HostGlobals {
+		switch {
+		case !jsIdentifier.MatchString(g) || slices.Contains(jsKeywords, g):
+			return fmt.Errorf("host global %q: not a JavaScript identifier", g)
+		case slices.Contains(pipe.ReservedGlobals, g):
+			return fmt.Errorf("host global %q: the name is a JavaScript global (a built-in, a web or Node API, or the playground's own); a host function may not shadow it — keep it under host.%s", g, g)
+		case seen[g]:
+			return fmt.Errorf("host global %q: named twice", g)
+		}
+		seen[g] = true
+		if _, ok := c.Host[g]; ok {
+			continue
+		}
+		ns := false
+		for name := range c.Host {
+			ns = ns || strings.HasPrefix(name, g+".")
+		}
+		if !ns {
+			return fmt.Errorf("host global %q: no host function is named %q or %q.<name> (host functions: %s)", g, g, g, strings.Join(slices.Sorted(maps.Keys(c.Host)), ", "))
+		}
+	}
+	return nil
+}
+
+// jsIdentifier matches the global names a host function may take: ASCII
+// JavaScript identifiers.
+var jsIdentifier = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
+
+// jsKeywords are JavaScript's reserved words, which cannot name a global
+// one calls.
+var jsKeywords = []string{"await", "break", "case", "catch", "class", "const", "continue", "debugger",
+	"default", "delete", "do", "else", "enum", "export", "extends", "false", "finally", "for", "function",
+	"if", "implements", "import", "in", "instanceof", "interface", "let", "new", "null", "package",
+	"private", "protected", "public", "return", "static", "super", "switch", "this", "throw", "true",
+	"try", "typeof", "var", "void", "while", "with", "yield"}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -57,7 +58,7 @@ try { await host.echo(); } catch (e) { console.log(String(e)); }
 	}
 	var calls []string
 	for _, e := range rec.events {
-		if e.Kind == EventCall {
+		if e.Kind == EventCall && !e.Pending {
 			s := e.Name
 			if !e.OK {
 				s += " error: " + e.CallError
@@ -150,5 +151,139 @@ console.log(await host.now());`)})
 		if res.Outcome != OutcomeOK || len(rec.logs()) != 1 || rec.logs()[0] != "now" {
 			t.Fatalf("run %d: %s %q; want the run's own reply", i, res.Outcome, rec.logs())
 		}
+	}
+}
+
+// A Go embedder exposes host functions as globals (Config.HostGlobals);
+// names that are not identifiers, name no host function, or would shadow
+// a JavaScript global are refused when the pool is made.
+func TestHostGlobalsConfig(t *testing.T) {
+	host := map[string]HostFunc{
+		"log":     func(context.Context, HostCall) (json.RawMessage, error) { return nil, nil },
+		"console": func(context.Context, HostCall) (json.RawMessage, error) { return nil, nil },
+		"kv.get":  func(context.Context, HostCall) (json.RawMessage, error) { return nil, nil },
+	}
+	for _, tc := range []struct {
+		globals []string
+		want    string
+	}{
+		{[]string{"console"}, `host global "console": the name is a JavaScript global`},
+		{[]string{"log", "setTimeout"}, `host global "setTimeout": the name is a JavaScript global`},
+		{[]string{"input"}, `host global "input": the name is a JavaScript global`},
+		{[]string{"kv.get"}, `host global "kv.get": not a JavaScript identifier`},
+		{[]string{"await"}, `host global "await": not a JavaScript identifier`},
+		{[]string{"nope"}, `host global "nope": no host function is named "nope" or "nope".<name> (host functions: console, kv.get, log)`},
+		{[]string{"log", "log"}, `host global "log": named twice`},
+	} {
+		_, err := NewPool(Config{Workers: 1, Host: host, HostGlobals: tc.globals, Log: testLogger(t)})
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("HostGlobals %q: error %v; want %q", tc.globals, err, tc.want)
+		}
+	}
+	p, err := NewPool(Config{Workers: 1, Host: host, HostGlobals: []string{"log", "kv"}, Log: testLogger(t)})
+	if err != nil {
+		t.Fatalf("log and kv: %v", err)
+	}
+	p.Close()
+}
+
+// `await log("hello")` runs as written; the call's start event (its id
+// and arguments) comes before the event that settles it, and the handler
+// sees the run's clock: the virtual one in a deterministic run.
+func TestHostGlobalCall(t *testing.T) {
+	clocks := make(chan HostCall, 4)
+	p := newTestPool(t, Config{Workers: 1, HostGlobals: []string{"log"}, Host: map[string]HostFunc{
+		"log": func(_ context.Context, c HostCall) (json.RawMessage, error) {
+			clocks <- c
+			return json.RawMessage(`"logged"`), nil
+		},
+	}})
+	for _, det := range []bool{false, true} {
+		res, rec := run(t, p, Request{Deterministic: det, Files: files("main.ts", `
+const r = await log("hello", { n: 1 });
+console.log(r);
+try { await log(console.log); } catch (e) { console.log(String(e)); }
+`)})
+		if res.Outcome != OutcomeOK {
+			t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+		}
+		logs := rec.logs()
+		if len(logs) != 2 || logs[0] != "logged" || !strings.HasPrefix(logs[1], "TypeError: host.log: argument 1 is or holds a function") {
+			t.Errorf("logs = %q", logs)
+		}
+		var calls []string
+		for _, e := range rec.events {
+			if e.Kind != EventCall {
+				continue
+			}
+			args, _ := json.Marshal(e.Args)
+			calls = append(calls, fmt.Sprintf("%d %v %s %s ok=%v %s", e.CallID, e.Pending, e.Name, args, e.OK, e.Result))
+		}
+		want := []string{`1 true log ["hello",{"n":1}] ok=false `, `1 false log ["hello",{"n":1}] ok=true "logged"`}
+		if strings.Join(calls, "\n") != strings.Join(want, "\n") {
+			t.Errorf("call events:\n%s\nwant:\n%s", strings.Join(calls, "\n"), strings.Join(want, "\n"))
+		}
+		c := <-clocks
+		virtual := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+		if c.Deterministic != det || (det && !c.Clock.Equal(virtual)) || (!det && time.Since(c.Clock).Abs() > time.Minute) {
+			t.Errorf("deterministic=%v: handler saw Deterministic=%v Clock=%v", det, c.Deterministic, c.Clock)
+		}
+	}
+}
+
+// done.facts is every fact change the run streamed, also when its worker
+// was killed at the deadline (stuck in a builtin) or ended itself at its
+// memory limit; past the facts cap the run ends output_limit with the
+// facts as they were, and the next run on the pool is served.
+func TestFactsSurviveStopsAndCap(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 1, MemoryBytes: 128 << 20, MaxTimeout: time.Minute, Limits: Limits{MaxFactsBytes: 1000}})
+	prefix := `import { facts } from "playground";
+const tick = () => new Promise((r) => setTimeout(r, 1));
+facts.a = 1;
+facts.list = [];
+await tick();
+facts.list.push(1); // nested: sent when the task ends
+facts.gone = true;
+delete facts.gone;
+await tick();
+facts.c = "last";
+`
+	want := `{"a":1,"c":"last","list":[1]}`
+	for _, tc := range []struct {
+		name, stop string
+		timeout    time.Duration
+		outcome    Outcome
+	}{
+		{"killed in a builtin at the deadline", "Array.prototype.indexOf.call({ length: 2 ** 53 - 1 }, 1);", 300 * time.Millisecond, OutcomeTimeout},
+		{"loop interrupted at the deadline", "while (true) {}", 300 * time.Millisecond, OutcomeTimeout},
+		{"memory watchdog", "new Array(3e8).fill(0);", 30 * time.Second, OutcomeMemoryLimit},
+		{"facts cap", "for (let i = 0; i < 100; i++) facts['k' + i] = 'x'.repeat(100);", 30 * time.Second, OutcomeOutputLimit},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, rec := run(t, p, Request{Timeout: tc.timeout, Files: files("main.ts", prefix+tc.stop)})
+			if res.Outcome != tc.outcome {
+				t.Fatalf("outcome %s: %+v; want %s", res.Outcome, rec.errors(), tc.outcome)
+			}
+			got, _ := json.Marshal(res.Facts)
+			w := want
+			if tc.outcome == OutcomeOutputLimit {
+				// 26 bytes of the prefix's facts, then 104 per key: 9 keys fit in 1000.
+				var keys []string
+				for i := range 9 {
+					keys = append(keys, fmt.Sprintf(`"k%d":"%s"`, i, strings.Repeat("x", 100)))
+				}
+				w = `{"a":1,"c":"last",` + strings.Join(keys, ",") + `,"list":[1]}`
+				if errs := rec.errors(); len(errs) != 1 || !strings.Contains(errs[0].Message, "facts limit (1000 bytes") {
+					t.Errorf("errors %+v; want the facts limit named", errs)
+				}
+			}
+			if string(got) != w {
+				t.Errorf("done.facts = %s; want %s", got, w)
+			}
+			next, _ := run(t, p, Request{Files: files("main.ts", "console.log('next')")})
+			if next.Outcome != OutcomeOK {
+				t.Errorf("next run: %s", next.Outcome)
+			}
+		})
 	}
 }

@@ -45,9 +45,13 @@ type Pool struct {
 
 // NewPool starts Workers+Spares worker processes in the background and
 // returns at once; runs wait in the queue until a worker is ready. It fails
-// only when Config.LibraryDir holds a library that cannot be loaded.
+// only when Config.LibraryDir holds a library that cannot be loaded or
+// Config.HostGlobals names a global it may not define.
 func NewPool(cfg Config) (*Pool, error) {
 	cfg = cfg.withDefaults()
+	if err := checkHostGlobals(cfg); err != nil {
+		return nil, err
+	}
 	set, err := libs.New(cfg.LibraryDir)
 	if err != nil {
 		return nil, err
@@ -110,7 +114,7 @@ func (p *Pool) Run(ctx context.Context, req Request, emit func(Event)) (Result, 
 	defer p.running.Add(-1)
 	p.runs.Add(1)
 	job := &pipe.Job{Files: req.Files, Entry: entry, Input: req.Input, Timeout: timeout, Deterministic: req.Deterministic,
-		Mode: req.Mode, Limits: p.cfg.Limits, Host: p.hostNames}
+		Mode: req.Mode, Limits: p.cfg.Limits, Host: p.hostNames, Globals: p.cfg.HostGlobals}
 	for attempt := 0; ; attempt++ {
 		w, err := p.take(ctx)
 		res.Stats.Queue = time.Since(queued)

@@ -55,7 +55,10 @@ func toWire(id string, seq uint64, ev sandbox.Event) any {
 		if args == nil {
 			args = []json.RawMessage{}
 		}
-		return ws.Call{RunHeader: h(ws.TypeCall), Name: ev.Name, Ms: ms(ev.Duration), OK: ev.OK, Error: ev.CallError, Args: args, Result: ev.Result}
+		if ev.Pending {
+			return ws.CallStart{RunHeader: h(ws.TypeCall), CallID: ev.CallID, Pending: true, Name: ev.Name, Args: args}
+		}
+		return ws.Call{RunHeader: h(ws.TypeCall), CallID: ev.CallID, Name: ev.Name, Ms: ms(ev.Duration), OK: ev.OK, Error: ev.CallError, Args: args, Result: ev.Result}
 	default: // sandbox.EventError, and anything unknown is shown as an error
 		e := ev.Error
 		if e == nil {
@@ -178,6 +181,7 @@ func HelloLimits(a sandbox.Announced, r ClientLimits) ws.Limits {
 		PreviewDepth:    a.Limits.Depth,
 		PreviewKeys:     a.Limits.Keys,
 		PreviewString:   a.Limits.String,
+		MaxFactsBytes:   a.Limits.MaxFactsBytes,
 
 		MaxSocketsPerClient: r.Sockets,
 		MaxRunsPerClient:    r.Runs,

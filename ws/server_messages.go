@@ -41,6 +41,8 @@ type Limits struct {
 	PreviewDepth    int     `json:"previewDepth"`
 	PreviewKeys     int     `json:"previewKeys"`
 	PreviewString   int     `json:"previewString"`
+	// MaxFactsBytes caps done.facts (keys and JSON values, in bytes).
+	MaxFactsBytes int `json:"maxFactsBytes,omitempty"`
 	// MaxSocketsPerClient and MaxRunsPerClient cap what one client (an IP,
 	// or an API key) holds at once: open sockets, and runs between their
 	// run message and their done. 0: no cap.
@@ -91,12 +93,24 @@ type Fact struct {
 // undefined; a result over 16 KiB is shown as {"$t":"more","count":bytes}).
 type Call struct {
 	RunHeader
+	// CallID matches the CallStart that announced this call (1, 2, 3 … per run).
+	CallID int64             `json:"callId,omitempty"`
 	Name   string            `json:"name"`
 	Ms     float64           `json:"ms"`
 	OK     bool              `json:"ok"`
 	Error  string            `json:"error,omitempty"`
 	Args   []json.RawMessage `json:"args"`
 	Result json.RawMessage   `json:"result,omitempty"`
+}
+
+// CallStart announces a host call as it starts (type "call", Pending
+// true): the Call with the same CallID settles it. It has no ms or ok.
+type CallStart struct {
+	RunHeader
+	CallID  int64             `json:"callId"`
+	Pending bool              `json:"pending"`
+	Name    string            `json:"name"`
+	Args    []json.RawMessage `json:"args"`
 }
 
 // Error reports a problem; File, Line, Column (1-based) are in the user's file.

@@ -187,7 +187,7 @@ func runCLI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 // executable re-executed; worker.ServeIfWorker at the top of main serves it).
 func runLocal(ctx context.Context, q *api.RunRequest, p *printer, stderr io.Writer) int {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	pool, err := sandbox.NewPool(sandbox.Config{Workers: 1, Host: hostFunctions(newKVStore(defaultKVLimits)), Log: log})
+	pool, err := sandbox.NewPool(sandbox.Config{Workers: 1, Host: hostFunctions(newKVStore(defaultKVLimits)), HostGlobals: splitList(defaultHostGlobals), Log: log})
 	if err != nil {
 		fmt.Fprintln(stderr, "playground run:", err)
 		return exitUnavailable

@@ -53,8 +53,8 @@ func hostFunctions(store *kvStore) map[string]sandbox.HostFunc {
 				return nil, ctx.Err()
 			}
 		},
-		"time": func(context.Context, sandbox.HostCall) (json.RawMessage, error) {
-			return json.Marshal(time.Now().UTC().Format(time.RFC3339Nano))
+		"time": func(_ context.Context, c sandbox.HostCall) (json.RawMessage, error) {
+			return json.Marshal(c.Clock.UTC().Format(time.RFC3339Nano)) // virtual in a deterministic run
 		},
 		"kv.get": func(_ context.Context, c sandbox.HostCall) (json.RawMessage, error) {
 			key, err := kvKey(c)

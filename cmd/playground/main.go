@@ -66,6 +66,8 @@ type config struct {
 	maxEvents      int
 	memory         int64
 	maxHostCalls   int
+	maxFactsBytes  int
+	hostGlobals    string
 	libraryDir     string
 	spares         int
 	logLevel       string
@@ -113,6 +115,8 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.IntVar(&c.maxOutputBytes, "max-output-bytes", d.Limits.MaxOutputBytes, "bytes of output one run may send (console text, value previews, facts, host calls, errors); past it the run ends output_limit")
 	fs.IntVar(&c.maxEvents, "max-events", d.Limits.MaxEvents, "events (logs, facts, errors) one run may send")
 	fs.IntVar(&c.maxHostCalls, "max-host-calls", d.Limits.MaxHostCalls, "host function calls one run may make")
+	fs.IntVar(&c.maxFactsBytes, "max-facts-bytes", d.Limits.MaxFactsBytes, "bytes one run's facts may hold (keys and JSON values, done.facts); past it the run ends output_limit with the facts as they were")
+	fs.StringVar(&c.hostGlobals, "host-globals", defaultHostGlobals, "comma-separated host `functions` snippets may also call as globals (\"sleep\": await sleep(100)); a namespace such as \"kv\" exposes kv.get…; a JavaScript global's name is refused; \"\" for none")
 	fs.StringVar(&c.libraryDir, "libraries", "", "`directory` of extra ESM bundles snippets may import, each by its file name (dir/name.js → \"name\")")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log `level`: debug, info, warn or error")
 	fs.StringVar(&c.apiKeys, "api-keys", "", "`file` of API keys, one \"NAME KEY\" per line: a request with \"Authorization: Bearer KEY\" gets that name's own rate limit and queue share")
@@ -167,6 +171,11 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 func envName(flagName string) string {
 	return "PLAYGROUND_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
 }
+
+// defaultHostGlobals are the shipped host functions snippets may call as
+// globals by default (-host-globals): names no JavaScript runtime gives
+// meaning to, so `await sleep(100)` and `await echo(x)` run as written.
+const defaultHostGlobals = "echo,sleep"
 
 func splitList(s string) []string {
 	var out []string
@@ -229,6 +238,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	kv.totalBytes, kv.clientBytes, kv.ttl = c.kvBytes, c.kvClientBytes, c.kvTTL
 	runLimits := sandbox.DefaultConfig().Limits
 	runLimits.MaxOutputBytes, runLimits.MaxEvents, runLimits.MaxHostCalls = c.maxOutputBytes, c.maxEvents, c.maxHostCalls
+	runLimits.MaxFactsBytes = c.maxFactsBytes
 	pool, err := sandbox.NewPool(sandbox.Config{
 		Workers:        c.workers,
 		Spares:         c.spares,
@@ -241,6 +251,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		MaxSourceBytes: c.maxSourceBytes,
 		Limits:         runLimits,
 		Host:           hostFunctions(newKVStore(kv)),
+		HostGlobals:    splitList(c.hostGlobals),
 		LibraryDir:     c.libraryDir,
 		Log:            log,
 	})

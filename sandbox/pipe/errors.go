@@ -24,3 +24,9 @@ func OutputLimitError(l Limits) *Error {
 func MemoryError(limit int64) *Error {
 	return &Error{Kind: KindMemoryLimit, Message: fmt.Sprintf("run exceeded its memory limit of %d MiB", limit>>20)}
 }
+
+// FactsLimitError reports a run whose facts snapshot grew past
+// Limits.MaxFactsBytes.
+func FactsLimitError(l Limits) *Error {
+	return &Error{Kind: KindOutputLimit, Message: fmt.Sprintf("run exceeded its facts limit (%d bytes of keys and JSON values); the facts are kept as they were before the change that crossed it", l.MaxFactsBytes)}
+}

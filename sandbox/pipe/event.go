@@ -21,7 +21,7 @@ const (
 	EventStarted EventKind = "started" // Timeout and Mode are set
 	EventLog     EventKind = "log"     // Level, Text, Args are set
 	EventFact    EventKind = "fact"    // Key, Value, Deleted are set
-	EventCall    EventKind = "call"    // Name, Duration, OK, CallError, Args, Result are set
+	EventCall    EventKind = "call"    // CallID, Name and Args; settled (Pending false): Duration, OK, CallError, Result
 	EventError   EventKind = "error"   // Error is set
 )
 
@@ -51,6 +51,12 @@ type Event struct {
 	Value   json.RawMessage `json:"value,omitempty"`
 	Deleted bool            `json:"deleted,omitempty"`
 
+	// CallID numbers a run's host calls 1, 2, 3 … in the order they
+	// started. A call sends two events with its CallID: Pending (it
+	// started: Name and Args) and then settled (Duration, OK, CallError,
+	// Result, and Args again for clients that read only the second).
+	CallID    int64           `json:"callId,omitempty"`
+	Pending   bool            `json:"pending,omitempty"`
 	Name      string          `json:"name,omitempty"`
 	Duration  time.Duration   `json:"duration,omitempty"` // a host call's duration
 	OK        bool            `json:"ok,omitempty"`

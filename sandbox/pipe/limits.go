@@ -18,6 +18,11 @@ type Limits struct {
 	MaxCallStack int `json:"maxCallStack"`
 	// MaxHostCalls caps the host calls of one run.
 	MaxHostCalls int `json:"maxHostCalls"`
+	// MaxFactsBytes caps the facts snapshot of one run (done.facts): the
+	// sum over its keys of the key's and the JSON value's lengths, in
+	// bytes. A change past it ends the run with output_limit, the facts
+	// kept as they were before it. Both ends count it.
+	MaxFactsBytes int `json:"maxFactsBytes"`
 	PreviewLimits
 }
 
@@ -41,6 +46,7 @@ func DefaultLimits() Limits {
 		MaxTimers:      10_000,
 		MaxCallStack:   2_000,
 		MaxHostCalls:   1_000,
+		MaxFactsBytes:  256 << 10,
 		PreviewLimits:  PreviewLimits{Depth: 5, Keys: 100, String: 10_000},
 	}
 }
@@ -58,6 +64,7 @@ func (l Limits) WithDefaults() Limits {
 	def(&l.MaxTimers, d.MaxTimers)
 	def(&l.MaxCallStack, d.MaxCallStack)
 	def(&l.MaxHostCalls, d.MaxHostCalls)
+	def(&l.MaxFactsBytes, d.MaxFactsBytes)
 	def(&l.Depth, d.Depth)
 	def(&l.Keys, d.Keys)
 	def(&l.String, d.String)

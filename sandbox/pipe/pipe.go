@@ -86,6 +86,11 @@ type Job struct {
 	Limits Limits `json:"limits"`
 	// Host names the host functions the snippet may call (host.<name>).
 	Host []string `json:"host,omitempty"`
+	// Globals names the host functions (or, for a dotted name's first
+	// segment, namespaces such as "kv") also defined as globals, so that
+	// `await log("hi")` runs as written. The parent has checked that none
+	// is in ReservedGlobals.
+	Globals []string `json:"globals,omitempty"`
 }
 
 // HostCall is a snippet's call of a host function, worker → parent. ID is
@@ -95,6 +100,10 @@ type HostCall struct {
 	ID   int64             `json:"id"`
 	Name string            `json:"name"`
 	Args []json.RawMessage `json:"args"`
+	// Now is the run's clock at the call: the virtual clock (Date.now())
+	// in deterministic mode, so that a handler that answers with the time
+	// keeps the run reproducible; wall time otherwise.
+	Now time.Time `json:"now,omitzero"`
 }
 
 // HostReply answers a HostCall, parent → worker: Result is the JSON the

@@ -255,7 +255,7 @@ func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event)
 		return pipe.Result{Outcome: out, Facts: map[string]json.RawMessage{}, Stats: pipe.Stats{Bundle: bundleTime}}
 	}
 	jb := js.Job{Program: prg, Libraries: wk.cache.libs, Input: j.Input, Timeout: j.Timeout, Deterministic: j.Deterministic,
-		Limits: j.Limits, Mode: c.mode, Entry: j.Entry, Host: j.Host, Call: call, Replies: replies}
+		Limits: j.Limits, Mode: c.mode, Entry: j.Entry, Host: j.Host, Globals: j.Globals, Call: call, Replies: replies}
 	key := newPrepareKey(jb, imports)
 	rt := wk.takePrepared(key)
 	if rt == nil {

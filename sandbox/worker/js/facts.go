@@ -3,6 +3,7 @@ package js
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"slices"
 	"time"
 
@@ -22,12 +23,17 @@ import (
 // are sent by the next flush as one event with the final value. A loop of
 // 100,000 assignments sends a handful of events, never the last one lost.
 // It lives on the runtime's goroutine.
+//
+// The snapshot (done.facts) is what was sent: every key's last emitted
+// value. Its bytes (keys and values) are capped by Limits.MaxFactsBytes; a
+// change past the cap is not sent and ends the run (errFactsLimit).
 type factStore struct {
-	e    *Runtime
-	obj  *goja.Object
-	keys []string
-	vals map[string]goja.Value
-	sent map[string]json.RawMessage // last value emitted per key
+	e     *Runtime
+	obj   *goja.Object
+	keys  []string
+	vals  map[string]goja.Value
+	sent  map[string]json.RawMessage // last value emitted per key
+	bytes int                        // Σ len(key)+len(sent[key])
 	// sentAt is when (on the run's clock) each key was last emitted in the
 	// current task; flush clears it.
 	sentAt map[string]time.Duration
@@ -36,9 +42,24 @@ type factStore struct {
 // factInterval is how often one key may be sent within a single task.
 const factInterval = 50 * time.Millisecond
 
+// FactsSymbol is the registered symbol (Symbol.for(FactsSymbol)) under
+// which the global object holds the run's facts object, the same one the
+// "playground" module exports. It is the fact API of operator library
+// adapters (README, "Libraries that keep their own state"): an adapter
+// cannot import "playground", so it reads
+// globalThis[Symbol.for("playground.facts")] and assigns or deletes keys.
+const FactsSymbol = "playground.facts"
+
 func newFactStore(e *Runtime) *factStore {
 	f := &factStore{e: e, vals: map[string]goja.Value{}, sent: map[string]json.RawMessage{}, sentAt: map[string]time.Duration{}}
 	f.obj = e.vm.NewDynamicObject(f)
+	symFor, ok := goja.AssertFunction(e.vm.Get("Symbol").ToObject(e.vm).Get("for"))
+	if !ok {
+		panic("Symbol.for is not a function")
+	}
+	sym, err := symFor(goja.Undefined(), e.vm.ToValue(FactsSymbol))
+	must(err)
+	must(e.vm.GlobalObject().DefineDataPropertySymbol(sym.(*goja.Symbol), f.obj, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
 	return f
 }
 
@@ -75,14 +96,27 @@ func (f *factStore) Delete(key string) bool {
 	}
 	delete(f.vals, key)
 	f.keys = slices.DeleteFunc(f.keys, func(k string) bool { return k == key })
-	delete(f.sent, key)
-	f.e.send(pipe.Event{Kind: pipe.EventFact, Key: key, Value: json.RawMessage("null"), Deleted: true})
+	if old, ok := f.sent[key]; ok && f.e.send(pipe.Event{Kind: pipe.EventFact, Key: key, Value: json.RawMessage("null"), Deleted: true}) {
+		delete(f.sent, key)
+		f.bytes -= len(key) + len(old)
+	}
 	return true
 }
 
+// emit sends key's new value unless it would take the snapshot past
+// MaxFactsBytes, which ends the run instead.
 func (f *factStore) emit(key string, v json.RawMessage) {
-	f.sent[key] = v
-	f.e.send(pipe.Event{Kind: pipe.EventFact, Key: key, Value: v})
+	n := f.bytes + len(key) + len(v)
+	if old, ok := f.sent[key]; ok {
+		n -= len(key) + len(old)
+	}
+	if n > f.e.lim.MaxFactsBytes {
+		f.e.limit(errFactsLimit)
+		return
+	}
+	if f.e.send(pipe.Event{Kind: pipe.EventFact, Key: key, Value: v}) {
+		f.sent[key], f.bytes = v, n
+	}
 }
 
 // flush emits the facts whose encoding changed since they were last sent:
@@ -97,15 +131,18 @@ func (f *factStore) flush() {
 	}
 }
 
-// snapshot returns the current facts, encoded.
+// snapshot returns the facts as sent: what the parent's mirror of the fact
+// events holds too. After the final flush that is every fact, unless a
+// limit stopped the run first.
 func (f *factStore) snapshot() map[string]json.RawMessage {
-	out := make(map[string]json.RawMessage, len(f.keys))
+	out := make(map[string]json.RawMessage, len(f.sent))
 	for _, k := range f.keys {
 		if v, ok := f.sent[k]; ok {
 			out[k] = v
-		} else {
-			out[k] = f.e.jsonValue(f.vals[k])
 		}
 	}
 	return out
 }
+
+// errFactsLimit stops a run whose facts grew past Limits.MaxFactsBytes.
+var errFactsLimit = errors.New("facts limit reached")

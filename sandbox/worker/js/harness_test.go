@@ -64,6 +64,7 @@ type HostFunc func(args []json.RawMessage) (json.RawMessage, error)
 type Config struct {
 	Limits     Limits
 	Host       map[string]HostFunc
+	Globals    []string // host functions also defined as globals (js.Job.Globals)
 	LibraryDir string
 }
 
@@ -183,7 +184,7 @@ func runContext(ctx context.Context, t testing.TB, h *harness, req Request) (Res
 		replies <- r
 	}
 	job := js.Job{Program: prg, Libraries: h.libs, Input: req.Input, Timeout: timeout, Deterministic: req.Deterministic,
-		Limits: h.cfg.Limits, Mode: b.Mode, Entry: entry, Host: host, Call: call, Replies: replies}
+		Limits: h.cfg.Limits, Mode: b.Mode, Entry: entry, Host: host, Globals: h.cfg.Globals, Call: call, Replies: replies}
 	res := js.New(job).Execute(ctx, job, rec.emit)
 	return res, rec
 }

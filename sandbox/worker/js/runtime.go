@@ -48,6 +48,7 @@ type Job struct {
 	// Host names the host functions the snippet may call; Call sends a
 	// request and Replies delivers the answers.
 	Host    []string
+	Globals []string // host functions or namespaces also defined as globals (pipe.Job.Globals)
 	Call    func(pipe.HostCall)
 	Replies <-chan pipe.HostReply
 }
@@ -83,6 +84,7 @@ type Runtime struct {
 	// Host calls: requests go out through call, replies come back on
 	// replies; calls holds the pending ones by id.
 	host     []string
+	globals  []string
 	call     func(pipe.HostCall)
 	replies  <-chan pipe.HostReply
 	calls    map[int64]*pendingCall
@@ -149,6 +151,7 @@ func New(j Job) *Runtime {
 // an error: see Result.Outcome.
 func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pipe.Result {
 	e.emit, e.timeout, e.input, e.call, e.replies = emit, j.Timeout, j.Input, j.Call, j.Replies
+	e.globals = j.Globals
 	e.script, e.entry = j.Mode == pipe.ModeScript, j.Entry
 	mode := pipe.ModeModule
 	if e.script {
@@ -215,6 +218,9 @@ func (e *Runtime) endWith(cause error) (pipe.Outcome, bool) {
 	case errors.Is(cause, errTimeout):
 		e.emitAlways(pipe.Event{Kind: pipe.EventError, Error: pipe.TimeoutError(e.timeout)})
 		return pipe.OutcomeTimeout, true
+	case errors.Is(cause, errFactsLimit):
+		e.emitAlways(pipe.Event{Kind: pipe.EventError, Error: pipe.FactsLimitError(e.lim)})
+		return pipe.OutcomeOutputLimit, false
 	case errors.Is(cause, errOutputLimit):
 		e.emitAlways(pipe.Event{Kind: pipe.EventError, Error: pipe.OutputLimitError(e.lim)})
 		return pipe.OutcomeOutputLimit, false

@@ -117,7 +117,9 @@ const picker = $("examples");
 examples.forEach((ex, i) => picker.append(el("option", { value: String(i), text: ex.name })));
 picker.addEventListener("change", () => {
   if (picker.value === "") return;
-  files.loadFiles(examples[Number(picker.value)]);
+  const ex = examples[Number(picker.value)];
+  files.loadFiles(ex);
+  if (ex.input !== undefined) $("input").value = JSON.stringify(ex.input, null, 2); // the example reads it as input
   picker.value = "";
 });
 document.addEventListener("keydown", (e) => {

@@ -1,4 +1,5 @@
-// Example snippets shown on the page. Each is a set of files and an entry.
+// Example snippets shown on the page. Each is a set of files and an entry,
+// and optionally an input (JSON) that the page puts in its Input pane.
 export const examples = [
   {
     name: "Counter (multi-file TypeScript)",
@@ -94,6 +95,81 @@ try {
 } catch (e) {
   console.warn("host errors reject the promise:", String(e));
 }
+`,
+      },
+    ],
+  },
+  {
+    name: "Host functions as globals (await sleep(…))",
+    entry: "main.js",
+    files: [
+      {
+        path: "main.js",
+        source: `// This server also exposes some host functions as globals (-host-globals,
+// by default echo and sleep), so code written for a page that registers
+// functions runs as written. The Calls tab shows each call while in flight.
+console.log("sleeping on the server…");
+const ms = await sleep(500);
+console.log(\`slept \${ms} ms\`);
+console.log(await echo({ hello: "world", at: new Date(0) }));
+
+// Arguments cross as JSON: a function (or a symbol, BigInt, cycle, Map…) is refused.
+try {
+  await echo(() => "a function");
+} catch (e) {
+  console.warn(String(e));
+}
+`,
+      },
+    ],
+  },
+  {
+    name: "Agent script (input, require, output)",
+    entry: "main.js",
+    // The Input pane gets this JSON; the script reads it as the global input.
+    input: { values: [10, 20, 30, 40, 50], label: "scores" },
+    files: [
+      {
+        path: "main.js",
+        source: `// A script as agent code-execution services run it: no import/export,
+// so it runs in script mode. \`input\` is the run's Input (a mutable copy),
+// require() loads the allowed libraries, and the final value of \`output\`
+// (or a top-level return) is the run's output.
+const _ = require("lodash");
+
+const { values, label } = input;
+const sum = _.sum(values);
+console.log(\`\${label}: \${values.length} values\`);
+
+if (values.length === 0) return { error: "no values" };
+
+output = {
+  sum,
+  average: sum / values.length,
+  spread: _.max(values) - _.min(values),
+  buckets: _.countBy(values, (v) => (v >= 30 ? "high" : "low")),
+};
+`,
+      },
+    ],
+  },
+  {
+    name: "Statistics with mathjs",
+    entry: "main.ts",
+    files: [
+      {
+        path: "main.ts",
+        source: `import { mean, median, std, variance, min, max } from "mathjs";
+
+const data = [2, 4, 4, 4, 5, 5, 7, 9];
+
+console.log("mean", mean(data));
+console.log("median", median(data));
+console.log("std (sample)", std(data));
+console.log("variance (sample)", variance(data));
+console.log("range", min(data), "…", max(data));
+
+export default { mean: mean(data), median: median(data), std: std(data) };
 `,
       },
     ],

@@ -7,7 +7,7 @@ import { state, newRun } from "./state.js";
 import { currentFiles, entryPath, clearErrorMarks } from "./files.js";
 import { appendLog, callLine, clearConsole, errorLine, systemLine } from "./console.js";
 import { renderFacts } from "./facts.js";
-import { renderCalls, renderRunInfo } from "./calls.js";
+import { recordCall, renderCalls, renderRunInfo } from "./calls.js";
 import { renderTimeline, TIMELINE_KINDS } from "./timeline.js";
 
 export const client = new PlaygroundClient();
@@ -123,7 +123,7 @@ const mine = (msg) => state.current && msg.id === state.current.id;
 client.addEventListener("message", (e) => {
   const m = e.detail;
   if (!mine(m) || m.type === "done") return;
-  if (TIMELINE_KINDS.has(m.type)) state.current.timeline.push(m);
+  if (TIMELINE_KINDS.has(m.type) && !m.pending) state.current.timeline.push(m); // a call enters when it settles
   if (m.type === "fact") {
     if (m.deleted) state.current.facts.delete(m.key);
     else state.current.facts.set(m.key, m.value);
@@ -137,8 +137,7 @@ client.addEventListener("log", (e) => mine(e.detail) && appendLog(e.detail));
 client.addEventListener("call", (e) => {
   const m = e.detail;
   if (!mine(m)) return;
-  state.current.calls.push(m);
-  callLine(m);
+  if (recordCall(m)) callLine(m); // the in-flight row shows in the Calls panel only
   renderCalls();
 });
 client.addEventListener("error", (e) => mine(e.detail) && errorLine(e.detail));

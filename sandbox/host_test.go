@@ -246,7 +246,8 @@ facts.list.push(1); // nested: sent when the task ends
 facts.gone = true;
 delete facts.gone;
 await tick();
-facts.c = "last";
+facts.c = "first";
+facts.c = "last"; // a second set at once: sent at once too
 `
 	want := `{"a":1,"c":"last","list":[1]}`
 	for _, tc := range []struct {

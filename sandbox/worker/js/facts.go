@@ -19,9 +19,12 @@ import (
 // and when it ends.
 //
 // Rapid sets of one key are coalesced: within one task a key is sent at
-// once the first time and then at most every factInterval; the sets between
-// are sent by the next flush as one event with the final value. A loop of
-// 100,000 assignments sends a handful of events, never the last one lost.
+// once its first factBurst times and then at most every factInterval; the
+// sets between are sent by the next flush as one event with the final
+// value. A loop of 100,000 assignments sends a handful of events, never the
+// last one lost; a few sets in a row are each sent at once, so they reach
+// done.facts even when the run is then killed inside a builtin (which
+// never flushes).
 // It lives on the runtime's goroutine.
 //
 // The snapshot (done.facts) is what was sent: every key's last emitted
@@ -37,10 +40,15 @@ type factStore struct {
 	// sentAt is when (on the run's clock) each key was last emitted in the
 	// current task; flush clears it.
 	sentAt map[string]time.Duration
+	sentN  map[string]int // how often each key was emitted in the current task
 }
 
 // factInterval is how often one key may be sent within a single task.
 const factInterval = 50 * time.Millisecond
+
+// factBurst is how many sets of one key a task sends at once before
+// coalescing them.
+const factBurst = 8
 
 // FactsSymbol is the registered symbol (Symbol.for(FactsSymbol)) under
 // which the global object holds the run's facts object, the same one the
@@ -51,7 +59,7 @@ const factInterval = 50 * time.Millisecond
 const FactsSymbol = "playground.facts"
 
 func newFactStore(e *Runtime) *factStore {
-	f := &factStore{e: e, vals: map[string]goja.Value{}, sent: map[string]json.RawMessage{}, sentAt: map[string]time.Duration{}}
+	f := &factStore{e: e, vals: map[string]goja.Value{}, sent: map[string]json.RawMessage{}, sentAt: map[string]time.Duration{}, sentN: map[string]int{}}
 	f.obj = e.vm.NewDynamicObject(f)
 	symFor, ok := goja.AssertFunction(e.vm.Get("Symbol").ToObject(e.vm).Get("for"))
 	if !ok {
@@ -79,11 +87,12 @@ func (f *factStore) Set(key string, val goja.Value) bool {
 	}
 	f.vals[key] = val
 	now := f.e.clock.now()
-	if at, ok := f.sentAt[key]; ok && now-at < factInterval {
+	if at, ok := f.sentAt[key]; ok && f.sentN[key] >= factBurst && now-at < factInterval {
 		return true // coalesced: the next flush sends the final value
 	}
 	if v := f.e.jsonValue(val); !bytes.Equal(v, f.sent[key]) {
 		f.sentAt[key] = now
+		f.sentN[key]++
 		f.emit(key, v)
 	}
 	return true
@@ -123,6 +132,7 @@ func (f *factStore) emit(key string, v json.RawMessage) {
 // nested mutations such as facts.todos.push(x).
 func (f *factStore) flush() {
 	clear(f.sentAt)
+	clear(f.sentN)
 	for _, k := range f.keys {
 		v := f.e.jsonValue(f.vals[k])
 		if !bytes.Equal(v, f.sent[k]) {

@@ -177,6 +177,9 @@ func envName(flagName string) string {
 // meaning to, so `await sleep(100)` and `await echo(x)` run as written.
 const defaultHostGlobals = "echo,sleep"
 
+// maxFactsBytes bounds -max-facts-bytes: half a socket's outbox.
+const maxFactsBytes = 4 << 20
+
 func splitList(s string) []string {
 	var out []string
 	for _, p := range strings.Split(s, ",") {
@@ -239,6 +242,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	runLimits := sandbox.DefaultConfig().Limits
 	runLimits.MaxOutputBytes, runLimits.MaxEvents, runLimits.MaxHostCalls = c.maxOutputBytes, c.maxEvents, c.maxHostCalls
 	runLimits.MaxFactsBytes = c.maxFactsBytes
+	if c.maxFactsBytes > maxFactsBytes {
+		// done carries the facts in one message, which must fit a socket's
+		// 8 MiB outbox (session.Config.OutboxBytes) beside the run's output.
+		return fmt.Errorf("-max-facts-bytes %d: at most %d (done carries the facts in one message)", c.maxFactsBytes, maxFactsBytes)
+	}
 	pool, err := sandbox.NewPool(sandbox.Config{
 		Workers:        c.workers,
 		Spares:         c.spares,

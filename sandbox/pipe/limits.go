@@ -22,7 +22,7 @@ type Limits struct {
 	// sum over its keys of the key's and the JSON value's lengths, in
 	// bytes. A change past it ends the run with output_limit, the facts
 	// kept as they were before it. Both ends count it.
-	MaxFactsBytes int `json:"maxFactsBytes"`
+	MaxFactsBytes int `json:"maxFactsBytes,omitempty"`
 	PreviewLimits
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"strings"
 	"testing"
@@ -55,6 +56,29 @@ for (let i = 0; i < 2000; i++) facts["k" + i] = "x".repeat(9000);`))
 	errs := only(ms, "error")
 	if done.str("outcome") != "output_limit" || len(facts) == 0 || len(facts) > (256<<10)/9000 || len(errs) != 1 || !strings.Contains(errs[0].str("message"), "facts limit") {
 		t.Fatalf("facts flood: outcome %s, %d facts, errors %v; want output_limit with the facts up to 256 KiB", done.str("outcome"), len(facts), errs)
+	}
+	// Deterministic runs stay byte-identical with host.time() in them: it
+	// answers the virtual clock, and call times are on that clock.
+	var streams [2]string
+	for i := range streams {
+		m := runMsg("d", "main.js", `import { host } from "playground";
+await new Promise((r) => setTimeout(r, 250));
+console.log(await host.time(), await sleep(3), Date.now());`)
+		m["deterministic"] = true
+		c.send(m)
+		var parts []string
+		for _, m := range c.until("d") {
+			if m.str("type") == "done" {
+				delete(m, "durationMs")
+				delete(m, "stats")
+			}
+			b, _ := json.Marshal(m)
+			parts = append(parts, string(b))
+		}
+		streams[i] = strings.Join(parts, "\n")
+	}
+	if streams[0] != streams[1] || !strings.Contains(streams[0], `"text":"2024-01-01T00:00:00.25Z 3 1704067200250"`) {
+		t.Errorf("deterministic runs with host.time():\n%s\n---\n%s", streams[0], streams[1])
 	}
 	c.send(runMsg("n", "main.js", `console.log("next")`))
 	if ms := c.until("n"); ms[len(ms)-1].str("outcome") != "ok" {

@@ -17,7 +17,7 @@ export function recordCall(m) {
     return false;
   }
   const i = m.callId === undefined ? -1 : calls.findIndex((c) => c.callId === m.callId);
-  if (i >= 0) calls[i] = m;
+  if (i >= 0) calls[i] = { ...m, args: calls[i].args }; // the pending message has them all (a settled one may cut them)
   else calls.push(m);
   return true;
 }

@@ -123,7 +123,7 @@ func (e *Runtime) settleCall(r pipe.HostReply) {
 		// handler's wall time would make two runs differ.
 		d = e.clock.now() - pc.started
 	}
-	e.send(pipe.Event{Kind: pipe.EventCall, CallID: pc.seq, Name: pc.name, Duration: d, OK: r.Error == "", CallError: r.Error, Args: pc.args, Result: capJSON(r.Result)})
+	e.send(pipe.Event{Kind: pipe.EventCall, CallID: pc.seq, Name: pc.name, Duration: d, OK: r.Error == "", CallError: r.Error, Args: capArgs(pc.args), Result: capJSON(r.Result)})
 	if r.Error != "" {
 		errObj, err := e.vm.New(e.vm.Get("Error"), e.vm.ToValue("host."+pc.name+": "+r.Error))
 		if err != nil {
@@ -143,6 +143,20 @@ func (e *Runtime) settleCall(r pipe.HostReply) {
 		return
 	}
 	_ = pc.resolve(v)
+}
+
+// capArgs repeats a call's arguments in its settled event only when they
+// are small (16 KiB in all); the pending event carried all of them, and
+// sending large ones twice would count them twice against the output cap.
+func capArgs(args []json.RawMessage) []json.RawMessage {
+	n := 0
+	for _, a := range args {
+		n += len(a)
+	}
+	if n > 16<<10 {
+		return []json.RawMessage{json.RawMessage(`{"$t":"more","count":` + fmt.Sprint(n) + `}`)}
+	}
+	return args
 }
 
 // capJSON keeps a call's result in its event only when it is small; the

@@ -228,3 +228,20 @@ console.log(f === facts, Object.getOwnPropertySymbols(globalThis).includes(Symbo
 		t.Errorf("facts %s", got)
 	}
 }
+
+// Large arguments are sent once, in the pending event; the settled event
+// names their size instead, so a call does not pay for them twice.
+func TestLargeArgumentsSentOnce(t *testing.T) {
+	h := newHarness(t, Config{Host: map[string]HostFunc{"log": func(args []json.RawMessage) (json.RawMessage, error) {
+		return json.Marshal(len(args[0]))
+	}}})
+	res, rec := run(t, h, Request{Files: files("main.js", `import { host } from "playground";
+console.log(await host.log("x".repeat(600000)));`)})
+	if res.Outcome != OutcomeOK || strings.Join(rec.logs(), "") != "600002" {
+		t.Fatalf("outcome %s logs %q %+v", res.Outcome, rec.logs(), rec.errors())
+	}
+	calls := callEvents(rec)
+	if len(calls) != 2 || len(calls[0].Args) != 1 || len(calls[0].Args[0]) != 600002 || string(calls[1].Args[0]) != `{"$t":"more","count":600002}` {
+		t.Errorf("call events: %d; pending args %d bytes, settled args %.80s", len(calls), len(calls[0].Args[0]), calls[1].Args)
+	}
+}

@@ -288,3 +288,31 @@ facts.c = "last"; // a second set at once: sent at once too
 		})
 	}
 }
+
+// A Go program embedding the pool registers its host functions and names
+// the ones snippets may call as globals, as written for a page that
+// registers them (SandpackVM style): `await log("hello")`.
+func ExampleConfig_hostGlobals() {
+	logged := make(chan string, 16)
+	p, err := NewPool(Config{
+		Host: map[string]HostFunc{
+			"log": func(_ context.Context, c HostCall) (json.RawMessage, error) {
+				for _, a := range c.Args {
+					logged <- string(a) // each argument's JSON
+				}
+				return nil, nil // resolves to undefined
+			},
+		},
+		HostGlobals: []string{"log"}, // also host.log; "console" or "fetch" would be refused here
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer p.Close()
+	_, _ = p.Run(context.Background(), Request{Files: []File{{Path: "main.js", Source: `await log("hello");`}}}, func(ev Event) {
+		if ev.Kind == EventCall && ev.Pending {
+			fmt.Println("call", ev.CallID, ev.Name, "started")
+		}
+	})
+}

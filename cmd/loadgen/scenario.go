@@ -73,7 +73,8 @@ type scenario struct {
 
 	mu        sync.Mutex
 	attackOut map[string]int // attacker outcomes
-	victimOut map[string]int // victim outcomes (plus dial failures)
+	victimOut map[string]int    // victim outcomes (plus dial failures)
+	examples  map[string]string // an attacker outcome → its first run's first error
 	victimLat []time.Duration
 	queued    int // victim runs that were queued
 }
@@ -123,7 +124,7 @@ func runScenario(ctx context.Context, args []string, out io.Writer) error {
 		}
 	}
 	s := &scenario{name: *name, addr: *addr, attackers: srcs, victim: *victim, sockets: *sockets, victimEvery: *every,
-		attackOut: map[string]int{}, victimOut: map[string]int{}}
+		attackOut: map[string]int{}, victimOut: map[string]int{}, examples: map[string]string{}}
 
 	actx, cancel := context.WithTimeout(ctx, *duration)
 	defer cancel()
@@ -247,11 +248,14 @@ func runMessage(id, source string, timeoutMs float64) []byte {
 type serverMsg struct {
 	Type, ID, Outcome string
 	RetryAfterMs      float64
+	Kind, Message     string // of an error
+	err               string // the run's first error event, on its done
 }
 
 // await reads c until run id's done and returns it; queued says whether a
 // queued message came first.
 func await(ctx context.Context, c *websocket.Conn, id string) (done serverMsg, queued bool, err error) {
+	first := ""
 	for {
 		_, b, err := c.Read(ctx)
 		if err != nil {
@@ -267,7 +271,12 @@ func await(ctx context.Context, c *websocket.Conn, id string) (done serverMsg, q
 		switch m.Type {
 		case "queued":
 			queued = true
+		case "error":
+			if first == "" {
+				first = m.Kind + ": " + m.Message[:min(len(m.Message), 120)]
+			}
 		case "done":
+			m.err = first
 			return m, queued, nil
 		}
 	}
@@ -339,7 +348,7 @@ func floodKV(s *scenario) attack {
 			if err != nil {
 				return false
 			}
-			s.count(s.attackOut, m.Outcome)
+			s.outcome(m)
 			if !pause(ctx, retry(m)) {
 				return false
 			}
@@ -557,6 +566,17 @@ func (s *scenario) victimLoop(ctx context.Context) {
 	}
 }
 
+// outcome counts an attacker run's outcome, and keeps the first error of
+// each outcome that had one as its example.
+func (s *scenario) outcome(m serverMsg) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.attackOut[m.Outcome]++
+	if _, ok := s.examples[m.Outcome]; !ok && m.err != "" {
+		s.examples[m.Outcome] = m.err
+	}
+}
+
 func (s *scenario) count(m map[string]int, k string) {
 	s.mu.Lock()
 	m[k]++
@@ -633,6 +653,9 @@ func (s *scenario) print(out io.Writer, elapsed time.Duration, pid int, samples 
 	fmt.Fprintf(out, "attacker      sockets opened %d, refused %d (%s), dropped %d, most open at once %d\n",
 		s.dialed.Load(), s.refused.Load(), strings.Join(refusals, " "), s.dropped.Load(), s.maxOpen.Load())
 	fmt.Fprintf(out, "attacker runs %s\n", tally(s.attackOut))
+	for _, k := range slices.Sorted(mapsKeys(s.examples)) {
+		fmt.Fprintf(out, "  e.g. %s: %s\n", k, s.examples[k])
+	}
 	slices.Sort(s.victimLat)
 	q := func(f float64) string {
 		if len(s.victimLat) == 0 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -33,7 +34,7 @@ func refused(t *testing.T, addr, src string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
-func TestSocketCapPerClient(t *testing.T) {
+func TestAbuseSocketCapPerClient(t *testing.T) {
 	addr := server(t, "-max-sockets-per-ip", "3")
 	var held []*client
 	for range 3 {
@@ -68,20 +69,31 @@ func TestSocketCapPerClient(t *testing.T) {
 	})
 }
 
-func TestTotalSocketCap(t *testing.T) {
+func TestAbuseTotalSocketCap(t *testing.T) {
 	addr := server(t, "-max-sockets", "2")
-	dial(t, addr)
+	first := dial(t, addr)
 	dial(t, addr)
 	status, body := refused(t, addr, victim)
 	if status != http.StatusServiceUnavailable || !strings.Contains(body, "server is full") {
 		t.Errorf("a 3rd socket on a server of 2: %d %q; want 503", status, body)
 	}
+	first.c.CloseNow()
+	var v *client
+	waitFor(t, "the closed socket's place to free", func() bool {
+		c, _, err := dialFrom(t, addr, victim)
+		v = c
+		return err == nil
+	})
+	v.send(runMsg("v", "main.ts", "console.log('victim')"))
+	if ms := v.until("v"); ms[len(ms)-1].str("outcome") != "ok" {
+		t.Errorf("the victim's run once a place freed: %v", ms[len(ms)-1])
+	}
 }
 
-// TestRunCapPerClient: runs that only wait on the host hold a client's run
+// TestAbuseRunCapPerClient: runs that only wait on the host hold a client's run
 // slots, not every worker: past -max-runs-per-ip the attacker's next run
 // ends busy at once, and another client's run still runs.
-func TestRunCapPerClient(t *testing.T) {
+func TestAbuseRunCapPerClient(t *testing.T) {
 	addr := server(t, "-max-runs-per-ip", "2", "-workers", "2", "-rate", "100", "-burst", "100")
 	sleeper := runMsg("", "main.ts", "import { host } from 'playground';\nawait host.sleep(3000);")
 	for i := range 2 { // each socket stays open until the test ends (dialFrom's cleanup)
@@ -118,10 +130,10 @@ func TestRunCapPerClient(t *testing.T) {
 	}
 }
 
-// TestDNSRebindingRefused: a page on an attacker's name that resolves to a
+// TestAbuseDNSRebindingRefused: a page on an attacker's name that resolves to a
 // loopback server sends that name as Host and Origin; the server refuses it
 // (the page and the socket), and still serves localhost.
-func TestDNSRebindingRefused(t *testing.T) {
+func TestAbuseDNSRebindingRefused(t *testing.T) {
 	addr := server(t)
 	_, port, _ := strings.Cut(addr, ":")
 	for _, path := range []string{"/", "/ws", "/api/v1/info"} {
@@ -154,10 +166,10 @@ func TestDNSRebindingRefused(t *testing.T) {
 	}
 }
 
-// TestProtocolEdges: oversized messages are answered and keep the socket; a
+// TestAbuseProtocolEdges: oversized messages are answered and keep the socket; a
 // client's own text is not echoed back in full; invalid runs cost a token of
 // the rate limit and count as protocol violations.
-func TestProtocolEdges(t *testing.T) {
+func TestAbuseProtocolEdges(t *testing.T) {
 	addr := server(t, "-max-source-bytes", "1000", "-rate", "0.01", "-burst", "5")
 	c := dial(t, addr)
 	max := c.hello["limits"].(map[string]any)["maxMessageBytes"].(float64)
@@ -201,29 +213,21 @@ func TestProtocolEdges(t *testing.T) {
 	}
 }
 
-// TestSleepingRunsDoNotStarveOthers: one client fills every worker with runs
+// TestAbuseSleepingRunsDoNotStarveOthers: one client fills every worker with runs
 // that only wait on the host (and queues more behind them); another client's
 // run takes the reserve worker and finishes while they still sleep, and is
 // never busy.
-func TestSleepingRunsDoNotStarveOthers(t *testing.T) {
+func TestAbuseSleepingRunsDoNotStarveOthers(t *testing.T) {
 	addr := server(t, "-workers", "2", "-rate", "100", "-burst", "100")
-	var socks []*client
-	for i := range 4 {
+	for i := range 4 { // one after another: the first two take both workers, the rest wait
 		c, _, err := dialFrom(t, addr, attacker)
 		if err != nil {
 			t.Fatal(err)
 		}
 		c.send(runMsg(fmt.Sprintf("sleep%d", i), "main.ts", "import { host } from 'playground';\nawait host.sleep(5000);"))
-		socks = append(socks, c)
-	}
-	for _, c := range socks[:2] { // both workers are taken
-		if m := c.read(); m.str("type") != "started" {
-			t.Fatalf("a sleeper: %v; want started", m)
-		}
-	}
-	for _, c := range socks[2:] { // the rest wait for them
-		if m := c.read(); m.str("type") != "queued" {
-			t.Fatalf("a third sleeper: %v; want queued", m)
+		want := map[bool]string{true: "started", false: "queued"}[i < 2]
+		if m := c.read(); m.str("type") != want {
+			t.Fatalf("sleeper %d: %v; want %s", i, m, want)
 		}
 	}
 	start := time.Now()
@@ -241,17 +245,16 @@ func TestSleepingRunsDoNotStarveOthers(t *testing.T) {
 	}
 }
 
-// TestStalledReaderBudget: a client that stops reading while its run floods
+// TestAbuseStalledReaderBudget: a client that stops reading while its run floods
 // output is disconnected once its sockets' unsent bytes pass its budget;
 // another client is served meanwhile.
-func TestStalledReaderBudget(t *testing.T) {
+func TestAbuseStalledReaderBudget(t *testing.T) {
 	addr := server(t, stalledReaderFlags...)
 	a, _, err := dialFrom(t, addr, attacker)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// About 6 MB of events: under a socket's own 8 MiB outbox, over the client budget.
-	a.send(runMsg("flood", "main.ts", "for (let i = 0; i < 300; i++) console.log('x'.repeat(10000));"))
+	a.send(runMsg("flood", "main.ts", flood))
 	time.Sleep(2 * time.Second) // the attacker reads nothing while its run floods
 	v, _, err := dialFrom(t, addr, victim)
 	if err != nil {
@@ -261,28 +264,20 @@ func TestStalledReaderBudget(t *testing.T) {
 	if ms := v.until("v"); ms[len(ms)-1].str("outcome") != "ok" {
 		t.Errorf("victim: %v", ms[len(ms)-1])
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
-	for { // what the attacker's socket still holds, then its end
-		_, b, err := a.c.Read(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				t.Fatal("the stalled socket was neither dropped nor done")
-			}
-			break
-		}
-		if strings.Contains(string(b), `"type":"done"`) {
-			t.Fatal("the stalled socket got its whole flood; want it dropped past its client's budget")
-		}
-	}
+	readPrefix(t, a, "flood") // what the attacker's socket still holds, then its end
+	victimServed(t, addr)
 }
+
+// flood is 30 MB of events: more than loopback's socket buffers can absorb
+// (several MB each way), so the server's own accounting must drop it.
+const flood = "for (let i = 0; i < 3000; i++) console.log('x'.repeat(10000));"
 
 var stalledReaderFlags = []string{"-outbox-client-bytes", "200000", "-max-output-bytes", "100000000", "-max-events", "1000000"}
 
-// TestHardFrameCap: a frame over twice maxMessageBytes is never read whole:
+// TestAbuseHardFrameCap: a frame over twice maxMessageBytes is never read whole:
 // the socket closes with 1009 (message too big), and the server serves the
 // next socket.
-func TestHardFrameCap(t *testing.T) {
+func TestAbuseHardFrameCap(t *testing.T) {
 	addr := server(t, "-max-source-bytes", "1000")
 	c := dial(t, addr)
 	max := c.hello["limits"].(map[string]any)["maxMessageBytes"].(float64)
@@ -303,4 +298,238 @@ func TestHardFrameCap(t *testing.T) {
 	if ms := next.until("after"); ms[len(ms)-1].str("outcome") != "ok" {
 		t.Errorf("the next socket's run: %v", ms[len(ms)-1])
 	}
+}
+
+// victimServed checks that another client IP can still connect and run.
+func victimServed(t *testing.T, addr string) {
+	t.Helper()
+	v, _, err := dialFrom(t, addr, victim)
+	if err != nil {
+		t.Fatalf("the victim could not connect: %v", err)
+	}
+	v.send(runMsg("v", "main.ts", "console.log('victim')"))
+	ms := v.until("v")
+	if done := ms[len(ms)-1]; done.str("outcome") != "ok" || len(only(ms, "log")) != 1 {
+		t.Errorf("the victim's run: %s %v; want ok with its log", types(ms), done)
+	}
+	v.c.CloseNow()
+}
+
+// logTexts returns the text of each log message in ms.
+func logTexts(ms []msg) []string {
+	var out []string
+	for _, m := range only(ms, "log") {
+		out = append(out, m.str("text"))
+	}
+	return out
+}
+
+// wireBytes is the size of ms as JSON, as the client received them.
+func wireBytes(ms []msg) int {
+	n := 0
+	for _, m := range ms {
+		b, _ := json.Marshal(m)
+		n += len(b)
+	}
+	return n
+}
+
+// TestAbusePerRunLimits crosses each limit of one run from the attacker's
+// address: the run ends as documented within its bound, what it emitted
+// before the stop arrived (its first log, in seq order without gaps: until
+// checks), and the victim is served afterwards.
+func TestAbusePerRunLimits(t *testing.T) {
+	const maxOut, maxEvents, maxCalls = 200_000, 300, 10
+	addr := server(t, "-max-output-bytes", fmt.Sprint(maxOut), "-max-events", fmt.Sprint(maxEvents),
+		"-max-host-calls", fmt.Sprint(maxCalls), "-rate", "100", "-burst", "100")
+	const pre = "import { facts, host } from 'playground';\nconsole.log('before'); facts.before = 1;\n"
+	for _, tc := range []struct {
+		name, code string
+		timeoutMs  float64
+		outcome    string // "" for ok or output_limit
+		check      func(t *testing.T, ms []msg, done msg)
+	}{
+		{name: "one line past the output cap", code: "console.log('x'.repeat(100 * 2 ** 20));\nconsole.log('after');",
+			check: func(t *testing.T, ms []msg, done msg) {
+				logs := logTexts(ms)
+				if n := len(logs); n < 2 || logs[n-1] != "after" || len(logs[1]) >= 100<<20 {
+					t.Errorf("logs %d; want a truncated line, then after", len(logs))
+				}
+			}},
+		{name: "a log flood", code: "for (;;) console.log('y'.repeat(1000));", outcome: "output_limit"},
+		{name: "%c arguments", code: "const big = 'z'.repeat(300000);\nfor (let i = 0; i < 100; i++) console.log('%c', big);"},
+		{name: "an event flood", code: "for (let i = 0; ; i++) console.log(i);", outcome: "output_limit",
+			check: func(t *testing.T, ms []msg, done msg) {
+				if n := len(only(ms, "log")) + len(only(ms, "fact")); n > maxEvents {
+					t.Errorf("%d events; want at most %d", n, maxEvents)
+				}
+			}},
+		{name: "a facts flood", code: "for (let i = 0; ; i++) facts['k' + i] = 'v'.repeat(1000);", outcome: "output_limit"},
+		{name: "host calls", code: "for (let i = 0; i < 100; i++) await host.sleep(0);", outcome: "error",
+			check: func(t *testing.T, ms []msg, done msg) {
+				if n := len(only(ms, "call")); n > maxCalls {
+					t.Errorf("%d host calls answered; want at most %d", n, maxCalls)
+				}
+			}},
+		{name: "the deadline", code: "while (true) {}", timeoutMs: 300, outcome: "timeout"},
+		{name: "memory", code: "const a = [];\nfor (let i = 0; ; i++) a.push('x'.repeat(2 ** 22) + i);", outcome: "memory_limit"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, _, err := dialFrom(t, addr, attacker)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := runMsg("r", "main.ts", pre+tc.code)
+			m["timeoutMs"] = 30000.0 // a guard only: the worker runs under -race on a loaded machine
+			if tc.timeoutMs > 0 {
+				m["timeoutMs"] = tc.timeoutMs
+			}
+			a.send(m)
+			ms := a.until("r")
+			done := ms[len(ms)-1]
+			switch got := done.str("outcome"); {
+			case tc.outcome == "" && got != "ok" && got != "output_limit",
+				tc.outcome == "error" && got != "error" && got != "output_limit",
+				tc.outcome != "" && tc.outcome != "error" && got != tc.outcome:
+				t.Errorf("outcome %q (%s); want %q", got, types(ms[max(0, len(ms)-5):]), tc.outcome)
+			}
+			if logs := logTexts(ms); len(logs) == 0 || logs[0] != "before" {
+				t.Errorf("the run's first log was lost: %.100v", logs)
+			}
+			if f, _ := done["facts"].(map[string]any); f["before"] != 1.0 {
+				t.Errorf("done.facts lost the fact set before the stop: %.200v", f)
+			}
+			stats, _ := done["stats"].(map[string]any)
+			if ob, _ := stats["outputBytes"].(float64); ob > maxOut {
+				t.Errorf("done.stats.outputBytes = %v; want at most %d", ob, maxOut)
+			}
+			// What was sent: the cap, plus each message's envelope and the done.
+			if n, limit := wireBytes(ms), maxOut+200*len(ms)+wireBytes(ms[len(ms)-1:]); n > limit {
+				t.Errorf("the client received %d bytes for the run; want at most %d (the cap and envelopes)", n, limit)
+			}
+			if tc.check != nil {
+				tc.check(t, ms, done)
+			}
+			a.c.CloseNow()
+			victimServed(t, addr)
+		})
+	}
+}
+
+// TestAbuseKVBudgets: a client's tabs cannot store more than its budget
+// (kv.set fails, catchably), the store never more than its total across
+// clients (the least recently used tabs are dropped), and the victim can
+// store and read back afterwards.
+func TestAbuseKVBudgets(t *testing.T) {
+	// Values of 9,000 characters: a host call's arguments are cut at 10,000
+	// characters on their way to the host today (a longer kv.set stores a
+	// truncated value; reported, not this suite's to fix).
+	const clientBytes, totalBytes, value = 100_000, 300_000, 9_000
+	addr := server(t, "-kv-client-bytes", fmt.Sprint(clientBytes), "-kv-bytes", fmt.Sprint(totalBytes), "-rate", "100", "-burst", "100")
+	fill := fmt.Sprintf(`import { facts, host } from 'playground';
+console.log('before');
+const v = 'x'.repeat(%d);
+let n = 0;
+try { for (let i = 0; i < 100; i++) { await host.kv.set('k' + i, v); facts.n = ++n; } } catch (e) { console.log('refused: ' + e.message); }
+`, value)
+	var tabs []*client
+	for i, src := range []string{attacker, "127.0.0.4", "127.0.0.5", "127.0.0.6", "127.0.0.7"} {
+		a, _, err := dialFrom(t, addr, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tabs = append(tabs, a)
+		a.send(runMsg("fill", "main.ts", fill))
+		ms := a.until("fill")
+		done := ms[len(ms)-1]
+		logs := logTexts(ms)
+		n, _ := done["facts"].(map[string]any)["n"].(float64)
+		if done.str("outcome") != "ok" || len(logs) != 2 || logs[0] != "before" || !strings.HasPrefix(logs[1], "refused: ") {
+			t.Fatalf("client %d filling kv: %s %v; want ok, before, then a refused kv.set", i, types(ms), logs)
+		}
+		if n < 1 || n*value > clientBytes {
+			t.Errorf("client %d stored %v values of %d bytes; want at least one and at most %d bytes", i, n, value, clientBytes)
+		}
+	}
+	// Five clients of 100 kB each against a total of 300 kB: the oldest
+	// tabs were dropped.
+	held := 0
+	for i, a := range tabs {
+		id := fmt.Sprint("list", i)
+		a.send(runMsg(id, "main.ts", "import { host } from 'playground';\nconsole.log(String((await host.kv.list()).length));"))
+		ms := a.until(id)
+		var n int
+		if logs := logTexts(ms); len(logs) == 1 {
+			fmt.Sscan(logs[0], &n)
+		} else {
+			t.Fatalf("kv.list on tab %d: %s", i, types(ms))
+		}
+		held += n * value
+	}
+	if held > totalBytes {
+		t.Errorf("the tabs still hold %d bytes of values; want at most the total, %d", held, totalBytes)
+	}
+	v, _, err := dialFrom(t, addr, victim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.send(runMsg("v", "main.ts", "import { host } from 'playground';\nawait host.kv.set('mine', 'x'.repeat(9000));\nconsole.log(String((await host.kv.get('mine')).length));"))
+	if ms := v.until("v"); ms[len(ms)-1].str("outcome") != "ok" || strings.Join(logTexts(ms), ",") != "9000" {
+		t.Errorf("the victim's kv after the flood: %s %v", types(ms), logTexts(ms))
+	}
+}
+
+// readPrefix reads the stalled socket a until it breaks and checks that
+// what it did get of run id is the run's start, without a gap (nothing
+// emitted before the drop was lost on the way) and without its done.
+func readPrefix(t *testing.T, a *client, id string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	seq := 0.0
+	for {
+		_, b, err := a.c.Read(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				t.Fatal("the stalled socket was neither dropped nor done")
+			}
+			return
+		}
+		var m msg
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		if m.str("id") != id {
+			continue
+		}
+		if m.num("seq") != seq+1 {
+			t.Fatalf("message seq %v after %v: a gap in what the dropped socket received", m.num("seq"), seq)
+		}
+		seq = m.num("seq")
+		if m.str("type") == "done" {
+			t.Fatal("the stalled socket got its whole flood; want it dropped past the budget")
+		}
+	}
+}
+
+// TestAbuseOutboxTotalBudget: stalled readers from several client IPs,
+// each under its own client budget, are dropped once all sockets' unsent
+// bytes pass the total; what each got is the start of its run, and the
+// victim is served afterwards.
+func TestAbuseOutboxTotalBudget(t *testing.T) {
+	addr := server(t, "-outbox-bytes", "300000", "-outbox-client-bytes", "100000000", "-max-output-bytes", "100000000", "-max-events", "1000000", "-workers", "2")
+	var socks []*client
+	for _, src := range []string{attacker, "127.0.0.4"} {
+		a, _, err := dialFrom(t, addr, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.send(runMsg("flood", "main.ts", flood))
+		socks = append(socks, a)
+	}
+	time.Sleep(2 * time.Second) // the attackers read nothing while their runs flood
+	for _, a := range socks {
+		readPrefix(t, a, "flood")
+	}
+	victimServed(t, addr)
 }

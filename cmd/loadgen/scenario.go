@@ -72,7 +72,7 @@ type scenario struct {
 	refusals                 sync.Map // "429"/"503"/other → *atomic.Int64
 
 	mu        sync.Mutex
-	attackOut map[string]int // attacker outcomes
+	attackOut map[string]int    // attacker outcomes
 	victimOut map[string]int    // victim outcomes (plus dial failures)
 	examples  map[string]string // an attacker outcome → its first run's first error
 	victimLat []time.Duration

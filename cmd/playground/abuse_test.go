@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -532,4 +534,49 @@ func TestAbuseOutboxTotalBudget(t *testing.T) {
 		readPrefix(t, a, "flood")
 	}
 	victimServed(t, addr)
+}
+
+// TestAbuseConnectionCap: plain TCP connections, which no WebSocket cap
+// counts, are capped per client IP too (its sockets' cap plus 16): one IP
+// holding idle keep-alive connections cannot exhaust the server's
+// descriptors; past the cap a connection is answered 429 and closed; the
+// victim still connects and runs; a closed connection's place frees.
+func TestAbuseConnectionCap(t *testing.T) {
+	addr := server(t, "-max-sockets-per-ip", "2")
+	const perIP = 2 + 16
+	held := func() (net.Conn, string) { // one keep-alive request, then idle
+		t.Helper()
+		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(attacker)}}
+		c, err := d.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		fmt.Fprintf(c, "GET /healthz HTTP/1.1\r\nHost: %s\r\n\r\n", addr)
+		c.SetReadDeadline(time.Now().Add(30 * time.Second)) // a guard only
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			return c, err.Error()
+		}
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 1000))
+		return c, fmt.Sprintf("%d %s", resp.StatusCode, strings.TrimSpace(string(b)))
+	}
+	var conns []net.Conn
+	for i := range perIP {
+		c, got := held()
+		if got != "200 ok" {
+			t.Fatalf("connection %d of %d: %q; want 200 ok", i+1, perIP, got)
+		}
+		conns = append(conns, c)
+	}
+	if _, got := held(); !strings.HasPrefix(got, "429 too many connections") && !strings.Contains(got, "reset") {
+		t.Errorf("connection %d: %q; want 429 naming the limit (or a reset)", perIP+1, got)
+	}
+	victimServed(t, addr)
+	conns[0].Close()
+	waitFor(t, "the closed connection's place to free", func() bool {
+		c, got := held()
+		c.Close()
+		return got == "200 ok"
+	})
 }

@@ -1,0 +1,173 @@
+package web
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"net/netip"
+	"sync"
+	"time"
+)
+
+// ConnLimits bound the TCP connections a listener keeps open. The socket
+// caps (Config.Sockets, Config.MaxSockets) count WebSockets only; a client
+// that opens plain connections (one keep-alive request each, then idle, or
+// none at all) would otherwise hold a descriptor per connection until
+// IdleTimeout, and from one IP exhaust the server's open-file limit.
+type ConnLimits struct {
+	// PerIP caps one client's connections (keyed like the rate limits: the
+	// IP, an IPv6 /64); 0: no cap. Peers in Trusted are not capped per IP
+	// (a reverse proxy carries many clients), only in Total.
+	PerIP int
+	// Total caps all connections; 0: no cap.
+	Total   int
+	Trusted []netip.Prefix
+	Log     *slog.Logger
+}
+
+// ConnLimits returns the server's connection caps: per IP, the WebSockets
+// one client may hold (Config.Sockets) plus 16 for plain HTTP (a browser
+// opens up to 6 per host; programs calling /api/v1/ a few); in all,
+// Config.MaxSockets plus 32, so that a full server can still answer a
+// refused upgrade with its 503 and serve /healthz. Without a socket cap
+// the matching connection cap is 0 (none).
+func (s *Server) ConnLimits() ConnLimits {
+	l := ConnLimits{Trusted: s.cfg.TrustedProxies, Log: s.cfg.Log}
+	if s.cfg.Sockets != nil {
+		l.PerIP = s.cfg.Sockets.Max() + 16
+	}
+	if s.cfg.MaxSockets > 0 {
+		l.Total = s.cfg.MaxSockets + 32
+	}
+	return l
+}
+
+// LimitListener returns ln with l's caps: a connection past a cap is
+// answered at once with a one-line HTTP 429 (per IP) or 503 (in all) that
+// names the cap, and closed, so it holds its descriptor for no longer than
+// that write (a client that sent its request first may see a reset
+// instead). A connection's place frees when it is closed (also after a
+// WebSocket hijack). Refusals are logged at most once a second, with a
+// count. The returned listener is safe for concurrent use.
+func LimitListener(ln net.Listener, l ConnLimits) net.Listener {
+	if l.Log == nil {
+		l.Log = slog.Default()
+	}
+	return &limitListener{Listener: ln, l: l, byIP: map[string]int{}}
+}
+
+type limitListener struct {
+	net.Listener
+	l ConnLimits
+
+	mu       sync.Mutex // guards the fields below
+	n        int
+	byIP     map[string]int
+	refused int       // since the last log line
+	lastLog time.Time // of the last refusal logged
+}
+
+func (ll *limitListener) Accept() (net.Conn, error) {
+	for {
+		c, err := ll.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		key, perIP := connKey(c.RemoteAddr(), ll.l.Trusted)
+		status, why := ll.take(key, perIP)
+		if status == 0 {
+			return &limitedConn{Conn: c, release: func() { ll.give(key, perIP) }}, nil
+		}
+		body := why + "\n"
+		_ = c.SetWriteDeadline(time.Now().Add(10 * time.Millisecond)) // a new socket's buffer is empty: never waits
+		_, _ = fmt.Fprintf(c, "HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\nRetry-After: 5\r\nConnection: close\r\n\r\n%s",
+			status, map[int]string{429: "Too Many Requests", 503: "Service Unavailable"}[status], len(body), body)
+		c.Close()
+		ll.logRefusal(key, why)
+	}
+}
+
+// connKey is the per-IP key of a peer (like clientIP, without proxies'
+// headers, which a listener does not see) and whether it is capped per IP.
+func connKey(a net.Addr, trusted []netip.Prefix) (string, bool) {
+	ap, err := netip.ParseAddrPort(a.String())
+	if err != nil {
+		return a.String(), true
+	}
+	ip := ap.Addr().Unmap()
+	if ip.Is6() {
+		p, _ := ip.Prefix(64)
+		return p.String(), !inAny(ip, trusted)
+	}
+	return ip.String(), !inAny(ip, trusted)
+}
+
+// take takes a place for key, or returns the refusal's status and reason.
+func (ll *limitListener) take(key string, perIP bool) (int, string) {
+	ll.mu.Lock()
+	defer ll.mu.Unlock()
+	if ll.l.Total > 0 && ll.n >= ll.l.Total {
+		return 503, fmt.Sprintf("server is full: it holds %d connections, its limit", ll.l.Total)
+	}
+	if perIP && ll.l.PerIP > 0 && ll.byIP[key] >= ll.l.PerIP {
+		return 429, fmt.Sprintf("too many connections: this client holds %d, the limit; close some", ll.l.PerIP)
+	}
+	ll.n++
+	if perIP {
+		ll.byIP[key]++
+	}
+	return 0, ""
+}
+
+func (ll *limitListener) give(key string, perIP bool) {
+	ll.mu.Lock()
+	defer ll.mu.Unlock()
+	ll.n--
+	if perIP {
+		if ll.byIP[key]--; ll.byIP[key] <= 0 {
+			delete(ll.byIP, key)
+		}
+	}
+}
+
+// held returns the connections held in all and by key (for tests).
+func (ll *limitListener) held(key string) (int, int) {
+	ll.mu.Lock()
+	defer ll.mu.Unlock()
+	return ll.n, ll.byIP[key]
+}
+
+func (ll *limitListener) logRefusal(key, why string) {
+	ll.mu.Lock()
+	ll.refused++
+	if time.Since(ll.lastLog) < time.Second {
+		ll.mu.Unlock()
+		return
+	}
+	n := ll.refused
+	ll.refused, ll.lastLog = 0, time.Now()
+	ll.mu.Unlock()
+	ll.l.Log.Warn("connections refused", "count", n, "ip", key, "reason", why)
+}
+
+// limitedConn gives its place back once, when closed.
+type limitedConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+// CloseWrite half-closes a TCP connection, as http.Server does before it
+// closes one it answered.
+func (c *limitedConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
+
+func (c *limitedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
+}

@@ -60,9 +60,9 @@ type limitListener struct {
 	net.Listener
 	l ConnLimits
 
-	mu       sync.Mutex // guards the fields below
-	n        int
-	byIP     map[string]int
+	mu      sync.Mutex // guards the fields below
+	n       int
+	byIP    map[string]int
 	refused int       // since the last log line
 	lastLog time.Time // of the last refusal logged
 }

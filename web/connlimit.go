@@ -60,11 +60,11 @@ type limitListener struct {
 	net.Listener
 	l ConnLimits
 
-	mu      sync.Mutex // guards the fields below
-	n       int
-	byIP    map[string]int
-	refused int       // since the last log line
-	lastLog time.Time // of the last refusal logged
+	mu   sync.Mutex // guards the fields below
+	n    int
+	byIP map[string]int
+
+	logs throttle // refusals
 }
 
 func (ll *limitListener) Accept() (net.Conn, error) {
@@ -138,16 +138,36 @@ func (ll *limitListener) held(key string) (int, int) {
 }
 
 func (ll *limitListener) logRefusal(key, why string) {
-	ll.mu.Lock()
-	ll.refused++
-	if time.Since(ll.lastLog) < time.Second {
-		ll.mu.Unlock()
-		return
+	if ok, n := ll.logs.allow(); ok {
+		ll.l.Log.Warn("connection refused", "ip", key, "reason", why, "alsoRefusedSinceLastLine", n)
 	}
-	n := ll.refused
-	ll.refused, ll.lastLog = 0, time.Now()
-	ll.mu.Unlock()
-	ll.l.Log.Warn("connections refused", "count", n, "ip", key, "reason", why)
+}
+
+// throttle lets a flood of one kind of log line through at most once a
+// second. The zero value is ready; it is safe for concurrent use.
+type throttle struct {
+	mu   sync.Mutex
+	last time.Time
+	n    int              // suppressed since last
+	now  func() time.Time // nil: time.Now (tests set it)
+}
+
+// allow reports whether to log now, and how many lines were suppressed
+// since the last one logged.
+func (t *throttle) allow() (bool, int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	now := time.Now()
+	if t.now != nil {
+		now = t.now()
+	}
+	if now.Sub(t.last) >= time.Second {
+		n := t.n
+		t.last, t.n = now, 0
+		return true, n
+	}
+	t.n++
+	return false, 0
 }
 
 // limitedConn gives its place back once, when closed.

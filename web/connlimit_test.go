@@ -145,3 +145,20 @@ func TestServerConnLimits(t *testing.T) {
 		t.Errorf("without socket caps: %d per IP, %d in all; want none", l.PerIP, l.Total)
 	}
 }
+
+func TestThrottle(t *testing.T) {
+	now := time.Unix(1000, 0)
+	th := throttle{now: func() time.Time { return now }}
+	if ok, n := th.allow(); !ok || n != 0 {
+		t.Errorf("first line: %v %d; want logged", ok, n)
+	}
+	for range 5 {
+		if ok, _ := th.allow(); ok {
+			t.Fatal("a line within the second was logged")
+		}
+	}
+	now = now.Add(time.Second)
+	if ok, n := th.allow(); !ok || n != 5 {
+		t.Errorf("a second later: %v %d; want logged, with 5 suppressed", ok, n)
+	}
+}

@@ -89,6 +89,7 @@ type Server struct {
 	started  time.Time
 	draining atomic.Bool  // set by Drain
 	open     atomic.Int64 // sockets upgraded or upgrading, for MaxSockets
+	refusals throttle     // their log lines: a flood of refused upgrades is not a flood of lines
 
 	frameAncestors string // CSP frame-ancestors of /embed, from cfg.EmbedOrigins
 
@@ -221,7 +222,9 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	defer s.sessions.Done()
 	if n := s.open.Add(1); s.cfg.MaxSockets > 0 && n > int64(s.cfg.MaxSockets) {
 		s.open.Add(-1)
-		s.cfg.Log.Warn("websocket refused: server full", "ip", ip, "maxSockets", s.cfg.MaxSockets)
+		if ok, n := s.refusals.allow(); ok {
+			s.cfg.Log.Warn("websocket refused: server full", "ip", ip, "maxSockets", s.cfg.MaxSockets, "alsoRefusedSinceLastLine", n)
+		}
 		w.Header().Set("Retry-After", "5")
 		http.Error(w, fmt.Sprintf("server is full: it holds %d sockets, its limit", s.cfg.MaxSockets), http.StatusServiceUnavailable)
 		return
@@ -230,7 +233,9 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Sockets != nil {
 		release, ok := s.cfg.Sockets.Acquire(ip)
 		if !ok {
-			s.cfg.Log.Warn("websocket refused: too many sockets from one client", "ip", ip, "max", s.cfg.Sockets.Max())
+			if ok, n := s.refusals.allow(); ok {
+				s.cfg.Log.Warn("websocket refused: too many sockets from one client", "ip", ip, "max", s.cfg.Sockets.Max(), "alsoRefusedSinceLastLine", n)
+			}
 			w.Header().Set("Retry-After", "5")
 			http.Error(w, fmt.Sprintf("too many sockets: this client holds %d, the limit (maxSocketsPerClient); close a tab", s.cfg.Sockets.Max()), http.StatusTooManyRequests)
 			return

@@ -141,7 +141,7 @@ func TestScenarioFloodSleep(t *testing.T) {
 	if field(t, r, `server RSS +start ([\d.]+) MiB`) == "0.0" || !strings.Contains(r, fmt.Sprintf("pid %d", os.Getpid())) {
 		t.Errorf("RSS not sampled from this process (pid %d):\n%s", os.Getpid(), r)
 	}
-	for _, want := range []string{"victim ok     p50", "goal          victim p99"} {
+	for _, want := range []string{"victim ok     p50", "goal          victim p99", "server CPU"} {
 		if !strings.Contains(r, want) {
 			t.Errorf("report lacks %q:\n%s", want, r)
 		}
@@ -200,7 +200,10 @@ func TestListenerPID(t *testing.T) {
 	if rss(pid) <= 0 || fdCount(pid) <= 0 {
 		t.Errorf("rss = %d, fds = %d; want both positive", rss(pid), fdCount(pid))
 	}
-	if rss(-1) != -1 || fdCount(-1) != -1 {
-		t.Error("rss or fdCount of no process is not -1")
+	if rss(-1) != -1 || fdCount(-1) != -1 || cpuTime(-1) != -1 {
+		t.Error("rss, fdCount or cpuTime of no process is not -1")
+	}
+	if cpuTime(pid) <= 0 {
+		t.Errorf("cpuTime = %v; want positive (this test process has run)", cpuTime(pid))
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // rss returns process pid's resident set size in bytes (VmRSS of
@@ -78,4 +79,29 @@ func listenerPID(port string) (int, error) {
 		}
 	}
 	return 0, fmt.Errorf("the socket listening on port %d belongs to no readable process", p)
+}
+
+// cpuTime returns the CPU time process pid has used, user and system
+// (utime+stime of /proc/PID/stat, in clock ticks of 1/100 s: USER_HZ on
+// Linux), or -1 when it cannot be read.
+func cpuTime(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return -1
+	}
+	// The command name (field 2) may hold spaces: count fields after its ')'.
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return -1
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return -1
+	}
+	ut, err1 := strconv.ParseInt(f[11], 10, 64) // field 14
+	st, err2 := strconv.ParseInt(f[12], 10, 64) // field 15
+	if err1 != nil || err2 != nil {
+		return -1
+	}
+	return time.Duration(ut+st) * 10 * time.Millisecond
 }

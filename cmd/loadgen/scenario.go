@@ -559,7 +559,7 @@ func (s *scenario) victimLoop(ctx context.Context) {
 			s.queued++
 		}
 		s.mu.Unlock()
-		if s.name == "sockets" { // a fresh socket for every run: the victim must still connect
+		if s.name == "sockets" || s.name == "connections" { // a fresh socket for every run: the victim must still connect
 			c.CloseNow()
 			c = nil
 		}
@@ -586,8 +586,9 @@ func (s *scenario) count(m map[string]int, k string) {
 // sample is one monitor reading.
 type sample struct {
 	at       time.Duration
-	rss      int64 // bytes, -1 when unreadable
-	fds      int   // -1 when unreadable
+	rss      int64         // bytes, -1 when unreadable
+	fds      int           // -1 when unreadable
+	cpu      time.Duration // user+sys, -1 when unreadable
 	sessions float64
 	goMem    float64
 }
@@ -598,7 +599,7 @@ func monitor(ctx context.Context, pid int, base string, every time.Duration) <-c
 	out := make(chan []sample, 1)
 	start := time.Now()
 	take := func() sample {
-		sm := sample{at: time.Since(start), rss: rss(pid), fds: fdCount(pid)}
+		sm := sample{at: time.Since(start), rss: rss(pid), fds: fdCount(pid), cpu: cpuTime(pid)}
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if st, err := stats(sctx, base); err == nil {
@@ -692,6 +693,9 @@ func (s *scenario) print(out io.Writer, elapsed time.Duration, pid int, samples 
 	}
 	if len(fds) > 0 {
 		fmt.Fprintf(out, "server        sessions max %.0f, open files max %d, Go memory at end %.1f MiB\n", maxSess, slices.Max(fds), samples[len(samples)-1].goMem/(1<<20))
+	}
+	if a, b := samples[0].cpu, samples[len(samples)-1].cpu; a >= 0 && b >= 0 {
+		fmt.Fprintf(out, "server CPU    %.1f s user+sys over %v (%.0f%% of one core)\n", (b - a).Seconds(), elapsed.Round(time.Second), 100*(b-a).Seconds()/elapsed.Seconds())
 	}
 	if s.name == "flood-sleep" {
 		p99 := time.Duration(0)

@@ -207,3 +207,20 @@ func TestListenerPID(t *testing.T) {
 		t.Errorf("cpuTime = %v; want positive (this test process has run)", cpuTime(pid))
 	}
 }
+
+// TestScenarioNoAttack: the baseline runs the victim alone.
+func TestScenarioNoAttack(t *testing.T) {
+	addr := scenarioServer(t)
+	var out strings.Builder
+	if err := run(t.Context(), []string{"-scenario", "flood-sleep", "-no-attack", "-addr", addr, "-duration", "1s",
+		"-victim-every", "50ms", "-pid", strconv.Itoa(os.Getpid())}, &out); err != nil {
+		t.Fatalf("run: %v\n%s", err, out.String())
+	}
+	r := out.String()
+	if field(t, r, `sockets opened (\d+)`) != "0" || !strings.Contains(r, "attacker none") {
+		t.Errorf("the baseline attacked:\n%s", r)
+	}
+	if ok, _ := strconv.Atoi(field(t, r, `victim runs +ok=(\d+)`)); ok < 3 || !strings.Contains(r, "victim server queueMs") {
+		t.Errorf("victim ok runs = %d; want several, with the server's queue times:\n%s", ok, r)
+	}
+}

@@ -76,7 +76,9 @@ type scenario struct {
 	victimOut map[string]int    // victim outcomes (plus dial failures)
 	examples  map[string]string // an attacker outcome → its first run's first error
 	victimLat []time.Duration
-	queued    int // victim runs that were queued
+	victimQ   []float64 // done.stats.queueMs of the victim's ok runs: time waiting for a slot and a worker
+	victimDur []float64 // done.durationMs of them: the server's own view of the run
+	queued    int       // victim runs that were queued
 }
 
 func runScenario(ctx context.Context, args []string, out io.Writer) error {
@@ -90,6 +92,7 @@ func runScenario(ctx context.Context, args []string, out io.Writer) error {
 	every := fs.Duration("victim-every", 300*time.Millisecond, "pause between the victim's runs (its own rate limit is 4/s by default)")
 	pid := fs.Int("pid", 0, "server `pid` for RSS samples (0: the process listening on -addr's port)")
 	sample := fs.Duration("sample", time.Second, "RSS and stats sampling interval")
+	noAttack := fs.Bool("no-attack", false, "run the victim alone: the baseline the attack is compared with")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -132,6 +135,10 @@ func runScenario(ctx context.Context, args []string, out io.Writer) error {
 	start := time.Now()
 	var wg sync.WaitGroup
 	body := mk(s)
+	if *noAttack {
+		s.attackers = []string{"none (-no-attack)"}
+		srcs = nil
+	}
 	for _, src := range srcs {
 		wg.Go(func() { body(actx, src) })
 	}
@@ -249,6 +256,8 @@ type serverMsg struct {
 	Type, ID, Outcome string
 	RetryAfterMs      float64
 	Kind, Message     string // of an error
+	DurationMs        float64
+	Stats             struct{ QueueMs float64 }
 	err               string // the run's first error event, on its done
 }
 
@@ -554,6 +563,8 @@ func (s *scenario) victimLoop(ctx context.Context) {
 		s.victimOut[m.Outcome]++
 		if m.Outcome == "ok" {
 			s.victimLat = append(s.victimLat, d)
+			s.victimQ = append(s.victimQ, m.Stats.QueueMs)
+			s.victimDur = append(s.victimDur, m.DurationMs)
 		}
 		if queued {
 			s.queued++
@@ -665,7 +676,14 @@ func (s *scenario) print(out io.Writer, elapsed time.Duration, pid int, samples 
 		return fmt.Sprintf("%.1f ms", float64(s.victimLat[int(f*float64(len(s.victimLat)-1))].Microseconds())/1000)
 	}
 	fmt.Fprintf(out, "victim runs   %s; queued %d\n", tally(s.victimOut), s.queued)
-	fmt.Fprintf(out, "victim ok     p50 %s  p90 %s  p99 %s  max %s (n=%d)\n", q(0.5), q(0.9), q(0.99), q(1), len(s.victimLat))
+	fmt.Fprintf(out, "victim ok     p50 %s  p90 %s  p99 %s  max %s (n=%d; run sent → done received)\n", q(0.5), q(0.9), q(0.99), q(1), len(s.victimLat))
+	if len(s.victimQ) > 0 {
+		slices.Sort(s.victimQ)
+		slices.Sort(s.victimDur)
+		at := func(xs []float64, f float64) float64 { return xs[int(f*float64(len(xs)-1))] }
+		fmt.Fprintf(out, "victim server queueMs p50 %.2f p99 %.2f max %.2f; durationMs p50 %.1f p99 %.1f max %.1f\n",
+			at(s.victimQ, 0.5), at(s.victimQ, 0.99), at(s.victimQ, 1), at(s.victimDur, 0.5), at(s.victimDur, 0.99), at(s.victimDur, 1))
+	}
 	var rs []int64
 	var fds []int
 	maxSess := 0.0

@@ -64,8 +64,8 @@ func TestLoadgenReportsRuns(t *testing.T) {
 }
 
 // scenarioServer serves a pool of two workers (with the default reserve)
-// whose host has sleep(ms), and caps runs at 2 and sockets at 4 per IP, as
-// the real server caps them by flags.
+// whose host has sleep(ms), and caps runs at 2, sockets at 4 and
+// connections at 6 per IP, as the real server caps them by flags.
 func scenarioServer(t *testing.T) string {
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -95,7 +95,9 @@ func scenarioServer(t *testing.T) string {
 		Runs:      ratelimit.NewLocalCounts(2),
 		Log:       log,
 	})
-	srv := httptest.NewServer(site)
+	srv := httptest.NewUnstartedServer(site)
+	srv.Listener = web.LimitListener(srv.Listener, web.ConnLimits{PerIP: 6, Log: log})
+	srv.Start()
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() { site.Close() })
 	return strings.TrimPrefix(srv.URL, "http://")
@@ -222,5 +224,27 @@ func TestScenarioNoAttack(t *testing.T) {
 	}
 	if ok, _ := strconv.Atoi(field(t, r, `victim runs +ok=(\d+)`)); ok < 3 || !strings.Contains(r, "victim server queueMs") {
 		t.Errorf("victim ok runs = %d; want several, with the server's queue times:\n%s", ok, r)
+	}
+}
+
+// TestScenarioConnections: idle keep-alive connections from the attacker
+// stop at the listener's per-IP cap (refusals counted by status), and the
+// victim still connects for each run.
+func TestScenarioConnections(t *testing.T) {
+	addr := scenarioServer(t)
+	var out strings.Builder
+	if err := run(t.Context(), []string{"-scenario", "connections", "-addr", addr, "-duration", "2s",
+		"-attack-sockets", "50", "-pid", strconv.Itoa(os.Getpid())}, &out); err != nil {
+		t.Fatalf("run: %v\n%s", err, out.String())
+	}
+	r := out.String()
+	if got := field(t, r, `most open at once (\d+)`); got != "6" {
+		t.Errorf("attacker connections open at once = %s; want 6 (the cap):\n%s", got, r)
+	}
+	if !strings.Contains(r, "429=") {
+		t.Errorf("no 429 refusals counted:\n%s", r)
+	}
+	if strings.Contains(r, "dial failed") || field(t, r, `victim runs +ok=(\d+)`) == "0" {
+		t.Errorf("the victim could not connect or run:\n%s", r)
 	}
 }

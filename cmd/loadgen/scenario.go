@@ -451,7 +451,8 @@ func connectionFlood(s *scenario) attack {
 							var n int
 							n, err = c.Read(buf)
 							if err == nil && !strings.HasPrefix(string(buf[:n]), "HTTP/1.1 200") {
-								err = fmt.Errorf("answer %q", buf[:min(n, 40)])
+								err = &refusedError{err: fmt.Errorf("answer %q", buf[:min(n, 40)])}
+								fmt.Sscanf(string(buf[:n]), "HTTP/1.1 %d", &err.(*refusedError).status)
 							}
 						}
 						if err != nil {
@@ -461,7 +462,12 @@ func connectionFlood(s *scenario) attack {
 					if err != nil {
 						if ctx.Err() == nil {
 							s.refused.Add(1)
-							n, _ := s.refusals.LoadOrStore("error", new(atomic.Int64))
+							reason := "error" // reset, refused, timeout
+							var re *refusedError
+							if errors.As(err, &re) {
+								reason = fmt.Sprint(re.status)
+							}
+							n, _ := s.refusals.LoadOrStore(reason, new(atomic.Int64))
 							n.(*atomic.Int64).Add(1)
 							pause(ctx, 10*time.Millisecond)
 						}

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"slices"
@@ -117,6 +118,10 @@ func runScenario(ctx context.Context, args []string, out io.Writer) error {
 	if _, err := stats(ctx, base); err != nil {
 		return fmt.Errorf("server not reachable: %w", err)
 	}
+	// net/http logs each connection the server refuses before the request
+	// ("Unsolicited response received on idle HTTP channel"): counted, not
+	// printed.
+	log.SetOutput(io.Discard)
 	if *pid == 0 {
 		_, port, err := net.SplitHostPort(*addr)
 		if err != nil {

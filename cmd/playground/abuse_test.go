@@ -580,3 +580,58 @@ func TestAbuseConnectionCap(t *testing.T) {
 		return got == "200 ok"
 	})
 }
+
+// TestAbuseFullQueueSharedFairly: one client fills the whole queue with
+// runs that wait on the host (and another holds the reserve worker);
+// a third client's run still gets a place (the hog's newest waiter ends
+// busy instead) and runs; the hog's other runs keep everything they log.
+func TestAbuseFullQueueSharedFairly(t *testing.T) {
+	addr := server(t, "-workers", "1", "-queue", "3", "-rate", "100", "-burst", "100")
+	sleeper := "import { host } from 'playground';\nconsole.log('before');\nawait host.sleep(1000);\nconsole.log('after');"
+	// A second attacker address takes the reserve worker (the first will
+	// hold the only other), so that the victim must queue.
+	second, _, err := dialFrom(t, addr, "127.0.0.4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hog []*client
+	for i := range 4 { // one runs, three fill the queue
+		c, _, err := dialFrom(t, addr, attacker)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.send(runMsg(fmt.Sprint("s", i), "main.ts", sleeper))
+		want := map[bool]string{true: "started", false: "queued"}[i == 0]
+		if m := c.read(); m.str("type") != want {
+			t.Fatalf("sleeper %d: %v; want %s", i, m, want)
+		}
+		hog = append(hog, c)
+		if i == 0 {
+			second.send(runMsg("r", "main.ts", sleeper))
+			if m := second.read(); m.str("type") != "started" {
+				t.Fatalf("the second attacker's run: %v; want started on the reserve worker", m)
+			}
+		}
+	}
+	v, _, err := dialFrom(t, addr, victim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.send(runMsg("v", "main.ts", "console.log('victim')"))
+	dropped := hog[3].continueUntil("s3", []msg{{"type": "queued", "seq": 1.0}})
+	if done := dropped[len(dropped)-1]; done.str("outcome") != "busy" || done.num("retryAfterMs") <= 0 {
+		t.Errorf("the hog's newest waiter: %v; want busy with retryAfterMs (the victim took its place)", done)
+	}
+	ms := v.until("v")
+	if done := ms[len(ms)-1]; done.str("outcome") != "ok" || strings.Join(logTexts(ms), ",") != "victim" {
+		t.Errorf("the victim on a full queue: %s %v; want ok with its log", types(ms), done)
+	}
+	for i, c := range hog[:3] {
+		id := fmt.Sprint("s", i)
+		first := []msg{{"type": map[bool]string{true: "started", false: "queued"}[i == 0], "seq": 1.0}}
+		ms := c.continueUntil(id, first)
+		if done := ms[len(ms)-1]; done.str("outcome") != "ok" || strings.Join(logTexts(ms), ",") != "before,after" {
+			t.Errorf("the hog's run %d: %s %v; want ok with both logs", i, types(ms), logTexts(ms))
+		}
+	}
+}

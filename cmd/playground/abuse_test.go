@@ -97,7 +97,8 @@ func TestAbuseTotalSocketCap(t *testing.T) {
 // ends busy at once, and another client's run still runs.
 func TestAbuseRunCapPerClient(t *testing.T) {
 	addr := server(t, "-max-runs-per-ip", "2", "-workers", "2", "-rate", "100", "-burst", "100")
-	sleeper := runMsg("", "main.ts", "import { host } from 'playground';\nawait host.sleep(3000);")
+	sleeper := runMsg("", "main.ts", "import { host } from 'playground';\nconsole.log('before');\nawait host.sleep(3000);\nconsole.log('after');")
+	var sleepers []*client
 	for i := range 2 { // each socket stays open until the test ends (dialFrom's cleanup)
 		c, _, err := dialFrom(t, addr, attacker)
 		if err != nil {
@@ -105,9 +106,10 @@ func TestAbuseRunCapPerClient(t *testing.T) {
 		}
 		sleeper["id"] = fmt.Sprintf("s%d", i)
 		c.send(sleeper)
-		if m := c.read(); m.str("type") != "started" && m.str("type") != "queued" {
-			t.Fatalf("sleeper %d: %v", i, m)
+		if m := c.read(); m.str("type") != "started" {
+			t.Fatalf("sleeper %d: %v; want started (2 workers)", i, m)
 		}
+		sleepers = append(sleepers, c)
 	}
 	third, _, err := dialFrom(t, addr, attacker)
 	if err != nil {
@@ -129,6 +131,13 @@ func TestAbuseRunCapPerClient(t *testing.T) {
 	v.send(runMsg("v", "main.ts", "console.log('victim')"))
 	if ms := v.until("v"); ms[len(ms)-1].str("outcome") != "ok" {
 		t.Errorf("victim's run while the attacker holds its cap: %v", ms[len(ms)-1])
+	}
+	for i, c := range sleepers { // the refusal cost the runs in flight nothing
+		id := fmt.Sprintf("s%d", i)
+		ms := c.continueUntil(id, []msg{{"type": "started", "seq": 1.0}})
+		if ms[len(ms)-1].str("outcome") != "ok" || strings.Join(logTexts(ms), ",") != "before,after" {
+			t.Errorf("sleeper %d: %s %v; want ok with both logs", i, types(ms), logTexts(ms))
+		}
 	}
 }
 
@@ -374,6 +383,7 @@ func TestAbusePerRunLimits(t *testing.T) {
 				}
 			}},
 		{name: "the deadline", code: "while (true) {}", timeoutMs: 300, outcome: "timeout"},
+		{name: "compile-time BigInt", code: "const x = 1n << 400000000n;\nconsole.log(String(x).length);", timeoutMs: 1000, outcome: "timeout"},
 		{name: "memory", code: "const a = [];\nfor (let i = 0; ; i++) a.push('x'.repeat(2 ** 22) + i);", outcome: "memory_limit"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -634,4 +644,61 @@ func TestAbuseFullQueueSharedFairly(t *testing.T) {
 			t.Errorf("the hog's run %d: %s %v; want ok with both logs", i, types(ms), logTexts(ms))
 		}
 	}
+}
+
+// TestAbusePathLimits: a path deeper than 10 segments or longer than 200
+// bytes is refused with INVALID_REQUEST naming the limit; the socket is
+// kept and serves the next run.
+func TestAbusePathLimits(t *testing.T) {
+	addr := server(t)
+	a, _, err := dialFrom(t, addr, attacker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tc := range []struct{ path, want string }{
+		{"a/b/c/d/e/f/g/h/i/j/k/main.ts", "the limit is 10"},
+		{"src/" + strings.Repeat("x", 200) + ".ts", "the limit is 200"},
+	} {
+		id := fmt.Sprint("p", i)
+		a.send(runMsg(id, tc.path, "console.log(1)"))
+		ms := a.until(id)
+		if len(ms) != 2 || ms[0].str("kind") != "INVALID_REQUEST" || !strings.Contains(ms[0].str("message"), tc.want) || ms[1].str("outcome") != "invalid" {
+			t.Errorf("path %.40q: %v; want INVALID_REQUEST with %q, then done invalid", tc.path, ms, tc.want)
+		}
+	}
+	a.send(runMsg("ok", "main.ts", "console.log('still here')"))
+	if ms := a.until("ok"); ms[len(ms)-1].str("outcome") != "ok" {
+		t.Errorf("the same socket's next run: %v", ms[len(ms)-1])
+	}
+	victimServed(t, addr)
+}
+
+// TestAbuseKVExpiryFreesBudget: a closed tab's data expires after -kv-ttl,
+// and with it the client's budget: a client at its budget that closes its
+// tab can store again once the data has expired.
+func TestAbuseKVExpiryFreesBudget(t *testing.T) {
+	addr := server(t, "-kv-client-bytes", "30000", "-kv-ttl", "1s", "-rate", "100", "-burst", "100")
+	fill := `import { host } from 'playground';
+let n = 0;
+try { for (let i = 0; i < 10; i++) { await host.kv.set('k' + i, 'x'.repeat(9000)); n++; } } catch (e) { console.log('refused'); }
+console.log(String(n));`
+	tab, _, err := dialFrom(t, addr, attacker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab.send(runMsg("fill", "main.ts", fill))
+	if logs := logTexts(tab.until("fill")); strings.Join(logs, ",") != "refused,3" {
+		t.Fatalf("filling a 30 kB budget with 9 kB values: %v; want 3 stored, then refused", logs)
+	}
+	tab.c.Close(websocket.StatusNormalClosure, "")
+	waitFor(t, "the closed tab's data to expire and free the budget", func() bool {
+		c, _, err := dialFrom(t, addr, attacker)
+		if err != nil {
+			return false
+		}
+		defer c.c.CloseNow()
+		c.send(runMsg("again", "main.ts", "import { host } from 'playground';\ntry { await host.kv.set('k', 'x'.repeat(9000)); console.log('stored'); } catch (e) { console.log('refused'); }"))
+		return strings.Join(logTexts(c.until("again")), ",") == "stored"
+	})
+	victimServed(t, addr)
 }

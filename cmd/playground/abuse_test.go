@@ -71,25 +71,58 @@ func TestAbuseSocketCapPerClient(t *testing.T) {
 	})
 }
 
+// TestAbuseTotalSocketCap: a server at -max-sockets refuses a newcomer
+// with 503 only when no client holds two sockets more than it; otherwise
+// the client holding the most gives up its newest socket (its run's done
+// first, then 1001). A closed socket's place frees.
 func TestAbuseTotalSocketCap(t *testing.T) {
 	addr := server(t, "-max-sockets", "2")
-	first := dial(t, addr)
-	dial(t, addr)
-	status, body := refused(t, addr, victim)
-	if status != http.StatusServiceUnavailable || !strings.Contains(body, "server is full") {
-		t.Errorf("a 3rd socket on a server of 2: %d %q; want 503", status, body)
+	var hog []*client
+	for range 2 { // the attacker holds the whole server
+		c, _, err := dialFrom(t, addr, attacker)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hog = append(hog, c)
 	}
-	first.c.CloseNow()
-	var v *client
-	waitFor(t, "the closed socket's place to free", func() bool {
-		c, _, err := dialFrom(t, addr, victim)
-		v = c
-		return err == nil
-	})
+	newest := hog[1]
+	newest.send(runMsg("r", "main.ts", "import { host } from 'playground';\nconsole.log('before');\nawait host.sleep(5000);\nconsole.log('after');"))
+	first := []msg{newest.read(), newest.read()}
+	if types(first) != "started log" {
+		t.Fatalf("the attacker's run: %s", types(first))
+	}
+	// A client holding none still gets in: the attacker's newest socket
+	// ends to make room, its run's done first (nothing it logged is lost).
+	v, _, err := dialFrom(t, addr, victim)
+	if err != nil {
+		t.Fatalf("the victim on a server full of the attacker's sockets: %v; want room made", err)
+	}
+	ms := newest.continueUntil("r", first)
+	if done := ms[len(ms)-1]; done.str("outcome") != "cancelled" || strings.Join(logTexts(ms), ",") != "before" {
+		t.Errorf("the evicted socket's run: %s %v; want its log, then done cancelled", types(ms), done)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	if _, _, err := newest.c.Read(ctx); websocket.CloseStatus(err) != websocket.StatusGoingAway {
+		t.Errorf("the evicted socket: %v; want a close with 1001", err)
+	}
 	v.send(runMsg("v", "main.ts", "console.log('victim')"))
 	if ms := v.until("v"); ms[len(ms)-1].str("outcome") != "ok" {
-		t.Errorf("the victim's run once a place freed: %v", ms[len(ms)-1])
+		t.Errorf("the victim's run: %v", ms[len(ms)-1])
 	}
+	// Attacker 1, victim 1: no one holds two more than a newcomer: 503.
+	status, body := refused(t, addr, "127.0.0.4")
+	if status != http.StatusServiceUnavailable || !strings.Contains(body, "server is full") {
+		t.Errorf("a 3rd client on a full server shared fairly: %d %q; want 503", status, body)
+	}
+	hog[0].c.CloseNow()
+	waitFor(t, "the closed socket's place to free", func() bool {
+		c, _, err := dialFrom(t, addr, "127.0.0.4")
+		if err == nil {
+			c.c.CloseNow()
+		}
+		return err == nil
+	})
 }
 
 // TestAbuseRunCapPerClient: runs that only wait on the host hold a client's run

@@ -19,30 +19,34 @@ type ConnLimits struct {
 	// IP, an IPv6 /64); 0: no cap. Peers in Trusted are not capped per IP
 	// (a reverse proxy carries many clients), only in Total.
 	PerIP int
-	// Total caps all connections; 0: no cap.
-	Total   int
-	Trusted []netip.Prefix
-	Log     *slog.Logger
+	// Total caps all connections; 0: no cap. Past it, a client holding no
+	// connection still gets one while fewer than Fresh connections are
+	// past Total: a server filled by many clients still lets a newcomer
+	// reach the socket cap's fair share (Config.MaxSockets).
+	Total, Fresh int
+	Trusted      []netip.Prefix
+	Log          *slog.Logger
 }
 
 // ConnLimits returns the server's connection caps: per IP, the WebSockets
 // one client may hold (Config.Sockets) plus 16 for plain HTTP (a browser
 // opens up to 6 per host; programs calling /api/v1/ a few); in all,
 // Config.MaxSockets plus 32, so that a full server can still answer a
-// refused upgrade with its 503 and serve /healthz. Without a socket cap
-// the matching connection cap is 0 (none).
+// refused upgrade with its 503 and serve /healthz, and 32 more (Fresh) for
+// clients holding none. Without a socket cap the matching connection cap
+// is 0 (none).
 func (s *Server) ConnLimits() ConnLimits {
 	l := ConnLimits{Trusted: s.cfg.TrustedProxies, Log: s.cfg.Log}
 	if s.cfg.Sockets != nil {
 		l.PerIP = s.cfg.Sockets.Max() + 16
 	}
 	if s.cfg.MaxSockets > 0 {
-		l.Total = s.cfg.MaxSockets + 32
+		l.Total, l.Fresh = s.cfg.MaxSockets+32, 32
 	}
 	return l
 }
 
-// LimitListener returns ln with l's caps: a connection past a cap is
+// LimitListener returns ln with l's caps (see ConnLimits): a connection past a cap is
 // answered at once with a one-line HTTP 429 (per IP) or 503 (in all) that
 // names the cap, and closed, so it holds its descriptor for no longer than
 // that write (a client that sent its request first may see a reset
@@ -106,7 +110,7 @@ func connKey(a net.Addr, trusted []netip.Prefix) (string, bool) {
 func (ll *limitListener) take(key string, perIP bool) (int, string) {
 	ll.mu.Lock()
 	defer ll.mu.Unlock()
-	if ll.l.Total > 0 && ll.n >= ll.l.Total {
+	if ll.l.Total > 0 && ll.n >= ll.l.Total && (ll.byIP[key] > 0 || !perIP || ll.n >= ll.l.Total+ll.l.Fresh) {
 		return 503, fmt.Sprintf("server is full: it holds %d connections, its limit", ll.l.Total)
 	}
 	if perIP && ll.l.PerIP > 0 && ll.byIP[key] >= ll.l.PerIP {

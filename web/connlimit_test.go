@@ -138,8 +138,8 @@ func TestLimitListenerTotal(t *testing.T) {
 
 func TestServerConnLimits(t *testing.T) {
 	s := NewServer(Config{Sockets: ratelimit.NewLocalCounts(16), MaxSockets: 100, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if l := s.ConnLimits(); l.PerIP != 32 || l.Total != 132 {
-		t.Errorf("ConnLimits = %d per IP, %d in all; want 32 and 132", l.PerIP, l.Total)
+	if l := s.ConnLimits(); l.PerIP != 32 || l.Total != 132 || l.Fresh != 32 {
+		t.Errorf("ConnLimits = %d per IP, %d in all, %d fresh; want 32, 132, 32", l.PerIP, l.Total, l.Fresh)
 	}
 	if l := NewServer(Config{Log: slog.New(slog.NewTextHandler(io.Discard, nil))}).ConnLimits(); l.PerIP != 0 || l.Total != 0 {
 		t.Errorf("without socket caps: %d per IP, %d in all; want none", l.PerIP, l.Total)
@@ -161,4 +161,28 @@ func TestThrottle(t *testing.T) {
 	if ok, n := th.allow(); !ok || n != 5 {
 		t.Errorf("a second later: %v %d; want logged, with 5 suppressed", ok, n)
 	}
+}
+
+// TestLimitListenerFresh: past Total, a client holding no connection still
+// gets one, up to Fresh more; one that holds one does not.
+func TestLimitListenerFresh(t *testing.T) {
+	ll, addr := listen(t, ConnLimits{PerIP: 5, Total: 2, Fresh: 1})
+	accepted := acceptAll(t, ll)
+	for range 2 {
+		if _, line := connect(t, addr, "127.0.0.2"); line != "" {
+			t.Fatalf("under the total: %q", line)
+		}
+		<-accepted
+	}
+	if _, line := connect(t, addr, "127.0.0.2"); !strings.HasPrefix(line, "HTTP/1.1 503") {
+		t.Errorf("past the total, from a client holding two: %q; want 503", line)
+	}
+	if _, line := connect(t, addr, "127.0.0.3"); line != "" {
+		t.Errorf("past the total, from a client holding none: %q; want it held (fresh)", line)
+	}
+	<-accepted
+	if _, line := connect(t, addr, "127.0.0.4"); !strings.HasPrefix(line, "HTTP/1.1 503") {
+		t.Errorf("past total and fresh: %q; want 503", line)
+	}
+	waitHeld(t, ll, 3)
 }

@@ -299,7 +299,7 @@ func TestAbuseStalledReaderBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.send(runMsg("flood", "main.ts", flood))
-	time.Sleep(2 * time.Second) // the attacker reads nothing while its run floods
+	waitDropped(t, addr, 0) // the attacker reads nothing while its run floods
 	v, _, err := dialFrom(t, addr, victim)
 	if err != nil {
 		t.Fatal(err)
@@ -524,6 +524,20 @@ try { for (let i = 0; i < 100; i++) { await host.kv.set('k' + i, v); facts.n = +
 	}
 }
 
+// waitDropped waits, reading nothing, until the server holds n sessions
+// (/api/stats): the stalled sockets were dropped. The deadline is a guard
+// only (a flood from a worker under -race on a loaded machine is slow).
+func waitDropped(t *testing.T, addr string, n float64) {
+	t.Helper()
+	deadline := time.Now().Add(90 * time.Second)
+	for stats(t, addr)["sessions"] != n {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server still holds %v sessions; want the stalled ones dropped, %v left", stats(t, addr)["sessions"], n)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // readPrefix reads the stalled socket a until it breaks and checks that
 // what it did get of run id is the run's start, without a gap (nothing
 // emitted before the drop was lost on the way) and without its done.
@@ -572,7 +586,7 @@ func TestAbuseOutboxTotalBudget(t *testing.T) {
 		a.send(runMsg("flood", "main.ts", flood))
 		socks = append(socks, a)
 	}
-	time.Sleep(2 * time.Second) // the attackers read nothing while their runs flood
+	waitDropped(t, addr, 0) // the attackers read nothing while their runs flood
 	for _, a := range socks {
 		readPrefix(t, a, "flood")
 	}

@@ -240,6 +240,7 @@ func TestAbuseProtocolEdges(t *testing.T) {
 	if ms := c.until("valid"); ms[len(ms)-1].str("outcome") != "rate_limited" {
 		t.Errorf("a valid run after 5 invalid ones on a burst of 5: %v; want rate_limited (invalid runs cost tokens)", ms[len(ms)-1])
 	}
+	victimServed(t, addr) // the rate limit is per client: another IP has its own tokens
 	// Invalid runs count as violations: the 20th closes the socket with 1008.
 	for i := range 14 {
 		c.send(map[string]any{"type": "run", "id": fmt.Sprintf("bad%d", i), "files": []any{}})

@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-// ErrBusy is returned by the queue when it is full.
+// ErrBusy is returned by the queue when it is full (see queue).
 var ErrBusy = errors.New("sandbox queue is full")
 
 // queue hands out worker slots to runs, fair across keys (client IPs or
@@ -18,8 +18,14 @@ var ErrBusy = errors.New("sandbox queue is full")
 // free only when those runs end. So beside the normal slots the queue keeps
 // reserve slots (started spare workers) that only a key holding no slot may
 // take. One client can then fill every normal slot, and another client's
-// run still starts at once. The zero value is not usable; use newQueue. It
-// is safe for concurrent use.
+// run still starts at once.
+//
+// The waiting places are shared fairly too: when the queue is full, a run
+// whose key has fewer waiters than the key with the most takes the place of
+// that key's newest waiter, which ends with ErrBusy (longest queue drop).
+// Many clients each at their own run cap then cannot fill the queue so that
+// a client with nothing queued is answered busy. The zero value is not
+// usable; use newQueue. It is safe for concurrent use.
 type queue struct {
 	max int // waiters allowed at once
 
@@ -36,6 +42,7 @@ type queue struct {
 type waiter struct {
 	key     string
 	granted chan struct{} // closed when a slot is handed over
+	dropped chan struct{} // closed when a waiter of a shorter key took its place
 	slot    slot          // which, set before granted is closed
 	pos     chan int      // latest position, buffered 1
 	last    int
@@ -55,8 +62,10 @@ func newQueue(slots, reserve, max int) *queue {
 
 // acquire waits for a slot for key. It calls onPosition (on the caller's
 // goroutine) with the 1-based queue position whenever it changes, returns
-// ErrBusy at once when the queue is full, and ctx's error when ctx ends
-// first, in which case the waiter has left the queue. On success it
+// ErrBusy at once when the queue is full and key's line is not shorter than
+// every other (later, when a shorter key's run takes this waiter's place),
+// and ctx's error when ctx ends first, in which case the waiter has left
+// the queue. On success it
 // returns release, which gives the slot back and must be called once.
 func (q *queue) acquire(ctx context.Context, key string, onPosition func(int)) (release func(), err error) {
 	q.mu.Lock()
@@ -68,10 +77,17 @@ func (q *queue) acquire(ctx context.Context, key string, onPosition func(int)) (
 		q.reserve--
 		return q.grantLocked(key, reserveSlot), nil
 	case q.n >= q.max:
-		q.mu.Unlock()
-		return nil, ErrBusy
+		long := q.longestLocked()
+		if long == "" || len(q.waiting[long]) < len(q.waiting[key])+2 {
+			q.mu.Unlock()
+			return nil, ErrBusy
+		}
+		ws := q.waiting[long]
+		drop := ws[len(ws)-1] // the longest line's newest waiter makes room
+		q.removeLocked(drop)
+		close(drop.dropped)
 	}
-	w := &waiter{key: key, granted: make(chan struct{}), pos: make(chan int, 1)}
+	w := &waiter{key: key, granted: make(chan struct{}), dropped: make(chan struct{}), pos: make(chan int, 1)}
 	if len(q.waiting[key]) == 0 {
 		q.keys = append(q.keys, key)
 	}
@@ -84,6 +100,8 @@ func (q *queue) acquire(ctx context.Context, key string, onPosition func(int)) (
 		select {
 		case <-w.granted:
 			return q.releaser(key, w.slot), nil
+		case <-w.dropped:
+			return nil, ErrBusy
 		case p := <-w.pos:
 			onPosition(p)
 		case <-ctx.Done():
@@ -92,6 +110,8 @@ func (q *queue) acquire(ctx context.Context, key string, onPosition func(int)) (
 			case <-w.granted: // handed a slot just now: give it back
 				q.mu.Unlock()
 				q.releaser(key, w.slot)()
+			case <-w.dropped: // already out of the queue
+				q.mu.Unlock()
 			default:
 				q.removeLocked(w)
 				q.renumberLocked()
@@ -171,6 +191,18 @@ func (q *queue) nextLocked(may func(key string) bool) *waiter {
 		}
 	}
 	return nil
+}
+
+// longestLocked returns the key with the most waiters (the first in
+// service order among equals), or "" when none waits. q.mu must be held.
+func (q *queue) longestLocked() string {
+	long := ""
+	for _, k := range q.keys {
+		if long == "" || len(q.waiting[k]) > len(q.waiting[long]) {
+			long = k
+		}
+	}
+	return long
 }
 
 // removeLocked takes w out of its key's line. q.mu must be held.

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -158,5 +160,93 @@ func TestQueueReserveForOtherKeys(t *testing.T) {
 	defer q.mu.Unlock()
 	if q.free != 2 || q.reserve != 1 || len(q.held) != 0 || q.n != 0 {
 		t.Errorf("after every release: free %d reserve %d held %v waiting %d; want 2, 1, none, 0", q.free, q.reserve, q.held, q.n)
+	}
+}
+
+// waitLen waits until q holds n waiters (acquire runs on another
+// goroutine); a guard, not a timing assertion.
+func waitLen(t *testing.T, q *queue, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for q.len() != n {
+		if time.Now().After(deadline) {
+			t.Fatalf("queue holds %d waiters; want %d", q.len(), n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestQueueFullSharedFairly: a full queue whose places one key holds still
+// takes another key's run, in place of the hog's newest waiter (which ends
+// busy); once every key waits as long as the newcomer would, the newcomer
+// is busy. Whoever waits is served in round-robin order afterwards.
+func TestQueueFullSharedFairly(t *testing.T) {
+	q := newQueue(1, 0, 4)
+	release, err := q.acquire(t.Context(), "hog", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		key, tag string
+		err      error
+		release  func()
+	}
+	results := make(chan result, 10)
+	enqueue := func(key, tag string) {
+		n := q.len()
+		go func() {
+			rel, err := q.acquire(t.Context(), key, func(int) {})
+			results <- result{key, tag, err, rel}
+		}()
+		waitLen(t, q, n+1)
+	}
+	for i := range 4 {
+		enqueue("hog", fmt.Sprint("hog", i))
+	}
+	if _, err := q.acquire(t.Context(), "hog", nil); !errors.Is(err, ErrBusy) {
+		t.Fatalf("the hog's 5th waiter on a full queue: %v; want ErrBusy", err)
+	}
+	// Each newcomer takes the place of the hog's newest waiter.
+	for i, key := range []string{"a", "b"} {
+		go func() {
+			rel, err := q.acquire(t.Context(), key, func(int) {})
+			results <- result{key, key, err, rel}
+		}()
+		r := <-results
+		if r.tag != fmt.Sprint("hog", 3-i) || !errors.Is(r.err, ErrBusy) {
+			t.Fatalf("newcomer %s: %s ended with %v; want hog%d dropped, busy", key, r.tag, r.err, 3-i)
+		}
+		waitLen(t, q, 4)
+	}
+	// hog 2, a 1, b 1: c (none) still gets in, in place of hog1; a second
+	// waiter of a would then be as long as every line: busy.
+	go func() {
+		rel, err := q.acquire(t.Context(), "c", func(int) {})
+		results <- result{"c", "c", err, rel}
+	}()
+	if r := <-results; r.tag != "hog1" || !errors.Is(r.err, ErrBusy) {
+		t.Fatalf("newcomer c: %s ended with %v; want hog1 dropped", r.tag, r.err)
+	}
+	waitLen(t, q, 4)
+	if _, err := q.acquire(t.Context(), "a", nil); !errors.Is(err, ErrBusy) {
+		t.Errorf("a's 2nd waiter when every line is 1 long: %v; want ErrBusy", err)
+	}
+	release()
+	var served []string
+	for range 4 {
+		r := <-results
+		if r.err != nil {
+			t.Fatalf("%s: %v", r.tag, r.err)
+		}
+		served = append(served, r.key)
+		r.release()
+	}
+	if got := strings.Join(served, ","); got != "hog,a,b,c" {
+		t.Errorf("service order %s; want hog,a,b,c", got)
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.free != 1 || q.n != 0 || len(q.held) != 0 || len(q.keys) != 0 {
+		t.Errorf("after every release: free %d waiting %d held %v keys %v", q.free, q.n, q.held, q.keys)
 	}
 }

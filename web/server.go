@@ -55,7 +55,10 @@ type Config struct {
 	Metrics, Ready http.Handler
 	// Sockets, if set, caps the sockets one client (IP) holds open at once;
 	// past it an upgrade is refused with 429. MaxSockets caps this server's
-	// sockets in all (0: no cap); past it an upgrade is refused with 503.
+	// sockets in all (0: no cap); past it an upgrade is refused with 503,
+	// unless another client holds at least two sockets more than this one:
+	// then that client's newest session ends (its run's done is sent, then
+	// 1001) to make room, so many clients together cannot lock out one.
 	Sockets    session.Counter
 	MaxSockets int
 	// OutboxBudget, if set, bounds the bytes waiting in all sessions'
@@ -89,6 +92,8 @@ type Server struct {
 	started  time.Time
 	draining atomic.Bool  // set by Drain
 	open     atomic.Int64 // sockets upgraded or upgrading, for MaxSockets
+	refusals throttle     // their log lines: a flood of refused upgrades is not a flood of lines
+	roster   roster       // open sockets by client, for making room at MaxSockets
 
 	frameAncestors string // CSP frame-ancestors of /embed, from cfg.EmbedOrigins
 
@@ -219,9 +224,11 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.sessions.Done()
-	if n := s.open.Add(1); s.cfg.MaxSockets > 0 && n > int64(s.cfg.MaxSockets) {
+	if n := s.open.Add(1); s.cfg.MaxSockets > 0 && n > int64(s.cfg.MaxSockets) && !s.roster.makeRoom(ip) {
 		s.open.Add(-1)
-		s.cfg.Log.Warn("websocket refused: server full", "ip", ip, "maxSockets", s.cfg.MaxSockets)
+		if ok, n := s.refusals.allow(); ok {
+			s.cfg.Log.Warn("websocket refused: server full", "ip", ip, "maxSockets", s.cfg.MaxSockets, "alsoRefusedSinceLastLine", n)
+		}
 		w.Header().Set("Retry-After", "5")
 		http.Error(w, fmt.Sprintf("server is full: it holds %d sockets, its limit", s.cfg.MaxSockets), http.StatusServiceUnavailable)
 		return
@@ -230,7 +237,9 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Sockets != nil {
 		release, ok := s.cfg.Sockets.Acquire(ip)
 		if !ok {
-			s.cfg.Log.Warn("websocket refused: too many sockets from one client", "ip", ip, "max", s.cfg.Sockets.Max())
+			if ok, n := s.refusals.allow(); ok {
+				s.cfg.Log.Warn("websocket refused: too many sockets from one client", "ip", ip, "max", s.cfg.Sockets.Max(), "alsoRefusedSinceLastLine", n)
+			}
 			w.Header().Set("Retry-After", "5")
 			http.Error(w, fmt.Sprintf("too many sockets: this client holds %d, the limit (maxSocketsPerClient); close a tab", s.cfg.Sockets.Max()), http.StatusTooManyRequests)
 			return
@@ -255,7 +264,10 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 	sess := session.New(conn, cfg)
 	s.cfg.Log.Info("session opened", "session", sess.ID(), "ip", ip)
-	err = sess.Serve(s.ctx)
+	ctx, end := context.WithCancel(s.ctx) // end: made room for another client (roster)
+	defer end()
+	defer s.roster.add(ip, end)()
+	err = sess.Serve(ctx)
 	s.cfg.Log.Info("session closed", "session", sess.ID(), "ip", ip, "err", err)
 }
 

@@ -11,6 +11,18 @@
 // tests and benchmarks), stops by itself after -duration, and exits non-zero
 // when a run fails for a reason other than the load (rate_limited and busy
 // are counted, not failures).
+//
+// With -scenario it plays an attacker and a victim from two loopback source
+// addresses against a server with its default flags instead (scenario.go):
+//
+//	go build -o /tmp/pga ./cmd/playground && /tmp/pga -addr 127.0.0.1:8099 &
+//	go run ./cmd/loadgen -scenario flood-sleep -addr 127.0.0.1:8099 -duration 60s
+//
+// Scenarios: flood-sleep (the victim's latency while one IP floods runs
+// that wait on the host), flood-kv and stalled-readers (the server's RSS
+// over time), sockets and connections (WebSockets, or idle keep-alive TCP
+// connections, held per IP and in all, and whether the victim still
+// connects).
 package main
 
 import (
@@ -56,7 +68,13 @@ type report struct {
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
+	for _, a := range args {
+		if name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); name == "scenario" && strings.HasPrefix(a, "-") {
+			return runScenario(ctx, args, out)
+		}
+	}
 	fs := flag.NewFlagSet("loadgen", flag.ContinueOnError)
+	fs.String("scenario", "", "an attack scenario instead of the load: flood-sleep, flood-kv, stalled-readers, sockets or connections (see -scenario x -h)")
 	addr := fs.String("addr", "127.0.0.1:8080", "playground `address` (host:port)")
 	conns := fs.Int("conns", 64, "concurrent WebSocket sessions, each running one snippet after another")
 	duration := fs.Duration("duration", 10*time.Second, "how long to send runs")

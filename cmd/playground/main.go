@@ -348,6 +348,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
+	ln = web.LimitListener(ln, site.ConnLimits()) // plain connections count too, per IP and in all
 	srv := &http.Server{
 		Handler:           site,
 		ReadHeaderTimeout: 5 * time.Second,

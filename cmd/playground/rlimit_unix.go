@@ -11,7 +11,9 @@ import (
 // hard limit and returns how many sockets the server may hold: want, less
 // when the limit cannot hold them and the descriptors kept in reserve for
 // worker pipes (3 per worker process, spares included), listeners,
-// outgoing connections (Redis) and files: 64 plus 8 per worker. A server
+// outgoing connections (Redis) and files, and the plain connections the
+// listener admits beyond the socket cap (web.ConnLimits: 64 spare places):
+// 128 plus 8 per worker. A server
 // at its socket cap then still starts workers and accepts no more sockets
 // (503), instead of failing with EMFILE.
 func fitSockets(want, workers int, log *slog.Logger) int {
@@ -29,7 +31,7 @@ func fitSockets(want, workers int, log *slog.Logger) int {
 			log.Warn("cannot raise the open-file limit", "from", lim.Cur, "to", lim.Max, "err", err)
 		}
 	}
-	reserve := 64 + 8*max(workers, 1)
+	reserve := 128 + 8*max(workers, 1)
 	room := int(min(lim.Cur, 1<<30)) - reserve
 	if room < want {
 		log.Warn("-max-sockets lowered to fit the open-file limit", "want", want, "max", max(room, 1), "nofile", lim.Cur)

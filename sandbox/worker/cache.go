@@ -21,8 +21,8 @@ type programCache struct {
 
 type compiled struct {
 	prg     *goja.Program
-	imports []string // libraries the bundle imports, sorted
-	mode    string   // the mode the bundle was built for (bundle.Result.Mode)
+	imports []bundle.LibraryUse // what the bundle evaluates of each library it imports, by name
+	mode    string              // the mode the bundle was built for (bundle.Result.Mode)
 	errs    []pipe.Error
 }
 
@@ -45,7 +45,7 @@ func (c *programCache) get(key [32]byte, files []pipe.File, entry, mode string) 
 		return e
 	}
 	b := bundle.BundleMode(files, entry, mode, c.libs.Set())
-	e := &compiled{errs: b.Errors, imports: b.Libraries, mode: b.Mode}
+	e := &compiled{errs: b.Errors, imports: b.Uses, mode: b.Mode}
 	if len(e.errs) == 0 {
 		prg, err := js.Compile(b.Code)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/playground-dev/playground/sandbox/pipe"
+	"github.com/playground-dev/playground/sandbox/worker/bundle"
 	"github.com/playground-dev/playground/sandbox/worker/js"
 )
 
@@ -14,8 +15,12 @@ type prepareKey struct {
 	host, libs    string
 }
 
-func newPrepareKey(j js.Job, imports []string) prepareKey {
-	return prepareKey{deterministic: j.Deterministic, limits: j.Limits, host: strings.Join(j.Host, ","), libs: strings.Join(imports, ",")}
+func newPrepareKey(j js.Job, imports []bundle.LibraryUse) prepareKey {
+	libs := make([]string, len(imports))
+	for i, u := range imports {
+		libs[i] = u.String()
+	}
+	return prepareKey{deterministic: j.Deterministic, limits: j.Limits, host: strings.Join(j.Host, ","), libs: strings.Join(libs, ";")}
 }
 
 // prepared is a fresh runtime being set up in the background while the
@@ -30,7 +35,7 @@ type prepared struct {
 
 // prepare starts preparing the next runtime for key. Only the serving
 // goroutine calls it.
-func (wk *worker) prepare(key prepareKey, j js.Job, imports []string) {
+func (wk *worker) prepare(key prepareKey, j js.Job, imports []bundle.LibraryUse) {
 	p := &prepared{key: key, ready: make(chan *js.Runtime, 1)}
 	wk.next = p
 	j.Program, j.Input, j.Call, j.Replies = nil, nil, nil, nil

@@ -1,7 +1,9 @@
 package worker
 
 import (
+	"context"
 	"strings"
+	"time"
 
 	"github.com/playground-dev/playground/sandbox/pipe"
 	"github.com/playground-dev/playground/sandbox/worker/bundle"
@@ -46,12 +48,28 @@ func (wk *worker) prepare(key prepareKey, j js.Job, imports []bundle.LibraryUse)
 	})
 }
 
-// takePrepared returns the prepared runtime when it matches key.
-func (wk *worker) takePrepared(key prepareKey) *js.Runtime {
+// takePrepared returns the prepared runtime when it matches key, waiting
+// for it at most until deadline (errBundleDeadline) or ctx's end (its
+// cause): the wait counts against the run's time.
+func (wk *worker) takePrepared(ctx context.Context, key prepareKey, deadline time.Time) (*js.Runtime, error) {
 	p := wk.next
 	wk.next = nil
 	if p == nil || p.key != key {
-		return nil
+		return nil, nil
 	}
-	return <-p.ready
+	select {
+	case rt := <-p.ready:
+		return rt, nil
+	default:
+	}
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	select {
+	case rt := <-p.ready:
+		return rt, nil
+	case <-t.C:
+		return nil, errBundleDeadline
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
 }

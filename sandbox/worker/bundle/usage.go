@@ -40,6 +40,9 @@ func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
 	out := map[string][]string{}
 	full := map[string]bool{}
 	for _, name := range set.Modules() {
+		if !slices.ContainsFunc(files, func(f pipe.File) bool { return strings.Contains(f.Source, name) }) {
+			continue // the common case: no source loaded
+		}
 		src, ok := set.ESM(name)
 		if !ok {
 			continue

@@ -2,11 +2,16 @@ package js
 
 import (
 	"fmt"
+	"reflect"
+	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/ast"
+	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/parser"
+	"github.com/dop251/goja/token"
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/playground-dev/playground/sandbox/libs"
@@ -166,7 +171,62 @@ func Compile(code string) (*goja.Program, error) {
 			return nil, err
 		}
 	}
+	if bigIntLiteral.MatchString(code) && (strings.Contains(code, "**") || strings.Contains(code, "<<") || strings.Contains(code, ">>")) {
+		unfoldBigIntOperators(ast)
+	}
 	return goja.CompileAST(ast, true)
+}
+
+// bigIntLiteral finds a BigInt literal (or something like one: the check
+// only decides whether to walk the tree).
+var bigIntLiteral = regexp.MustCompile(`[0-9a-fA-F]n\b`)
+
+// unfoldBigIntOperators keeps goja's compiler from folding `**`, `<<` and
+// `>>` of constants: it evaluates a constant expression while compiling,
+// outside any run's deadline or memory watchdog, and keeps the result in
+// the program, so `7n ** 40000000n` took seconds to compile and a
+// `1n << 400000000n` program held 50 MB in the worker's cache. The right
+// operand becomes `(0, operand)`, which the compiler does not treat as a
+// constant; the run computes the value under its own limits, with the same
+// result.
+func unfoldBigIntOperators(prg *ast.Program) {
+	fileType := reflect.TypeOf(file.File{})
+	var walk func(v reflect.Value, depth int)
+	walk = func(v reflect.Value, depth int) {
+		if depth > 10000 {
+			return
+		}
+		switch v.Kind() {
+		case reflect.Pointer, reflect.Interface:
+			if v.IsNil() {
+				return
+			}
+			if b, ok := v.Interface().(*ast.BinaryExpression); ok {
+				switch b.Operator {
+				case token.EXPONENT, token.SHIFT_LEFT, token.SHIFT_RIGHT:
+					if _, seq := b.Right.(*ast.SequenceExpression); !seq {
+						b.Right = &ast.SequenceExpression{Sequence: []ast.Expression{
+							&ast.NumberLiteral{Idx: b.Right.Idx0(), Literal: "0", Value: int64(0)}, b.Right}}
+					}
+				}
+			}
+			walk(v.Elem(), depth+1)
+		case reflect.Struct:
+			if v.Type() == fileType {
+				return
+			}
+			for i := range v.NumField() {
+				if v.Type().Field(i).IsExported() {
+					walk(v.Field(i), depth+1)
+				}
+			}
+		case reflect.Slice:
+			for i := range v.Len() {
+				walk(v.Index(i), depth+1)
+			}
+		}
+	}
+	walk(reflect.ValueOf(prg), 0)
 }
 
 func noSourceMapFiles(string) ([]byte, error) { return nil, errNoFS }

@@ -2,9 +2,16 @@ package worker
 
 import (
 	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
 	"sync"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
+	"github.com/go-sourcemap/sourcemap"
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/playground-dev/playground/sandbox/pipe"
@@ -71,7 +78,7 @@ func (c *programCache) build(files []pipe.File, entry, mode string) *compiled {
 	if len(e.errs) == 0 {
 		prg, err := js.Compile(b.Code)
 		if err != nil {
-			e.errs = []pipe.Error{{Kind: pipe.KindSyntax, Message: err.Error()}}
+			e.errs = []pipe.Error{compileError(err, b.Code, entry, b.Mode)}
 		}
 		e.prg = prg
 		e.bytes += int64(len(b.Code)) * programBytesPerCodeByte
@@ -136,4 +143,73 @@ func bundleKey(files []pipe.File, entry, mode string) [32]byte {
 	var k [32]byte
 	h.Sum(k[:0])
 	return k
+}
+
+// compileError reports an error of goja's parser or compiler on a bundle
+// esbuild accepted as a SYNTAX_ERROR at the user's file, line and column:
+// the bundle's position goes through its inline source map (the nearest
+// mapping at or before it), and the message loses goja's "bundle.js: Line
+// L:C" prefix. A position that maps to no snippet file (the bundle's own
+// glue) is reported at the entry file's first line.
+func compileError(err error, code, entry, mode string) pipe.Error {
+	msg, line, col := err.Error(), 0, 0
+	var list parser.ErrorList
+	var ce *goja.CompilerSyntaxError
+	switch {
+	case errors.As(err, &list) && len(list) > 0:
+		msg, line, col = list[0].Message, list[0].Position.Line, list[0].Position.Column
+		if len(list) > 1 {
+			msg += fmt.Sprintf(" (and %d more errors)", len(list)-1)
+		}
+	case errors.As(err, &ce):
+		msg = ce.Message
+		if ce.File != nil {
+			p := ce.File.Position(ce.Offset)
+			line, col = p.Line, p.Column
+		}
+	}
+	msg = bundlePosition.ReplaceAllString(msg, "")
+	if !strings.HasPrefix(msg, "SyntaxError") {
+		msg = "SyntaxError: " + msg
+	}
+	e := pipe.Error{Kind: pipe.KindSyntax, Message: msg, File: entry, Line: 1, Column: 1}
+	if file, l, c, ok := mapPosition(code, line, col); ok {
+		e.File, e.Line, e.Column = file, l, c
+		if mode == pipe.ModeScript && file == entry && l == 1 && c > len(bundle.ScriptPrefix) {
+			e.Column -= len(bundle.ScriptPrefix)
+		}
+	}
+	e.Stack = fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Column)
+	return e
+}
+
+// bundlePosition is goja's "bundle.js: Line 5:13 " in a message.
+var bundlePosition = regexp.MustCompile(`bundle\.js: (Line \d+:\d+ )?`)
+
+// mapPosition maps a 1-based line and column of the bundle to a snippet
+// file's through the bundle's inline source map.
+func mapPosition(code string, line, col int) (file string, l, c int, ok bool) {
+	const marker = "//# sourceMappingURL=data:application/json;base64,"
+	i := strings.LastIndex(code, marker)
+	if i < 0 || line <= 0 {
+		return "", 0, 0, false
+	}
+	data := strings.TrimSpace(code[i+len(marker):])
+	raw, err := base64.StdEncoding.DecodeString(data)
+	if err != nil {
+		return "", 0, 0, false
+	}
+	sm, err := sourcemap.Parse("", raw)
+	if err != nil {
+		return "", 0, 0, false
+	}
+	src, _, sl, sc, found := sm.Source(line, max(col-1, 0))
+	if !found {
+		return "", 0, 0, false
+	}
+	file, isUser := strings.CutPrefix(src, bundle.FileNamespace+":")
+	if !isUser {
+		return "", 0, 0, false
+	}
+	return file, sl, sc + 1, true
 }

@@ -47,6 +47,7 @@ export const host = ` + RuntimeParam + `.` + FieldHost + `;
 var supported = func() map[string]bool {
 	m := libs.EngineFeatures()
 	m["top-level-await"] = true
+	m["import-meta"] = false // what rewriteModuleMeta leaves becomes an empty object
 	return m
 }()
 
@@ -249,10 +250,11 @@ func memoryPlugin(files map[string]string, entry, mode string, set *libs.Set, us
 				if mode == pipe.ModeScript && args.Path == entry && loader != api.LoaderJSON {
 					// A script is a function body (top-level return and
 					// await); line numbers are kept, see ScriptPrefix.
-					src = ScriptPrefix + src + ScriptSuffix
+					src = ScriptPrefix + rewriteModuleMeta(src, args.Path) + ScriptSuffix
 					return api.OnLoadResult{Contents: &src, Loader: loader}, nil
 				}
 				if loader != api.LoaderJSON {
+					src = rewriteModuleMeta(src, args.Path)
 					// Every snippet file is an ES module, as in a browser: a file
 					// that mentions module or exports is not wrapped as CommonJS.
 					// Appended last, it moves no line or column.

@@ -30,6 +30,9 @@ var (
 	// require('L').a
 	reRequireCall  = regexp.MustCompile(`\brequire\s*\(\s*$`)
 	reAfterRequire = regexp.MustCompile(`^\s*\)\s*\.\s*([A-Za-z_$][\w$]*)`)
+	// the call ends the initializer: require('L') then ; , ) } or the end
+	// (past white space, line ends included: a next line's .x continues it)
+	reRequireEnd = regexp.MustCompile(`^\s*\)\s*([;,)}]|$)`)
 	reMember       = regexp.MustCompile(`^\s*\??\.\s*([A-Za-z_$][\w$]*)`)
 	reIdent        = regexp.MustCompile(`^[A-Za-z_$][\w$]*$`)
 )
@@ -126,22 +129,22 @@ func fileUsage(src, lib string) (names []string, mentioned, ok bool) {
 					return nil, true, false
 				}
 				names = append(names, n...)
-			case reRequireVar.MatchString(before) && strings.HasPrefix(strings.TrimLeft(after, " \t"), ")"):
+			case reRequireCall.MatchString(before) && reAfterRequire.MatchString(after):
+				names = append(names, reAfterRequire.FindStringSubmatch(after)[1])
+			case reRequireVar.MatchString(before) && reRequireEnd.MatchString(after):
 				m := reRequireVar.FindStringSubmatchIndex(before)
 				n, good := members(code, before[m[2]:m[3]], m[2])
 				if !good {
 					return nil, true, false
 				}
 				names = append(names, n...)
-			case reRequireDestructure.MatchString(before) && strings.HasPrefix(strings.TrimLeft(after, " \t"), ")"):
+			case reRequireDestructure.MatchString(before) && reRequireEnd.MatchString(after):
 				m := reRequireDestructure.FindStringSubmatch(before)
 				n, good := specifiers(m[1], ":")
 				if !good {
 					return nil, true, false
 				}
 				names = append(names, n...)
-			case reRequireCall.MatchString(before) && reAfterRequire.MatchString(after):
-				names = append(names, reAfterRequire.FindStringSubmatch(after)[1])
 			default:
 				return nil, true, false
 			}

@@ -33,8 +33,8 @@ var (
 	// the call ends the initializer: require('L') then ; , ) } or the end
 	// (past white space, line ends included: a next line's .x continues it)
 	reRequireEnd = regexp.MustCompile(`^\s*\)\s*([;,)}]|$)`)
-	reMember       = regexp.MustCompile(`^\s*\??\.\s*([A-Za-z_$][\w$]*)`)
-	reIdent        = regexp.MustCompile(`^[A-Za-z_$][\w$]*$`)
+	reMember     = regexp.MustCompile(`^\s*\??\.\s*([A-Za-z_$][\w$]*)`)
+	reIdent      = regexp.MustCompile(`^[A-Za-z_$][\w$]*$`)
 )
 
 // libraryUsage returns, for each library with an ES module source that the

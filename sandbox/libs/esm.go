@@ -26,6 +26,12 @@ type ESMSource struct {
 	// with them, in less evaluation time (see gen.go, lighterEntries).
 	Lighter        string   `json:"lighter,omitempty"`
 	LighterExports []string `json:"lighterExports,omitempty"`
+	// DefaultIsExports says the package's default export (its CommonJS
+	// exports) is an object of its named exports: `x.name` of a default
+	// import is the named export name.
+	DefaultIsExports bool `json:"defaultIsExports,omitempty"`
+	// Whole lists names that need the whole package evaluated.
+	Whole []string `json:"whole,omitempty"`
 	// Files maps a module path (below node_modules) to its minified source.
 	Files map[string]string `json:"files"`
 	// Resolve maps an importing module ("<stdin>" for an entry) and an

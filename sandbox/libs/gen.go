@@ -31,7 +31,24 @@ import (
 // module by name (validatorEntry).
 var esmEntries = map[string]func(dir string, exports []string) (string, error){
 	"validator": validatorEntry,
+	"lodash":    func(string, []string) (string, error) { return `export * from "lodash-es";`, nil },
 }
+
+// sourceOnly are packages of package.json that are not importable
+// themselves: only the ES module source of another (lodash-es is lodash's,
+// the same code and version as ES modules).
+var sourceOnly = map[string]string{"lodash-es": "lodash"}
+
+// defaultIsExports are the packages whose default export (or CommonJS
+// exports) is an object of their named exports, so that `_.name` is the
+// named export `name` (libs.ESMSource.DefaultIsExports).
+var defaultIsExports = map[string]bool{"lodash": true, "validator": true}
+
+// wholeFor lists names that need a package's whole evaluation
+// (libs.ESMSource.Whole): lodash's chain and its wrapper get their
+// methods from the full lodash object only; mixin and runInContext change
+// or copy it.
+var wholeFor = map[string][]string{"lodash": {"chain", "mixin", "runInContext", "templateSettings"}}
 
 // lighterEntries are entry points that export a subset of a package's
 // names with the same results for the inputs a snippet can build from
@@ -71,7 +88,9 @@ func run() error {
 	}
 	names := make([]string, 0, len(pkg.Dependencies))
 	for n := range pkg.Dependencies {
-		names = append(names, n)
+		if _, ok := sourceOnly[n]; !ok {
+			names = append(names, n)
+		}
 	}
 	slices.Sort(names)
 	dist := filepath.Join(dir, "dist")
@@ -154,6 +173,11 @@ func build(dir, dist, name string) (Library, error) {
 	if err != nil {
 		return Library{}, err
 	}
+	for src, of := range sourceOnly { // its ES module source's license
+		if of == name {
+			deps = append(deps, src)
+		}
+	}
 	for _, d := range deps { // the licenses of the packages bundled with it
 		l, err := findLicense(filepath.Join(dir, "node_modules", d))
 		if err != nil {
@@ -224,6 +248,7 @@ func buildESM(dir, dist, name string, exports []string) error {
 	if err != nil {
 		return err
 	}
+	src.DefaultIsExports, src.Whole = defaultIsExports[name], wholeFor[name]
 	if lighter, ok := lighterEntries[name]; ok {
 		le := "export * from " + strconvQuote(lighter) + ";"
 		if _, err := collectESM(dir, le, &src); err != nil {

@@ -20,6 +20,7 @@ var librarySnippets = []struct{ name, src string }{
 	{"validator", "import { isEmail } from 'validator';\nconsole.log(isEmail('a@b.co'));"},
 	{"validator-default", "import validator from 'validator';\nconsole.log(validator.isEmail('a@b.co'));"},
 	{"lodash", "import _ from 'lodash';\nconsole.log(_.chunk([1, 2, 3], 2).length);"},
+	{"lodash-chain", "const _ = require('lodash');\noutput = _.chain([1, 2, 3]).map((x) => x * 2).sum().value();"},
 	{"date-fns", "import { addDays } from 'date-fns';\nconsole.log(addDays(0, 1).getTime());"},
 	{"uuid", "import { v4 } from 'uuid';\nconsole.log(v4().length);"},
 	{"papaparse", "import Papa from 'papaparse';\nconsole.log(Papa.parse('a,b').data.length);"},

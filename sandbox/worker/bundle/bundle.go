@@ -461,6 +461,8 @@ func libraryFacade(l libs.Library, names []string) string {
 	if names == nil {
 		b.WriteString("export default (m && m.__esModule && \"default\" in m) ? m.default : m;\n")
 		exports = l.Exports
+	} else {
+		b.WriteString("export default m;\n") // read as its exports (libs.ESMSource.DefaultIsExports)
 	}
 	for i, name := range exports {
 		fmt.Fprintf(&b, "const e%d = m[%s];\n", i, jsString(name))

@@ -23,6 +23,8 @@ var (
 	reNamed = regexp.MustCompile(`\b(?:import|export)\s+(type\s+)?\{([^{}]*)\}\s*from\s*$`)
 	// import * as ns from 'L'
 	reNamespace = regexp.MustCompile(`\bimport\s+\*\s+as\s+([A-Za-z_$][\w$]*)\s+from\s*$`)
+	// import x from 'L' (a library whose default export is its exports)
+	reDefault = regexp.MustCompile(`\bimport\s+([A-Za-z_$][\w$]*)\s+from\s*$`)
 	// const x = require('L')
 	reRequireVar = regexp.MustCompile(`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\s*\(\s*$`)
 	// const { a, b: c } = require('L')
@@ -53,7 +55,7 @@ func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
 		seen := false
 		var names []string
 		for _, f := range files {
-			n, mentioned, ok := fileUsage(f.Source, name)
+			n, mentioned, ok := fileUsage(f.Source, name, src.DefaultIsExports)
 			if !mentioned {
 				continue
 			}
@@ -73,7 +75,7 @@ func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
 		}
 		kept := []string{}
 		for _, n := range names {
-			if !src.Has(n) {
+			if !src.Has(n) || slices.Contains(src.Whole, n) {
 				kept = nil // not in the ES modules (or not at all): the whole library decides
 				break
 			}
@@ -87,7 +89,10 @@ func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
 
 // fileUsage scans one file for lib: the names it uses, whether it mentions
 // lib at all, and false when it may use the whole library.
-func fileUsage(src, lib string) (names []string, mentioned, ok bool) {
+//
+// defaultIsExports: the library's default export is an object of its
+// named exports, so a default import is read like a namespace.
+func fileUsage(src, lib string, defaultIsExports bool) (names []string, mentioned, ok bool) {
 	if !strings.Contains(src, lib) {
 		return nil, false, true
 	}
@@ -118,6 +123,16 @@ func fileUsage(src, lib string) (names []string, mentioned, ok bool) {
 					continue // import type: erased
 				}
 				n, good := specifiers(m[2], " as ")
+				if !good {
+					return nil, true, false
+				}
+				names = append(names, n...)
+			case defaultIsExports && reDefault.MatchString(before):
+				m := reDefault.FindStringSubmatchIndex(before)
+				if before[m[2]:m[3]] == "type" {
+					return nil, true, false
+				}
+				n, good := members(code, before[m[2]:m[3]], m[2])
 				if !good {
 					return nil, true, false
 				}
@@ -201,12 +216,29 @@ func members(code, id string, decl int) ([]string, bool) {
 		if i > 0 && code[i-1] == '.' && !(i > 2 && code[i-3:i] == "...") {
 			continue // another object's property
 		}
-		m := reMember.FindStringSubmatch(code[off:])
-		if m == nil {
-			return nil, false
+		m := reMember.FindStringSubmatchIndex(code[off:])
+		if m == nil || assigns(code[off+m[1]:]) {
+			return nil, false // used otherwise, or a member assigned: x.name = …
 		}
-		out = append(out, m[1])
+		out = append(out, code[off+m[2]:off+m[3]])
 	}
+}
+
+// assigns reports whether rest (what follows a member) assigns to it.
+func assigns(rest string) bool {
+	rest = strings.TrimLeft(rest, " \t\r\n")
+	if strings.HasPrefix(rest, "==") || strings.HasPrefix(rest, "=>") {
+		return false
+	}
+	if strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, "++") || strings.HasPrefix(rest, "--") {
+		return true
+	}
+	for _, op := range []string{"+=", "-=", "*=", "/=", "%=", "**=", "<<=", ">>=", ">>>=", "&=", "|=", "^=", "&&=", "||=", "??="} {
+		if strings.HasPrefix(rest, op) {
+			return true
+		}
+	}
+	return false
 }
 
 func isIdentByte(c byte) bool {

@@ -37,6 +37,13 @@ func TestLibraryUsage(t *testing.T) {
 		{"in a string only", "console.log(\"import { mean } from 'mathjs'\");", "mathjs", "none"},
 		{"in a comment only", "// require('mathjs')\nconsole.log(1);", "mathjs", "none"},
 		{"regex with a quote", "const r = /'/g;\nconst math = require('mathjs');\nmath.mean([1]);", "mathjs", "mean"},
+		{"lodash default by member", "import _ from 'lodash';\n_.groupBy(xs, 'k'); _.sum([1]);", "lodash", "groupBy,sum"},
+		{"lodash require by member", "const _ = require('lodash');\n_.sortBy(xs);", "lodash", "sortBy"},
+		{"lodash chain", "const _ = require('lodash');\n_.chain(xs).groupBy('k').value();", "lodash", whole},
+		{"lodash called", "const _ = require('lodash');\n_(xs).map(f);", "lodash", whole},
+		{"lodash member assigned", "import _ from 'lodash';\n_.iteratee = f;\n_.map(xs);", "lodash", whole},
+		{"validator default by member", "import validator from 'validator';\nvalidator.isEmail(s);", "validator", "isEmail"},
+		{"mathjs default", "import math from 'mathjs';\nmath.mean([1]);", "mathjs", whole},
 		{"template expression", "const math = require('mathjs');\nconsole.log(`${math.mean([1])} and ${math}`);", "mathjs", whole},
 	}
 	for _, tc := range tests {
@@ -54,9 +61,9 @@ func TestLibraryUsage(t *testing.T) {
 			}
 		})
 	}
-	// A library without ES module sources (CommonJS lodash) evaluates whole, always.
-	if u := libraryUsage([]pipe.File{{Path: "main.js", Source: "import { sum } from 'lodash';"}}, set); len(u) != 0 {
-		t.Errorf("lodash usage %v; want none recorded", u)
+	// A library without ES module sources (CommonJS papaparse) evaluates whole, always.
+	if u := libraryUsage([]pipe.File{{Path: "main.js", Source: "import { parse } from 'papaparse';"}}, set); len(u) != 0 {
+		t.Errorf("papaparse usage %v; want none recorded", u)
 	}
 }
 

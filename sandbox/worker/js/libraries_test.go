@@ -104,7 +104,8 @@ func TestNewLibrariesMatchNode(t *testing.T) {
 // tree-shaken or whole: named imports (mathjs, validator, date-fns), a
 // namespace used by member (date-fns), a namespace passed around (whole
 // date-fns), a name outside mathjs/number (bignumber: the full ES modules),
-// and the default export (validator's object, jstat's CommonJS exports).
+// and the default export (validator's object, jstat's CommonJS exports,
+// lodash's _ read by member: a chunk of lodash-es).
 func TestLibraryImportForms(t *testing.T) {
 	h := newHarness(t, Config{})
 	res, rec := run(t, h, Request{Timeout: time.Minute, Files: files("main.ts", `
@@ -115,16 +116,18 @@ import validator from "validator";
 import * as df from "date-fns";
 import * as all from "date-fns";
 import jstatDefault, { jStat } from "jstat";
+import _ from "lodash";
 console.log(mean([1, 2, 3, 4]), median([5, 1, 3]), std([2, 4, 4, 4, 5, 5, 7, 9]));
 console.log(add(bignumber("0.1"), bignumber("0.2")).toString());
 console.log(isEmail("a@b.co"), validator.isEmail("x"), typeof validator.isURL);
 console.log(df.format(df.addDays(new Date(2024, 0, 31), 1), "yyyy-MM-dd"), Object.keys(all).length > 200);
 console.log(jStat.sum([1, 2]), jstatDefault.jStat === jStat);
+console.log(JSON.stringify(_.groupBy([1.3, 2.1, 2.4], Math.floor)), _.sortBy([3, 1, 2]).join(), _.sum([1, 2]));
 `)})
 	if res.Outcome != OutcomeOK {
 		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
 	}
-	want := "2.5 3 2.138089935299395|0.3|true false function|2024-02-01 true|3 true"
+	want := `2.5 3 2.138089935299395|0.3|true false function|2024-02-01 true|3 true|{"1":[1.3],"2":[2.1,2.4]} 1,2,3 3`
 	if got := strings.Join(rec.logs(), "|"); got != want {
 		t.Errorf("logs %q; want %q", got, want)
 	}

@@ -30,6 +30,9 @@ type ESMSource struct {
 	// exports) is an object of its named exports: `x.name` of a default
 	// import is the named export name.
 	DefaultIsExports bool `json:"defaultIsExports,omitempty"`
+	// Namespace, when set, is a named export that is an object of the
+	// other named exports (zod's z): `z.name` is the named export name.
+	Namespace string `json:"namespace,omitempty"`
 	// Whole lists names that need the whole package evaluated.
 	Whole []string `json:"whole,omitempty"`
 	// Files maps a module path (below node_modules) to its minified source.

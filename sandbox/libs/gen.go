@@ -48,6 +48,11 @@ var defaultIsExports = map[string]bool{"lodash": true, "validator": true}
 // (libs.ESMSource.Whole): lodash's chain and its wrapper get their
 // methods from the full lodash object only; mixin and runInContext change
 // or copy it.
+// namespaceExports names a package's named export that is an object of
+// its other named exports (zod's z: z.object is object), so `z.name` is
+// read as the named export name (libs.ESMSource.Namespace).
+var namespaceExports = map[string]string{"zod": "z"}
+
 var wholeFor = map[string][]string{"lodash": {"chain", "mixin", "runInContext", "templateSettings"}}
 
 // lighterEntries are entry points that export a subset of a package's
@@ -248,7 +253,7 @@ func buildESM(dir, dist, name string, exports []string) error {
 	if err != nil {
 		return err
 	}
-	src.DefaultIsExports, src.Whole = defaultIsExports[name], wholeFor[name]
+	src.DefaultIsExports, src.Whole, src.Namespace = defaultIsExports[name], wholeFor[name], namespaceExports[name]
 	if lighter, ok := lighterEntries[name]; ok {
 		le := "export * from " + strconvQuote(lighter) + ";"
 		if _, err := collectESM(dir, le, &src); err != nil {

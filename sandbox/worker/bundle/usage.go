@@ -55,7 +55,7 @@ func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
 		seen := false
 		var names []string
 		for _, f := range files {
-			n, mentioned, ok := fileUsage(f.Source, name, src.DefaultIsExports)
+			n, mentioned, ok := fileUsage(f.Source, name, src.DefaultIsExports, src.Namespace)
 			if !mentioned {
 				continue
 			}
@@ -73,10 +73,14 @@ func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
 			out[name] = nil
 			continue
 		}
+		lib, _ := set.Lookup(name)
 		kept := []string{}
 		for _, n := range names {
+			if !src.Has(n) && !slices.Contains(lib.Exports, n) {
+				continue // no such export at all: undefined either way (zod's z.infer is a type)
+			}
 			if !src.Has(n) || slices.Contains(src.Whole, n) {
-				kept = nil // not in the ES modules (or not at all): the whole library decides
+				kept = nil // not in the ES modules: the whole library decides
 				break
 			}
 			kept = append(kept, n)
@@ -92,7 +96,10 @@ func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
 //
 // defaultIsExports: the library's default export is an object of its
 // named exports, so a default import is read like a namespace.
-func fileUsage(src, lib string, defaultIsExports bool) (names []string, mentioned, ok bool) {
+//
+// namespace: a named export that is an object of the other named exports
+// (libs.ESMSource.Namespace), read by member like a namespace import.
+func fileUsage(src, lib string, defaultIsExports bool, namespace string) (names []string, mentioned, ok bool) {
 	if !strings.Contains(src, lib) {
 		return nil, false, true
 	}
@@ -127,6 +134,18 @@ func fileUsage(src, lib string, defaultIsExports bool) (names []string, mentione
 					return nil, true, false
 				}
 				names = append(names, n...)
+				if namespace != "" && slices.Contains(n, namespace) {
+					// import { z } from 'zod': read z's members (its local name).
+					local := localName(m[2], namespace)
+					if local == "" {
+						return nil, true, false
+					}
+					mem, good := members(code, local, reNamed.FindStringSubmatchIndex(before)[4]+indexWord(m[2], local))
+					if !good {
+						return nil, true, false
+					}
+					names = append(names, mem...)
+				}
 			case defaultIsExports && reDefault.MatchString(before):
 				m := reDefault.FindStringSubmatchIndex(before)
 				if before[m[2]:m[3]] == "type" {
@@ -166,6 +185,38 @@ func fileUsage(src, lib string, defaultIsExports bool) (names []string, mentione
 		}
 	}
 	return names, mentioned, true
+}
+
+// indexWord is the offset of identifier w in s as a whole word, or -1.
+func indexWord(s, w string) int {
+	for off := 0; ; {
+		i := strings.Index(s[off:], w)
+		if i < 0 {
+			return -1
+		}
+		i += off
+		off = i + len(w)
+		if (i == 0 || !isIdentByte(s[i-1])) && (off >= len(s) || !isIdentByte(s[off])) {
+			return i
+		}
+	}
+}
+
+// localName is the local name an import list gives export name ("" when
+// it is not a plain `name` or `name as local`).
+func localName(list, name string) string {
+	for _, s := range strings.Split(list, ",") {
+		s = strings.TrimSpace(s)
+		n, alias, has := strings.Cut(s, " as ")
+		if strings.TrimSpace(n) != name {
+			continue
+		}
+		if has {
+			return strings.TrimSpace(alias)
+		}
+		return name
+	}
+	return ""
 }
 
 // specifiers parses `a, b as c` (sep " as ") or `a, b: c` (sep ":"): the

@@ -117,17 +117,20 @@ import * as df from "date-fns";
 import * as all from "date-fns";
 import jstatDefault, { jStat } from "jstat";
 import _ from "lodash";
+import { z } from "zod";
 console.log(mean([1, 2, 3, 4]), median([5, 1, 3]), std([2, 4, 4, 4, 5, 5, 7, 9]));
 console.log(add(bignumber("0.1"), bignumber("0.2")).toString());
 console.log(isEmail("a@b.co"), validator.isEmail("x"), typeof validator.isURL);
 console.log(df.format(df.addDays(new Date(2024, 0, 31), 1), "yyyy-MM-dd"), Object.keys(all).length > 200);
 console.log(jStat.sum([1, 2]), jstatDefault.jStat === jStat);
 console.log(JSON.stringify(_.groupBy([1.3, 2.1, 2.4], Math.floor)), _.sortBy([3, 1, 2]).join(), _.sum([1, 2]));
+const User = z.object({ name: z.string(), age: z.number().int() });
+console.log(User.safeParse({ name: "x", age: 1.5 }).success, User.parse({ name: "y", age: 2 }).name, Object.isExtensible(z));
 `)})
 	if res.Outcome != OutcomeOK {
 		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
 	}
-	want := `2.5 3 2.138089935299395|0.3|true false function|2024-02-01 true|3 true|{"1":[1.3],"2":[2.1,2.4]} 1,2,3 3`
+	want := `2.5 3 2.138089935299395|0.3|true false function|2024-02-01 true|3 true|{"1":[1.3],"2":[2.1,2.4]} 1,2,3 3|false y false`
 	if got := strings.Join(rec.logs(), "|"); got != want {
 		t.Errorf("logs %q; want %q", got, want)
 	}
@@ -156,5 +159,16 @@ console.log(_.default.sum([1, 2]));
 	want := "file:///src/main.ts /src true /src/lib/util.ts|true true|3"
 	if got := strings.Join(rec.logs(), "|"); got != want {
 		t.Errorf("logs %q; want %q", got, want)
+	}
+}
+
+// TestMissingLibraryExport: importing a name a library does not export is
+// a bundle-time error naming it, tree-shaken or not.
+func TestMissingLibraryExport(t *testing.T) {
+	h := newHarness(t, Config{})
+	res, rec := run(t, h, Request{Files: files("main.ts", "import { notAThing } from 'mathjs';\nconsole.log(notAThing);\n")})
+	errs := rec.errors()
+	if res.Outcome != OutcomeError || len(errs) == 0 || !strings.Contains(errs[0].Message, "notAThing") {
+		t.Errorf("outcome %s, errors %+v; want an error naming notAThing", res.Outcome, errs)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 // startedMode returns the mode the started event announced.
@@ -100,7 +101,8 @@ return { max: Math.max(...input.values) };
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, rec := run(t, h, Request{Files: files("script.js", tt.code), Input: json.RawMessage(tt.input)})
+			res, rec := run(t, h, Request{Files: files("script.js", tt.code), Input: json.RawMessage(tt.input),
+				Timeout: time.Minute}) // the first mathjs run bundles its chunk: slow under -race
 			if res.Outcome != OutcomeOK {
 				t.Fatalf("outcome %s, errors %+v, logs %q", res.Outcome, rec.errors(), rec.logs())
 			}

@@ -82,6 +82,9 @@ func (c *programCache) build(files []pipe.File, entry, mode string) *compiled {
 		}
 		e.prg = prg
 		e.bytes += int64(len(b.Code)) * programBytesPerCodeByte
+		// Compile the libraries' chunks now, under the run's deadline, not
+		// inside the run. An error here is the run's to meet (lib throws it).
+		_ = c.libs.Warm(b.Uses)
 	}
 	for _, er := range e.errs {
 		e.bytes += int64(len(er.Message) + len(er.File) + len(er.Stack))

@@ -106,6 +106,24 @@ func (l *Libraries) programLocked(name string) (*goja.Program, error) {
 	return p, nil
 }
 
+// Warm compiles what a bundle evaluates of its libraries (uses, from
+// bundle.Result.Uses) so that its runs do not: the worker calls it while
+// bundling, under the run's deadline. It returns the first error.
+func (l *Libraries) Warm(uses []bundle.LibraryUse) error {
+	for _, u := range uses {
+		var err error
+		if u.Names != nil {
+			_, err = l.chunk(u.Name, u.Names)
+		} else {
+			_, err = l.program(u.Name)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // lib is the runtime object's FieldLib: lib(name) evaluates a library in
 // this run's runtime, once, and returns its exports; lib(name, names) does
 // the same with the chunk of just those exports (names sorted, as the

@@ -10,8 +10,11 @@ import (
 )
 
 func TestLibraries(t *testing.T) {
+	// A minute: the harness evaluates the libraries inside the run, where a
+	// first import bundles its chunk (slow under -race); a worker does that
+	// while bundling (Libraries.Warm).
 	p := newHarness(t, Config{})
-	res, rec := run(t, p, Request{Files: files("main.ts", `
+	res, rec := run(t, p, Request{Timeout: time.Minute, Files: files("main.ts", `
 import _ from "lodash";
 import { chunk } from "lodash";
 import { format, addDays } from "date-fns";

@@ -1,6 +1,7 @@
 package js
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/dop251/goja"
@@ -41,4 +42,24 @@ func TestUnfoldBigIntOperators(t *testing.T) {
 	if got := vm.Get("r").String(); got != "972,256,-64,1024,2" {
 		t.Errorf("r = %s; want 972,256,-64,1024,2", got)
 	}
+}
+
+// TestCompileDoesNotFoldBigInts: compiling `1n << 400000000n` leaves the
+// value to the run; folded, the program would hold its 50 MB.
+func TestCompileDoesNotFoldBigInts(t *testing.T) {
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	before := heap()
+	p, err := Compile("const x = 1n << 400000000n;\nconst y = 7n ** 40000000n;\nconsole.log(x > y);")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if grown := int64(heap()) - int64(before); grown > 8<<20 {
+		t.Errorf("the compiled program holds %d MB; want the constants left to the run", grown>>20)
+	}
+	runtime.KeepAlive(p)
 }

@@ -9,6 +9,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -21,6 +22,47 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/playground-dev/playground/sandbox/libs"
 )
+
+// esmEntries overrides the module whose ESM source a package's named
+// imports are tree-shaken from (libs.ESMSource). A package absent here
+// uses its own name; one whose entry is not ES modules gets no ESM source
+// (lodash, papaparse, jstat: CommonJS). validator publishes ES modules
+// only as a default export, so a generated entry re-exports each function
+// module by name (validatorEntry).
+var esmEntries = map[string]func(dir string, exports []string) (string, error){
+	"validator": validatorEntry,
+	"lodash":    func(string, []string) (string, error) { return `export * from "lodash-es";`, nil },
+}
+
+// sourceOnly are packages of package.json that are not importable
+// themselves: only the ES module source of another (lodash-es is lodash's,
+// the same code and version as ES modules).
+var sourceOnly = map[string]string{"lodash-es": "lodash"}
+
+// defaultIsExports are the packages whose default export (or CommonJS
+// exports) is an object of their named exports, so that `_.name` is the
+// named export `name` (libs.ESMSource.DefaultIsExports).
+var defaultIsExports = map[string]bool{"lodash": true, "validator": true}
+
+// wholeFor lists names that need a package's whole evaluation
+// (libs.ESMSource.Whole): lodash's chain and its wrapper get their
+// methods from the full lodash object only; mixin and runInContext change
+// or copy it.
+// namespaceExports names a package's named export that is an object of
+// its other named exports (zod's z: z.object is object), so `z.name` is
+// read as the named export name (libs.ESMSource.Namespace).
+var namespaceExports = map[string]string{"zod": "z"}
+
+var wholeFor = map[string][]string{"lodash": {"chain", "mixin", "runInContext", "templateSettings"}}
+
+// lighterEntries are entry points that export a subset of a package's
+// names with the same results for the inputs a snippet can build from
+// them: mathjs/number is mathjs for plain JavaScript numbers (no
+// BigNumber, Fraction, Complex, Unit or Matrix types, which nothing it
+// exports can create), and evaluates in a fraction of the time.
+var lighterEntries = map[string]string{
+	"mathjs": "mathjs/number",
+}
 
 // Library is one entry of dist/manifest.json.
 type Library struct {
@@ -51,7 +93,9 @@ func run() error {
 	}
 	names := make([]string, 0, len(pkg.Dependencies))
 	for n := range pkg.Dependencies {
-		names = append(names, n)
+		if _, ok := sourceOnly[n]; !ok {
+			names = append(names, n)
+		}
 	}
 	slices.Sort(names)
 	dist := filepath.Join(dir, "dist")
@@ -95,12 +139,17 @@ func build(dir, dist, name string) (Library, error) {
 		Footer:            map[string]string{"js": "__library;"},
 		NodePaths:         []string{filepath.Join(dir, "node_modules")},
 		Write:             false,
+		Metafile:          true,
 		LogLevel:          api.LogLevelWarning,
 	})
 	if len(res.Errors) > 0 {
 		return Library{}, fmt.Errorf("esbuild: %s", res.Errors[0].Text)
 	}
 	code := res.OutputFiles[0].Contents
+	deps, err := bundledPackages(res.Metafile, name)
+	if err != nil {
+		return Library{}, err
+	}
 
 	// Evaluate it in goja: it must run there, and its keys are the exports.
 	vm := goja.New()
@@ -129,12 +178,36 @@ func build(dir, dist, name string) (Library, error) {
 	if err != nil {
 		return Library{}, err
 	}
+	for src, of := range sourceOnly { // its ES module source's license
+		if of == name {
+			deps = append(deps, src)
+		}
+	}
+	for _, d := range deps { // the licenses of the packages bundled with it
+		l, err := findLicense(filepath.Join(dir, "node_modules", d))
+		if err != nil {
+			// No license file published: name the license its package.json declares.
+			var dm struct {
+				Version, License string
+				Author           json.RawMessage
+			}
+			b, rerr := os.ReadFile(filepath.Join(dir, "node_modules", d, "package.json"))
+			if rerr != nil || json.Unmarshal(b, &dm) != nil || dm.License == "" {
+				return Library{}, err
+			}
+			l = fmt.Appendf(nil, "%s %s publishes no license file; its package.json declares the %s license (author %s).\n", d, dm.Version, dm.License, dm.Author)
+		}
+		license = fmt.Appendf(license, "\n---\n%s (bundled with %s):\n\n%s", d, name, l)
+	}
 	header := fmt.Sprintf("// %s %s (%s), bundled for the playground by sandbox/libs/gen.go; license in %s.LICENSE\n", name, meta.Version, meta.License, name)
 	if err := os.WriteFile(filepath.Join(dist, name+".js"), append([]byte(header), code...), 0o644); err != nil {
 		return Library{}, err
 	}
 	if err := os.WriteFile(filepath.Join(dist, name+".LICENSE"), license, 0o644); err != nil {
 		return Library{}, err
+	}
+	if err := buildESM(dir, dist, name, exports); err != nil {
+		return Library{}, fmt.Errorf("esm source: %w", err)
 	}
 	return Library{Name: name, Version: meta.Version, License: meta.License, Exports: exports}, nil
 }
@@ -155,4 +228,240 @@ func findLicense(pkgDir string) ([]byte, error) {
 func strconvQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// buildESM writes dist/<name>.esm.json (libs.ESMSource): every module the
+// package's ESM entry reaches, syntax-minified one by one (module boundaries,
+// import/export and /* @__PURE__ */ annotations kept, so a worker's esbuild
+// can still tree-shake them), how each import resolves, and which modules
+// are free of side effects (their package.json says "sideEffects": false).
+func buildESM(dir, dist, name string, exports []string) error {
+	entry := "export * from " + strconvQuote(name) + ";"
+	if f, ok := esmEntries[name]; ok {
+		var err error
+		if entry, err = f(dir, exports); err != nil {
+			return err
+		}
+	}
+	src := libs.ESMSource{Files: map[string]string{}, Resolve: map[string]map[string]string{}}
+	mainInputs, err := collectESM(dir, entry, &src)
+	if err != nil || mainInputs == nil {
+		return err // nil, nil: not ES modules
+	}
+	src.Entry = entry
+	src.Exports, err = esmExports(libs.ESMEntry, &src)
+	if err != nil {
+		return err
+	}
+	src.DefaultIsExports, src.Whole, src.Namespace = defaultIsExports[name], wholeFor[name], namespaceExports[name]
+	if lighter, ok := lighterEntries[name]; ok {
+		le := "export * from " + strconvQuote(lighter) + ";"
+		if _, err := collectESM(dir, le, &src); err != nil {
+			return err
+		}
+		src.Lighter = le
+		if src.LighterExports, err = esmExports(libs.ESMLighter, &src); err != nil {
+			return err
+		}
+	}
+	out, err := json.Marshal(&src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dist, name+".esm.json"), append(out, '\n'), 0o644)
+}
+
+// collectESM bundles entry with a metafile and adds every input module to
+// src. It returns nil when the entry's own module is not an ES module.
+func collectESM(dir, entry string, src *libs.ESMSource) ([]string, error) {
+	res := api.Build(api.BuildOptions{
+		Stdin:     &api.StdinOptions{Contents: entry, ResolveDir: dir, Sourcefile: "<stdin>", Loader: api.LoaderJS},
+		Bundle:    true,
+		Metafile:  true,
+		Write:     false,
+		Outfile:   "out.js",
+		Format:    api.FormatESModule,
+		Platform:  api.PlatformBrowser,
+		Target:    libs.Target,
+		Supported: libs.EngineFeatures(),
+		NodePaths: []string{filepath.Join(dir, "node_modules")},
+		LogLevel:  api.LogLevelWarning,
+	})
+	if len(res.Errors) > 0 {
+		return nil, fmt.Errorf("esbuild: %s", res.Errors[0].Text)
+	}
+	var meta struct {
+		Inputs map[string]struct {
+			Format  string `json:"format"`
+			Imports []struct {
+				Path     string `json:"path"`
+				Original string `json:"original"`
+				External bool   `json:"external"`
+			} `json:"imports"`
+		} `json:"inputs"`
+	}
+	if err := json.Unmarshal([]byte(res.Metafile), &meta); err != nil {
+		return nil, err
+	}
+	stdin := meta.Inputs["<stdin>"]
+	for _, imp := range stdin.Imports {
+		if meta.Inputs[imp.Path].Format != "esm" {
+			return nil, nil
+		}
+	}
+	var paths []string
+	for p, in := range meta.Inputs {
+		from := trimModules(p)
+		for _, imp := range in.Imports {
+			if imp.External || imp.Path == "<runtime>" {
+				continue
+			}
+			if src.Resolve[from] == nil {
+				src.Resolve[from] = map[string]string{}
+			}
+			src.Resolve[from][imp.Original] = trimModules(imp.Path)
+		}
+		if p == "<stdin>" {
+			continue
+		}
+		paths = append(paths, p)
+		if _, ok := src.Files[from]; ok {
+			continue
+		}
+		if strings.HasPrefix(p, "(disabled):") {
+			src.Files[from] = "" // a browser field's false: an empty module, as esbuild makes it
+			continue
+		}
+		code, err := os.ReadFile(filepath.Join(dir, p))
+		if err != nil {
+			return nil, err
+		}
+		if strings.HasSuffix(p, ".js") || strings.HasSuffix(p, ".mjs") || strings.HasSuffix(p, ".cjs") {
+			t := api.Transform(string(code), api.TransformOptions{
+				Loader: api.LoaderJS, Target: libs.Target, Supported: libs.EngineFeatures(),
+				// MinifyWhitespace would drop the /* @__PURE__ */ annotations tree shaking needs.
+				MinifySyntax: true, LegalComments: api.LegalCommentsNone, Charset: api.CharsetUTF8,
+				Define: map[string]string{"process.env.NODE_ENV": `"production"`}, LogLevel: api.LogLevelWarning,
+			})
+			if len(t.Errors) > 0 {
+				return nil, fmt.Errorf("%s: %s", p, t.Errors[0].Text)
+			}
+			code = t.Code
+		}
+		src.Files[from] = string(code)
+		if pure, err := sideEffectFree(dir, p); err != nil {
+			return nil, err
+		} else if pure {
+			src.Pure = append(src.Pure, from)
+		}
+	}
+	slices.Sort(src.Pure)
+	src.Pure = slices.Compact(src.Pure)
+	return paths, nil
+}
+
+// esmExports bundles the entry of specifier from src alone and reads the names it exports.
+func esmExports(specifier string, src *libs.ESMSource) ([]string, error) {
+	res := api.Build(api.BuildOptions{
+		Stdin:    &api.StdinOptions{Contents: "export * from " + strconvQuote(specifier) + ";", Sourcefile: "entry.js", Loader: api.LoaderJS},
+		Bundle:   true,
+		Metafile: true,
+		Write:    false,
+		Outfile:  "out.js",
+		Format:   api.FormatESModule,
+		LogLevel: api.LogLevelWarning,
+		Plugins:  []api.Plugin{src.Plugin("gen")},
+	})
+	if len(res.Errors) > 0 {
+		return nil, fmt.Errorf("esbuild from the collected modules: %s", res.Errors[0].Text)
+	}
+	var meta struct {
+		Outputs map[string]struct {
+			Exports []string `json:"exports"`
+		} `json:"outputs"`
+	}
+	if err := json.Unmarshal([]byte(res.Metafile), &meta); err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, o := range meta.Outputs {
+		for _, e := range o.Exports {
+			if e != "default" && identifier.MatchString(e) {
+				out = append(out, e)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// sideEffectFree reports whether the package.json nearest to file (below
+// node_modules) says "sideEffects": false.
+func sideEffectFree(dir, file string) (bool, error) {
+	for d := filepath.Dir(file); strings.HasPrefix(d, "node_modules/"); d = filepath.Dir(d) {
+		b, err := os.ReadFile(filepath.Join(dir, d, "package.json"))
+		if os.IsNotExist(err) {
+			continue
+		} else if err != nil {
+			return false, err
+		}
+		var pkg map[string]json.RawMessage
+		if err := json.Unmarshal(b, &pkg); err != nil {
+			return false, fmt.Errorf("%s/package.json: %w", d, err)
+		}
+		if se, ok := pkg["sideEffects"]; ok {
+			return string(se) == "false", nil
+		}
+		if _, ok := pkg["name"]; ok {
+			return false, nil
+		}
+	}
+	return false, nil
+}
+
+func trimModules(p string) string { return strings.TrimPrefix(p, "node_modules/") }
+
+// validatorEntry re-exports each validator function module (es/lib/<name>.js)
+// with a default export under the name validator's default export gives it;
+// the other names come from the whole package (the facade falls back).
+func validatorEntry(dir string, exports []string) (string, error) {
+	var b strings.Builder
+	for _, e := range exports {
+		code, err := os.ReadFile(filepath.Join(dir, "node_modules/validator/es/lib", e+".js"))
+		if err == nil && bytes.Contains(code, []byte("export default")) {
+			fmt.Fprintf(&b, "export { default as %s } from %s;\n", e, strconvQuote("validator/es/lib/"+e+".js"))
+		}
+	}
+	if b.Len() == 0 {
+		return "", fmt.Errorf("validator: no es/lib modules for its exports")
+	}
+	return b.String(), nil
+}
+
+// bundledPackages lists the packages other than name whose modules the
+// build's metafile names, sorted.
+func bundledPackages(metafile, name string) ([]string, error) {
+	var meta struct {
+		Inputs map[string]json.RawMessage `json:"inputs"`
+	}
+	if err := json.Unmarshal([]byte(metafile), &meta); err != nil {
+		return nil, err
+	}
+	var out []string
+	for p := range meta.Inputs {
+		rest, ok := strings.CutPrefix(p, "node_modules/")
+		if !ok {
+			continue
+		}
+		parts := strings.SplitN(rest, "/", 3)
+		pkg := parts[0]
+		if strings.HasPrefix(pkg, "@") && len(parts) > 1 {
+			pkg += "/" + parts[1]
+		}
+		if pkg != name && !slices.Contains(out, pkg) {
+			out = append(out, pkg)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }

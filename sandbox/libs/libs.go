@@ -24,7 +24,7 @@ const RuntimeModule = "playground"
 // evaluates to the package's exports; manifest.json lists versions and
 // export names.
 //
-//go:embed dist/*.js dist/manifest.json
+//go:embed dist/*.js dist/*.json
 var dist embed.FS
 
 // Library is one importable npm package.

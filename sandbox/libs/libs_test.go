@@ -27,7 +27,7 @@ func TestVendoredLibraries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(s.Modules(), " "); got != "playground date-fns lodash papaparse uuid zod" {
+	if got := strings.Join(s.Modules(), " "); got != "playground date-fns jstat lodash mathjs papaparse uuid validator zod" {
 		t.Errorf("modules = %q", got)
 	}
 	l, ok := s.Lookup("lodash")
@@ -52,7 +52,7 @@ func TestOperatorDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(s.Modules(), " "); got != "playground @acme/tools date-fns greeter lodash papaparse uuid zod" {
+	if got := strings.Join(s.Modules(), " "); got != "playground @acme/tools date-fns greeter jstat lodash mathjs papaparse uuid validator zod" {
 		t.Errorf("modules = %s", got)
 	}
 	l, _ := s.Lookup("@acme/tools")

@@ -1,9 +1,12 @@
 package worker
 
 import (
+	"context"
 	"strings"
+	"time"
 
 	"github.com/playground-dev/playground/sandbox/pipe"
+	"github.com/playground-dev/playground/sandbox/worker/bundle"
 	"github.com/playground-dev/playground/sandbox/worker/js"
 )
 
@@ -14,8 +17,12 @@ type prepareKey struct {
 	host, libs    string
 }
 
-func newPrepareKey(j js.Job, imports []string) prepareKey {
-	return prepareKey{deterministic: j.Deterministic, limits: j.Limits, host: strings.Join(j.Host, ","), libs: strings.Join(imports, ",")}
+func newPrepareKey(j js.Job, imports []bundle.LibraryUse) prepareKey {
+	libs := make([]string, len(imports))
+	for i, u := range imports {
+		libs[i] = u.String()
+	}
+	return prepareKey{deterministic: j.Deterministic, limits: j.Limits, host: strings.Join(j.Host, ","), libs: strings.Join(libs, ";")}
 }
 
 // prepared is a fresh runtime being set up in the background while the
@@ -30,7 +37,7 @@ type prepared struct {
 
 // prepare starts preparing the next runtime for key. Only the serving
 // goroutine calls it.
-func (wk *worker) prepare(key prepareKey, j js.Job, imports []string) {
+func (wk *worker) prepare(key prepareKey, j js.Job, imports []bundle.LibraryUse) {
 	p := &prepared{key: key, ready: make(chan *js.Runtime, 1)}
 	wk.next = p
 	j.Program, j.Input, j.Call, j.Replies = nil, nil, nil, nil
@@ -41,12 +48,28 @@ func (wk *worker) prepare(key prepareKey, j js.Job, imports []string) {
 	})
 }
 
-// takePrepared returns the prepared runtime when it matches key.
-func (wk *worker) takePrepared(key prepareKey) *js.Runtime {
+// takePrepared returns the prepared runtime when it matches key, waiting
+// for it at most until deadline (errBundleDeadline) or ctx's end (its
+// cause): the wait counts against the run's time.
+func (wk *worker) takePrepared(ctx context.Context, key prepareKey, deadline time.Time) (*js.Runtime, error) {
 	p := wk.next
 	wk.next = nil
 	if p == nil || p.key != key {
-		return nil
+		return nil, nil
 	}
-	return <-p.ready
+	select {
+	case rt := <-p.ready:
+		return rt, nil
+	default:
+	}
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	select {
+	case rt := <-p.ready:
+		return rt, nil
+	case <-t.C:
+		return nil, errBundleDeadline
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
 }

@@ -31,8 +31,17 @@ const (
 	// maxStack is the Go stack a goroutine may grow to: esbuild and goja
 	// recurse on nesting, and an overflow is fatal; it costs only this worker.
 	maxStack = 32 << 20
-	// cachedPrograms is how many compiled bundles a worker keeps.
+	// cachedPrograms is how many compiled bundles a worker keeps, within
+	// programBudget of its run memory (programCache).
 	cachedPrograms = 64
+	// programBudgetShare: the program cache may hold Run/programBudgetShare
+	// bytes (estimated); its memory counts against every run's cap.
+	programBudgetShare = 8
+	// exitAbandoned is the exit code after a run whose bundling or
+	// compiling overran its deadline or memory: that work cannot be
+	// stopped (esbuild and goja's compiler take no context), so the process
+	// ends after the result instead of finishing it in the background.
+	exitAbandoned = 4
 	// defaultMemoryBytes applies when the environment gives no cap (a
 	// worker started by hand).
 	defaultMemoryBytes = 256 << 20
@@ -86,7 +95,7 @@ func Main(r io.Reader, w io.Writer) int {
 }
 
 func newWorker(w io.Writer, mem pipe.MemoryLayout, set *libs.Set) *worker {
-	return &worker{out: pipe.NewWriter(w), mem: mem, cache: newProgramCache(cachedPrograms, js.NewLibraries(set)), started: make(chan struct{}, 1)}
+	return &worker{out: pipe.NewWriter(w), mem: mem, cache: newProgramCache(cachedPrograms, mem.Run/programBudgetShare, js.NewLibraries(set)), started: make(chan struct{}, 1)}
 }
 
 // serveAll says ready, then serves the jobs it reads from r until r ends.
@@ -106,6 +115,9 @@ func (wk *worker) serveAll(r io.Reader) int {
 		if res.Outcome == pipe.OutcomeMemoryLimit {
 			return pipe.ExitMemoryLimit
 		}
+		if wk.abandoned {
+			return exitAbandoned
+		}
 	}
 	return 0
 }
@@ -120,6 +132,9 @@ type worker struct {
 
 	next     *prepared      // only the serving goroutine touches it
 	prepared sync.WaitGroup // Main waits for every preparation it started
+	// abandoned is set (by the serving goroutine) when a run's bundling
+	// or compiling overran: the process exits after that run.
+	abandoned bool
 
 	mu sync.Mutex // guards the fields below
 	// cancel interrupts the current run; nil between runs.
@@ -228,8 +243,17 @@ func (wk *worker) serve(j *pipe.Job) pipe.Result {
 	return res
 }
 
-// runJob bundles (through the cache) and executes one job.
+// errBundleDeadline says bundling and compiling took the whole run's time.
+var errBundleDeadline = errors.New("bundling reached the run's deadline")
+
+// runJob bundles (through the cache) and executes one job. Bundling,
+// compiling and waiting for a prepared runtime count against the job's
+// own timeout: what is left of it is the runtime's.
 func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event), call func(pipe.HostCall), replies <-chan pipe.HostReply) pipe.Result {
+	deadline := time.Now().Add(j.Timeout)
+	if j.Timeout <= 0 {
+		deadline = time.Now().Add(24 * time.Hour) // no limit given (a hand-made job)
+	}
 	// Say the job arrived: the parent retries a job elsewhere when a worker
 	// does not answer (stopped, dying). A cached bundle starts at once, so
 	// the word rides with the started event in one write; bundling anew
@@ -241,9 +265,12 @@ func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event)
 		_ = wk.out.Write(pipe.Message{Accepted: true})
 	}
 	t0 := time.Now()
-	c := wk.cache.get(bkey, j.Files, j.Entry, j.Mode)
-	prg, imports, errs := c.prg, c.imports, c.errs
+	c, err := wk.compile(ctx, bkey, j, deadline)
 	bundleTime := time.Since(t0)
+	if err != nil {
+		return wk.stopped(err, j, emit, pipe.Stats{Bundle: bundleTime})
+	}
+	prg, imports, errs := c.prg, c.imports, c.errs
 	if len(errs) > 0 {
 		for i := range errs {
 			emit(pipe.Event{Kind: pipe.EventError, Error: &errs[i]})
@@ -257,17 +284,75 @@ func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event)
 	jb := js.Job{Program: prg, Libraries: wk.cache.libs, Input: j.Input, Timeout: j.Timeout, Deterministic: j.Deterministic,
 		Limits: j.Limits, Mode: c.mode, Entry: j.Entry, Host: j.Host, Globals: j.Globals, Call: call, Replies: replies}
 	key := newPrepareKey(jb, imports)
-	rt := wk.takePrepared(key)
+	rt, err := wk.takePrepared(ctx, key, deadline)
+	if err != nil {
+		return wk.stopped(err, j, emit, pipe.Stats{Bundle: bundleTime})
+	}
 	if rt == nil {
 		rt = js.New(jb)
 	}
-	res := rt.Execute(ctx, jb, emit)
+	jb.Timeout = time.Until(deadline)
+	if jb.Timeout <= 0 {
+		return wk.stopped(errBundleDeadline, j, emit, pipe.Stats{Bundle: bundleTime})
+	}
+	// The runtime gets what is left of the time; the client hears of the
+	// limit it asked for.
+	limited := func(ev pipe.Event) {
+		switch {
+		case ev.Kind == pipe.EventStarted:
+			ev.Timeout = j.Timeout
+		case ev.Error != nil && ev.Error.Kind == pipe.KindTimeout && j.Timeout > 0:
+			ev.Error = pipe.TimeoutError(j.Timeout)
+		}
+		emit(ev)
+	}
+	res := rt.Execute(ctx, jb, limited)
 	res.Stats.Bundle = bundleTime
 	if len(imports) > 0 {
 		// The next run is most often this one again. Only a run with
 		// libraries gains much (~7 ms for lodash); for a plain one the
 		// background work costs saturated throughput more than it saves.
 		wk.prepare(key, jb, imports)
+	}
+	return res
+}
+
+// compile returns the job's compiled bundle from the cache, or bundles and
+// compiles it on another goroutine while it watches the deadline and ctx
+// (a cancel, or the memory watchdog): esbuild and goja's compiler cannot be
+// interrupted, so on either it returns at once, marks the worker
+// abandoned, and keeps nothing.
+func (wk *worker) compile(ctx context.Context, key [32]byte, j *pipe.Job, deadline time.Time) (*compiled, error) {
+	if e, ok := wk.cache.cached(key); ok {
+		return e, nil
+	}
+	done := make(chan *compiled, 1)
+	go func() { done <- wk.cache.build(j.Files, j.Entry, j.Mode) }()
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	select {
+	case e := <-done:
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx) // finished, but over a limit: not kept
+		}
+		wk.cache.add(key, e)
+		return e, nil
+	case <-t.C:
+		wk.abandoned = true
+		return nil, errBundleDeadline
+	case <-ctx.Done():
+		wk.abandoned = true
+		return nil, context.Cause(ctx)
+	}
+}
+
+// stopped is the result of a run stopped before it started: by its
+// deadline (a timeout), the memory watchdog (serve reports it) or a cancel.
+func (wk *worker) stopped(err error, j *pipe.Job, emit func(pipe.Event), stats pipe.Stats) pipe.Result {
+	res := pipe.Result{Outcome: pipe.OutcomeCancelled, Facts: map[string]json.RawMessage{}, Stats: stats}
+	if errors.Is(err, errBundleDeadline) {
+		emit(pipe.Event{Kind: pipe.EventError, Error: pipe.TimeoutError(j.Timeout)})
+		res.Outcome, res.TimedOut = pipe.OutcomeTimeout, true
 	}
 	return res
 }

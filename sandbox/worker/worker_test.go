@@ -2,6 +2,7 @@ package worker
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/playground-dev/playground/sandbox/libs"
 	"github.com/playground-dev/playground/sandbox/pipe"
+	"github.com/playground-dev/playground/sandbox/worker/js"
 )
 
 // conn is the parent's end of an in-process worker: the worker's serving
@@ -209,5 +211,89 @@ func TestPreparedRuntimeForLibraries(t *testing.T) {
 		if res.Outcome != pipe.OutcomeOK || logs(evs) != want {
 			t.Errorf("run %d: %s %q; want %q (no state crosses runs)", i, res.Outcome, logs(evs), want)
 		}
+	}
+}
+
+// TestBundlingCountsAgainstTheRunsTimeout: bundling and compiling share
+// the run's own deadline. A snippet whose bundling alone takes far longer
+// than its 1 ms limit (megabytes of code) ends as a timeout naming that
+// limit, keeps nothing in the cache, and the worker exits after it (the
+// abandoned esbuild work cannot be stopped otherwise).
+func TestBundlingCountsAgainstTheRunsTimeout(t *testing.T) {
+	c := startWorker(t)
+	var b strings.Builder
+	for i := range 200_000 {
+		fmt.Fprintf(&b, "const v%d = [%d, %d, { k: 'x%d' }];\n", i, i, i*2, i)
+	}
+	j := job(b.String())
+	j.Timeout = time.Millisecond
+	c.send(pipe.Command{Op: pipe.OpRun, Job: j})
+	evs, res := c.result(nil)
+	if res.Outcome != pipe.OutcomeTimeout || !res.TimedOut {
+		t.Fatalf("outcome %s (timedOut %v); want timeout", res.Outcome, res.TimedOut)
+	}
+	if len(evs) != 1 || evs[0].Error == nil || evs[0].Error.Kind != pipe.KindTimeout || !strings.Contains(evs[0].Error.Message, "1 ms") {
+		t.Errorf("events %+v; want one TIMEOUT error naming the run's 1 ms", evs)
+	}
+	if n := c.cacheLen(); n != 0 {
+		t.Errorf("cache holds %d bundles; want none (the bundle overran its run)", n)
+	}
+	if code := c.stop(); code != exitAbandoned {
+		t.Errorf("exit code %d; want %d (abandoned work)", code, exitAbandoned)
+	}
+}
+
+// TestBigIntConstantsStayOutOfCompiling: goja's compiler folds constant
+// expressions outside any run's limits; `1n << 400000000n` must be
+// computed by the run (under its deadline and memory), so the run ends
+// as a timeout of its own (not an abandoned compile), the program cached
+// for it is small, and the next run on the worker is ok.
+func TestBigIntConstantsStayOutOfCompiling(t *testing.T) {
+	c := startWorker(t)
+	j := job("const x = 1n << 400000000n;\nwhile (x > 0n) {}")
+	j.Timeout = time.Second // room for bundling under -race and load; js.TestCompileDoesNotFoldBigInts checks the folding itself
+	c.send(pipe.Command{Op: pipe.OpRun, Job: j})
+	_, res := c.result(nil)
+	if res.Outcome != pipe.OutcomeTimeout {
+		t.Errorf("outcome %s; want timeout", res.Outcome)
+	}
+	if c.wk.abandoned {
+		t.Error("the worker abandoned the bundle: compiling folded the constants")
+	}
+	if n := c.wk.cache.size(); n > 1<<20 {
+		t.Errorf("program cache holds ~%d bytes; want the program small", n)
+	}
+	c.send(pipe.Command{Op: pipe.OpRun, Job: job("console.log('innocent')")})
+	if evs, res := c.result(nil); res.Outcome != pipe.OutcomeOK || logs(evs) != "innocent" {
+		t.Errorf("next run: %s %q", res.Outcome, logs(evs))
+	}
+}
+
+// TestProgramCacheIsBoundedInBytes: entries past the byte budget evict
+// the least recently used; one over half the budget is never kept.
+func TestProgramCacheIsBoundedInBytes(t *testing.T) {
+	set, err := libs.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newProgramCache(64, 100<<10, js.NewLibraries(set))
+	src := func(n int) []pipe.File {
+		return []pipe.File{{Path: "main.js", Source: fmt.Sprintf("console.log(%q);", strings.Repeat("x", n))}}
+	}
+	var keys [][32]byte
+	for i := range 6 {
+		f := src(1000 + i) // ~1 kB of code: ~17 kB estimated
+		k := bundleKey(f, "main.js", "")
+		keys = append(keys, k)
+		c.add(k, c.build(f, "main.js", ""))
+	}
+	if c.size() > 100<<10 || c.has(keys[0]) || !c.has(keys[5]) {
+		t.Errorf("size %d, oldest kept %v, newest kept %v; want ≤ 100 kB, the oldest evicted", c.size(), c.has(keys[0]), c.has(keys[5]))
+	}
+	big := src(10_000) // ~160 kB estimated: over half the budget
+	k := bundleKey(big, "main.js", "")
+	c.add(k, c.build(big, "main.js", ""))
+	if c.has(k) {
+		t.Error("an entry over half the budget was kept")
 	}
 }

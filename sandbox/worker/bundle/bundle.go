@@ -47,6 +47,7 @@ export const host = ` + RuntimeParam + `.` + FieldHost + `;
 var supported = func() map[string]bool {
 	m := libs.EngineFeatures()
 	m["top-level-await"] = true
+	m["import-meta"] = false // what rewriteModuleMeta leaves becomes an empty object
 	return m
 }()
 
@@ -71,6 +72,9 @@ type Result struct {
 	Errors []pipe.Error
 	// Libraries are the libraries the bundle imports, sorted.
 	Libraries []string
+	// Uses says, for each of Libraries in order, what the bundle
+	// evaluates of it: the whole library, or a chunk of some names.
+	Uses []LibraryUse
 	// Mode is the mode the bundle was built for: the requested one, or the
 	// detected one (Detect) when none was.
 	Mode string
@@ -115,6 +119,7 @@ func BundleMode(files []pipe.File, entry, mode string, set *libs.Set) Result {
 		define = nil
 	}
 	used := &usedLibraries{m: map[string]bool{}}
+	usage := libraryUsage(files, set)
 	res := api.Build(api.BuildOptions{
 		EntryPoints: []string{entryName},
 		Bundle:      true,
@@ -134,7 +139,7 @@ func BundleMode(files []pipe.File, entry, mode string, set *libs.Set) Result {
 		LegalComments:  api.LegalCommentsNone,
 		TreeShaking:    api.TreeShakingFalse, // a snippet's unused code still runs its side effects as written
 		Outfile:        "bundle.js",
-		Plugins:        []api.Plugin{memoryPlugin(byPath, entry, mode, set, used)},
+		Plugins:        []api.Plugin{memoryPlugin(byPath, entry, mode, set, used, usage)},
 	})
 	if len(res.Errors) > 0 {
 		errs := diagnostics(res.Errors)
@@ -150,10 +155,31 @@ func BundleMode(files []pipe.File, entry, mode string, set *libs.Set) Result {
 	}
 	for _, f := range res.OutputFiles {
 		if strings.HasSuffix(f.Path, ".js") {
-			return Result{Code: string(f.Contents), Libraries: used.sorted(), Mode: mode}
+			names := used.sorted()
+			uses := make([]LibraryUse, len(names))
+			for i, n := range names {
+				uses[i] = LibraryUse{Name: n, Names: usage[n]}
+			}
+			return Result{Code: string(f.Contents), Libraries: names, Uses: uses, Mode: mode}
 		}
 	}
 	return Result{Errors: []pipe.Error{{Kind: pipe.KindInternal, Message: "esbuild produced no JavaScript"}}}
+}
+
+// LibraryUse is what a bundle evaluates of one library (FieldLib): Names
+// nil for the whole library, else the chunk of just those exports, sorted
+// (LibraryChunk).
+type LibraryUse struct {
+	Name  string
+	Names []string
+}
+
+// String is the use as a cache key part: "name" or "name(a,b)".
+func (u LibraryUse) String() string {
+	if u.Names == nil {
+		return u.Name
+	}
+	return u.Name + "(" + strings.Join(u.Names, ",") + ")"
 }
 
 // usedLibraries collects the libraries a bundle imports; esbuild may
@@ -180,7 +206,7 @@ func (u *usedLibraries) sorted() []string {
 	return out
 }
 
-func memoryPlugin(files map[string]string, entry, mode string, set *libs.Set, used *usedLibraries) api.Plugin {
+func memoryPlugin(files map[string]string, entry, mode string, set *libs.Set, used *usedLibraries, usage map[string][]string) api.Plugin {
 	return api.Plugin{
 		Name: "playground",
 		Setup: func(b api.PluginBuild) {
@@ -205,13 +231,13 @@ func memoryPlugin(files map[string]string, entry, mode string, set *libs.Set, us
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsLibrary}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
 				l, _ := set.Lookup(args.Path)
-				src := libraryFacade(l)
+				src := libraryFacade(l, usage[args.Path])
 				return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsRequire}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
 				// CommonJS interop: require returns the library's exports
 				// object itself (lodash's callable _), not a namespace.
-				src := "module.exports = " + RuntimeParam + "." + FieldLib + "(" + jsString(args.Path) + ");\n"
+				src := "module.exports = " + libCall(args.Path, usage[args.Path]) + ";\n"
 				return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsRuntime}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
@@ -224,10 +250,11 @@ func memoryPlugin(files map[string]string, entry, mode string, set *libs.Set, us
 				if mode == pipe.ModeScript && args.Path == entry && loader != api.LoaderJSON {
 					// A script is a function body (top-level return and
 					// await); line numbers are kept, see ScriptPrefix.
-					src = ScriptPrefix + src + ScriptSuffix
+					src = ScriptPrefix + rewriteModuleMeta(src, args.Path) + ScriptSuffix
 					return api.OnLoadResult{Contents: &src, Loader: loader}, nil
 				}
 				if loader != api.LoaderJSON {
+					src = rewriteModuleMeta(src, args.Path)
 					// Every snippet file is an ES module, as in a browser: a file
 					// that mentions module or exports is not wrapped as CommonJS.
 					// Appended last, it moves no line or column.
@@ -423,16 +450,26 @@ var Version = func() string {
 // to: it takes the package's exports from the runtime (evaluated at most
 // once per run) and re-exports them by name, with the package's default
 // export (or the CommonJS exports object) as default.
-func libraryFacade(l libs.Library) string {
+//
+// When names is not nil (libraryUsage found that the run uses only those
+// names of a library with an ES module source), it exports only them, from
+// the library's tree-shaken chunk.
+func libraryFacade(l libs.Library, names []string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "const m = %s.%s(%s);\n", RuntimeParam, FieldLib, jsString(l.Name))
-	b.WriteString("export default (m && m.__esModule && \"default\" in m) ? m.default : m;\n")
-	for i, name := range l.Exports {
+	fmt.Fprintf(&b, "const m = %s;\n", libCall(l.Name, names))
+	exports := names
+	if names == nil {
+		b.WriteString("export default (m && m.__esModule && \"default\" in m) ? m.default : m;\n")
+		exports = l.Exports
+	} else {
+		b.WriteString("export default m;\n") // read as its exports (libs.ESMSource.DefaultIsExports)
+	}
+	for i, name := range exports {
 		fmt.Fprintf(&b, "const e%d = m[%s];\n", i, jsString(name))
 	}
-	if len(l.Exports) > 0 {
+	if len(exports) > 0 {
 		b.WriteString("export {")
-		for i, name := range l.Exports {
+		for i, name := range exports {
 			if i > 0 {
 				b.WriteString(",")
 			}
@@ -441,4 +478,18 @@ func libraryFacade(l libs.Library) string {
 		b.WriteString(" };\n")
 	}
 	return b.String()
+}
+
+// libCall is the expression that evaluates library name in a run: the
+// whole library, or with names (not nil) its chunk of just those exports
+// (FieldLib's second argument).
+func libCall(name string, names []string) string {
+	if names == nil {
+		return RuntimeParam + "." + FieldLib + "(" + jsString(name) + ")"
+	}
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = jsString(n)
+	}
+	return RuntimeParam + "." + FieldLib + "(" + jsString(name) + ", [" + strings.Join(q, ", ") + "])"
 }

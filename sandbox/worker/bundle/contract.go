@@ -32,7 +32,7 @@ const (
 	FieldFacts = "facts" // the facts object
 	FieldInput = "input" // the run's input (frozen)
 	FieldHost  = "host"  // the host functions
-	FieldLib   = "lib"   // lib(name) evaluates a library once per run and returns its exports
+	FieldLib   = "lib"   // lib(name[, names]) evaluates a library (or the chunk of just names, LibraryChunk) once per run and returns its exports
 	FieldDone  = "done"  // done(value) records the entry's default export as the output
 )
 

@@ -1,28 +1,79 @@
 package js
 
 import (
+	"fmt"
+	"reflect"
+	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/ast"
+	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/parser"
+	"github.com/dop251/goja/token"
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/playground-dev/playground/sandbox/libs"
+	"github.com/playground-dev/playground/sandbox/worker/bundle"
 )
 
 // Libraries compiles each library of a set once and shares the immutable
 // *goja.Program with every later runtime of the process. It is safe for
 // concurrent use (the worker prepares runtimes in the background).
+//
+// A chunk (the tree-shaken subset of a library's exports a run uses,
+// bundle.LibraryChunk) is compiled once too, and kept among the
+// cachedChunks most recently used.
 type Libraries struct {
 	set *libs.Set
 
 	mu       sync.Mutex // guards programs
 	programs map[string]*goja.Program
+	chunks   *lru.Cache[string, *goja.Program] // by chunkKey; safe for concurrent use
 }
+
+// cachedChunks is how many library chunks a process keeps compiled. A
+// chunk is at most its library's size (mathjs: ≈1 MB of source, ≈10 MB
+// compiled), most are a few kB.
+const cachedChunks = 32
 
 // NewLibraries returns a compiler for set's libraries.
 func NewLibraries(set *libs.Set) *Libraries {
-	return &Libraries{set: set, programs: map[string]*goja.Program{}}
+	c, _ := lru.New[string, *goja.Program](cachedChunks)
+	return &Libraries{set: set, programs: map[string]*goja.Program{}, chunks: c}
+}
+
+// chunk returns the compiled chunk of library name that exports just
+// names (sorted), bundling it on first use.
+func (l *Libraries) chunk(name string, names []string) (*goja.Program, error) {
+	key := name + "\x00" + strings.Join(names, ",")
+	if p, ok := l.chunks.Get(key); ok {
+		return p, nil
+	}
+	src, ok := l.set.ESM(name)
+	l.mu.Lock() // one build at a time: the background preparation may want the same
+	defer l.mu.Unlock()
+	if p, ok := l.chunks.Get(key); ok {
+		return p, nil
+	}
+	if !ok {
+		return l.programLocked(name)
+	}
+	code, err := bundle.LibraryChunk(src, names)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	ast, err := goja.Parse(name+".js", code, parser.WithDisableSourceMaps)
+	if err != nil {
+		return nil, err
+	}
+	p, err := goja.CompileAST(ast, true)
+	if err != nil {
+		return nil, err
+	}
+	l.chunks.Add(key, p)
+	return p, nil
 }
 
 // Set returns the library set.
@@ -32,6 +83,10 @@ func (l *Libraries) Set() *libs.Set { return l.set }
 func (l *Libraries) program(name string) (*goja.Program, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.programLocked(name)
+}
+
+func (l *Libraries) programLocked(name string) (*goja.Program, error) {
 	if p, ok := l.programs[name]; ok {
 		return p, nil
 	}
@@ -51,17 +106,50 @@ func (l *Libraries) program(name string) (*goja.Program, error) {
 	return p, nil
 }
 
-// lib is the runtime object's FieldLib: it evaluates a library in this
-// run's runtime, once, and returns its exports.
+// Warm compiles what a bundle evaluates of its libraries (uses, from
+// bundle.Result.Uses) so that its runs do not: the worker calls it while
+// bundling, under the run's deadline. It returns the first error.
+func (l *Libraries) Warm(uses []bundle.LibraryUse) error {
+	for _, u := range uses {
+		var err error
+		if u.Names != nil {
+			_, err = l.chunk(u.Name, u.Names)
+		} else {
+			_, err = l.program(u.Name)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lib is the runtime object's FieldLib: lib(name) evaluates a library in
+// this run's runtime, once, and returns its exports; lib(name, names) does
+// the same with the chunk of just those exports (names sorted, as the
+// bundler writes them).
 func (e *Runtime) lib(c goja.FunctionCall) goja.Value {
 	name := c.Argument(0).String()
-	if v, ok := e.libs[name]; ok {
+	var names []string
+	if a := c.Argument(1); !goja.IsUndefined(a) {
+		if err := e.vm.ExportTo(a, &names); err != nil {
+			e.throw("TypeError", "lib: names must be an array of strings")
+		}
+	}
+	key := name
+	if names != nil {
+		key = name + "\x00" + strings.Join(names, ",")
+	}
+	if v, ok := e.libs[key]; ok {
 		return v
 	}
 	if e.registry == nil {
 		e.throw("Error", "no libraries in this runtime")
 	}
 	prg, err := e.registry.program(name)
+	if names != nil {
+		prg, err = e.registry.chunk(name, names)
+	}
 	if err != nil {
 		e.throw("Error", err.Error())
 	}
@@ -69,16 +157,20 @@ func (e *Runtime) lib(c goja.FunctionCall) goja.Value {
 	if err != nil {
 		panic(err)
 	}
-	e.libs[name] = v
+	e.libs[key] = v
 	return v
 }
 
-// Preload evaluates the named libraries in e before its run, as a run that
+// Preload evaluates the libraries (or chunks) of uses in e before its run, as a run that
 // imports them would: the worker prepares its next runtime this way while it
 // waits. An error stops the preload; the run meets it again itself.
-func (e *Runtime) Preload(names []string) {
-	for _, name := range names {
-		if ex := e.vm.Try(func() { e.lib(goja.FunctionCall{Arguments: []goja.Value{e.vm.ToValue(name)}}) }); ex != nil {
+func (e *Runtime) Preload(uses []bundle.LibraryUse) {
+	for _, u := range uses {
+		args := []goja.Value{e.vm.ToValue(u.Name)}
+		if u.Names != nil {
+			args = append(args, e.vm.ToValue(u.Names))
+		}
+		if ex := e.vm.Try(func() { e.lib(goja.FunctionCall{Arguments: args}) }); ex != nil {
 			return
 		}
 	}
@@ -97,7 +189,62 @@ func Compile(code string) (*goja.Program, error) {
 			return nil, err
 		}
 	}
+	if bigIntLiteral.MatchString(code) && (strings.Contains(code, "**") || strings.Contains(code, "<<") || strings.Contains(code, ">>")) {
+		unfoldBigIntOperators(ast)
+	}
 	return goja.CompileAST(ast, true)
+}
+
+// bigIntLiteral finds a BigInt literal (or something like one: the check
+// only decides whether to walk the tree).
+var bigIntLiteral = regexp.MustCompile(`[0-9a-fA-F]n\b`)
+
+// unfoldBigIntOperators keeps goja's compiler from folding `**`, `<<` and
+// `>>` of constants: it evaluates a constant expression while compiling,
+// outside any run's deadline or memory watchdog, and keeps the result in
+// the program, so `7n ** 40000000n` took seconds to compile and a
+// `1n << 400000000n` program held 50 MB in the worker's cache. The right
+// operand becomes `(0, operand)`, which the compiler does not treat as a
+// constant; the run computes the value under its own limits, with the same
+// result.
+func unfoldBigIntOperators(prg *ast.Program) {
+	fileType := reflect.TypeOf(file.File{})
+	var walk func(v reflect.Value, depth int)
+	walk = func(v reflect.Value, depth int) {
+		if depth > 10000 {
+			return
+		}
+		switch v.Kind() {
+		case reflect.Pointer, reflect.Interface:
+			if v.IsNil() {
+				return
+			}
+			if b, ok := v.Interface().(*ast.BinaryExpression); ok {
+				switch b.Operator {
+				case token.EXPONENT, token.SHIFT_LEFT, token.SHIFT_RIGHT:
+					if _, seq := b.Right.(*ast.SequenceExpression); !seq {
+						b.Right = &ast.SequenceExpression{Sequence: []ast.Expression{
+							&ast.NumberLiteral{Idx: b.Right.Idx0(), Literal: "0", Value: int64(0)}, b.Right}}
+					}
+				}
+			}
+			walk(v.Elem(), depth+1)
+		case reflect.Struct:
+			if v.Type() == fileType {
+				return
+			}
+			for i := range v.NumField() {
+				if v.Type().Field(i).IsExported() {
+					walk(v.Field(i), depth+1)
+				}
+			}
+		case reflect.Slice:
+			for i := range v.Len() {
+				walk(v.Index(i), depth+1)
+			}
+		}
+	}
+	walk(reflect.ValueOf(prg), 0)
 }
 
 func noSourceMapFiles(string) ([]byte, error) { return nil, errNoFS }

@@ -1,15 +1,20 @@
 package js_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestLibraries(t *testing.T) {
+	// A minute: the harness evaluates the libraries inside the run, where a
+	// first import bundles its chunk (slow under -race); a worker does that
+	// while bundling (Libraries.Warm).
 	p := newHarness(t, Config{})
-	res, rec := run(t, p, Request{Files: files("main.ts", `
+	res, rec := run(t, p, Request{Timeout: time.Minute, Files: files("main.ts", `
 import _ from "lodash";
 import { chunk } from "lodash";
 import { format, addDays } from "date-fns";
@@ -61,4 +66,112 @@ console.log(greet("op"), cfg.version, twice(21));
 		t.Errorf("logs = %q", got)
 	}
 
+}
+
+// nodeCalls is run in script mode here and by Node 20 against the same
+// packages; nodeOutput is what Node printed, recorded with
+//
+//	cd sandbox/libs && node -e "const input = {values: [10, 20, 30, 40, 50]}; let output;
+//	  (function () { <nodeCalls> })(); console.log(JSON.stringify(output))"
+const nodeCalls = `
+const math = require('mathjs');
+const { jStat } = require('jstat');
+const validator = require('validator');
+const v = input.values;
+output = {
+  mean: math.mean(v), median: math.median(v), std: math.std(v), variance: math.variance(v), min: math.min(v), max: math.max(v),
+  nested: [math.mean([[1, 2], [3, 4]]), math.std([[1, 2], [3, 4]]), math.max([[1, 9], [3, 4]])],
+  variadic: [math.mean(1, 2, 3, 4), math.median(3, 1, 4, 2), math.min(3, 1, 2), math.max(1, 5, 3)],
+  normalized: [math.std(v, 'uncorrected'), math.variance(v, 'biased'), math.std(v, 'unbiased')],
+  strings: math.mean(['1', '2', '4']),
+  sum: math.sum(v), round: math.round(math.std([1.5, 2.25, 3.125]), 6),
+  jstat: [jStat.mean(v), jStat.median(v), jStat.stdev(v), jStat.stdev(v, true), jStat.variance(v), jStat.normal.cdf(1.96, 0, 1), jStat.sum(v)],
+  validator: [validator.isEmail('foo@bar.com'), validator.isEmail('nope@'), validator.isURL('https://example.org/a?b=c'), validator.isIP('127.0.0.1'), validator.isUUID('9b2d3f4c-8c1e-4f63-9a6e-2f1c7d3b5a10'), validator.isInt('42'), validator.normalizeEmail('Foo.Bar@GMAIL.com'), validator.escape('<a href="x">')],
+};
+`
+
+const nodeOutput = `{"mean":30,"median":30,"std":15.811388300841896,"variance":250,"min":10,"max":50,"nested":[2.5,1.2909944487358056,9],"variadic":[2.5,2.5,1,5],"normalized":[14.142135623730951,166.66666666666666,15.811388300841896],"strings":2.3333333333333335,"sum":150,"round":0.813301,"jstat":[30,30,14.142135623730951,15.811388300841896,200,0.9750021048517796,150],"validator":[true,false,true,true,true,true,"foobar@gmail.com","&lt;a href=&quot;x&quot;&gt;"]}`
+
+// TestNewLibrariesMatchNode: mathjs (tree-shaken: its number functions),
+// jstat and validator give Node's results for the same calls.
+func TestNewLibrariesMatchNode(t *testing.T) {
+	h := newHarness(t, Config{})
+	res, rec := run(t, h, Request{Files: files("agent.js", nodeCalls), Input: json.RawMessage(`{"values":[10,20,30,40,50]}`), Timeout: time.Minute})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+	}
+	jsonEqual(t, res.Output, nodeOutput)
+}
+
+// TestLibraryImportForms: the ways a module imports a library all work,
+// tree-shaken or whole: named imports (mathjs, validator, date-fns), a
+// namespace used by member (date-fns), a namespace passed around (whole
+// date-fns), a name outside mathjs/number (bignumber: the full ES modules),
+// and the default export (validator's object, jstat's CommonJS exports,
+// lodash's _ read by member: a chunk of lodash-es).
+func TestLibraryImportForms(t *testing.T) {
+	h := newHarness(t, Config{})
+	res, rec := run(t, h, Request{Timeout: time.Minute, Files: files("main.ts", `
+import { mean, median, std } from "mathjs";
+import { bignumber, add } from "mathjs";
+import { isEmail } from "validator";
+import validator from "validator";
+import * as df from "date-fns";
+import * as all from "date-fns";
+import jstatDefault, { jStat } from "jstat";
+import _ from "lodash";
+import { z } from "zod";
+console.log(mean([1, 2, 3, 4]), median([5, 1, 3]), std([2, 4, 4, 4, 5, 5, 7, 9]));
+console.log(add(bignumber("0.1"), bignumber("0.2")).toString());
+console.log(isEmail("a@b.co"), validator.isEmail("x"), typeof validator.isURL);
+console.log(df.format(df.addDays(new Date(2024, 0, 31), 1), "yyyy-MM-dd"), Object.keys(all).length > 200);
+console.log(jStat.sum([1, 2]), jstatDefault.jStat === jStat);
+console.log(JSON.stringify(_.groupBy([1.3, 2.1, 2.4], Math.floor)), _.sortBy([3, 1, 2]).join(), _.sum([1, 2]));
+const User = z.object({ name: z.string(), age: z.number().int() });
+console.log(User.safeParse({ name: "x", age: 1.5 }).success, User.parse({ name: "y", age: 2 }).name, Object.isExtensible(z));
+`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+	}
+	want := `2.5 3 2.138089935299395|0.3|true false function|2024-02-01 true|3 true|{"1":[1.3],"2":[2.1,2.4]} 1,2,3 3|false y false`
+	if got := strings.Join(rec.logs(), "|"); got != want {
+		t.Errorf("logs %q; want %q", got, want)
+	}
+}
+
+// TestImportMetaAndComputedImport: import.meta is the file's own object,
+// and a dynamic import of a computed name rejects with a TypeError the
+// snippet catches, naming the limitation; a literal one still loads.
+func TestImportMetaAndComputedImport(t *testing.T) {
+	h := newHarness(t, Config{})
+	res, rec := run(t, h, Request{Files: files("src/main.ts", `
+import { where } from "./lib/util.ts";
+console.log(import.meta.url, import.meta.dirname, import.meta === import.meta, where());
+const name = ["lo", "dash"].join("");
+try {
+  await import(name);
+} catch (e) {
+  console.log(e instanceof TypeError, e.message.includes("string literal"));
+}
+const _ = await import("lodash");
+console.log(_.default.sum([1, 2]));
+`, "src/lib/util.ts", "export const where = () => import.meta.filename;\n")})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+	}
+	want := "file:///src/main.ts /src true /src/lib/util.ts|true true|3"
+	if got := strings.Join(rec.logs(), "|"); got != want {
+		t.Errorf("logs %q; want %q", got, want)
+	}
+}
+
+// TestMissingLibraryExport: importing a name a library does not export is
+// a bundle-time error naming it, tree-shaken or not.
+func TestMissingLibraryExport(t *testing.T) {
+	h := newHarness(t, Config{})
+	res, rec := run(t, h, Request{Files: files("main.ts", "import { notAThing } from 'mathjs';\nconsole.log(notAThing);\n")})
+	errs := rec.errors()
+	if res.Outcome != OutcomeError || len(errs) == 0 || !strings.Contains(errs[0].Message, "notAThing") {
+		t.Errorf("outcome %s, errors %+v; want an error naming notAThing", res.Outcome, errs)
+	}
 }

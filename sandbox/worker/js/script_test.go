@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 // startedMode returns the mode the started event announced.
@@ -35,7 +36,8 @@ func jsonEqual(t *testing.T, got json.RawMessage, want string) {
 }
 
 // The documented examples of @memberjunction/code-execution, unchanged,
-// with their inputData as input.
+// with their inputData as input; expected outputs are Node 20's for the
+// same code and packages (sandbox/libs/node_modules).
 func TestScriptModeDocumentedExamples(t *testing.T) {
 	h := newHarness(t, Config{})
 	tests := []struct {
@@ -75,6 +77,18 @@ const parsed = Papa.parse(input.csvData, { header: true, dynamicTyping: true });
 const total = parsed.data.reduce((s, row) => s + row.price * row.qty, 0);
 output = { rows: parsed.data.length, total, first: parsed.data[0] };
 `, `{"csvData":"item,price,qty\nwidget,2.5,4\ngadget,10,1"}`, `{"rows":2,"total":20,"first":{"item":"widget","price":2.5,"qty":4}}`},
+		{"mathjs statistics", `
+const math = require('mathjs');
+const values = input.values;
+output = {
+    mean: math.mean(values),
+    median: math.median(values),
+    stdDev: math.std(values),
+    variance: math.variance(values),
+    min: math.min(values),
+    max: math.max(values)
+};
+`, `{"values":[12,7,3,18,25,9]}`, `{"mean":12.333333333333334,"median":10.5,"stdDev":7.991662321861871,"variance":63.866666666666674,"min":3,"max":25}`},
 		{"top-level return", `
 if (!input.values.length) return { empty: true };
 return { max: Math.max(...input.values) };
@@ -87,7 +101,8 @@ return { max: Math.max(...input.values) };
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, rec := run(t, h, Request{Files: files("script.js", tt.code), Input: json.RawMessage(tt.input)})
+			res, rec := run(t, h, Request{Files: files("script.js", tt.code), Input: json.RawMessage(tt.input),
+				Timeout: time.Minute}) // the first mathjs run bundles its chunk: slow under -race
 			if res.Outcome != OutcomeOK {
 				t.Fatalf("outcome %s, errors %+v, logs %q", res.Outcome, rec.errors(), rec.logs())
 			}

@@ -1,0 +1,417 @@
+package bundle
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/playground-dev/playground/sandbox/libs"
+	"github.com/playground-dev/playground/sandbox/pipe"
+)
+
+// Library usage: which names of a library a run's files use, so that a
+// library with an ES module source (libs.Set.ESM) is evaluated tree-shaken
+// (LibraryChunk) rather than whole. The scan reads the source text and is
+// conservative: every mention of the library's name must be one of the
+// forms below, and a namespace or required object may only be used as
+// `ns.name`; anything else (a default import, a dynamic import, passing the
+// object around, a spread, a computed member) means the whole library.
+// Reading too many names is harmless; a name it missed would be a missing
+// export, which these rules rule out.
+var (
+	// import { a, b as c } from 'L' / export { a } from 'L' / import type {…}
+	reNamed = regexp.MustCompile(`\b(?:import|export)\s+(type\s+)?\{([^{}]*)\}\s*from\s*$`)
+	// import * as ns from 'L'
+	reNamespace = regexp.MustCompile(`\bimport\s+\*\s+as\s+([A-Za-z_$][\w$]*)\s+from\s*$`)
+	// import x from 'L' (a library whose default export is its exports)
+	reDefault = regexp.MustCompile(`\bimport\s+([A-Za-z_$][\w$]*)\s+from\s*$`)
+	// const x = require('L')
+	reRequireVar = regexp.MustCompile(`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\s*\(\s*$`)
+	// const { a, b: c } = require('L')
+	reRequireDestructure = regexp.MustCompile(`\b(?:const|let|var)\s*\{([^{}]*)\}\s*=\s*require\s*\(\s*$`)
+	// require('L').a
+	reRequireCall  = regexp.MustCompile(`\brequire\s*\(\s*$`)
+	reAfterRequire = regexp.MustCompile(`^\s*\)\s*\.\s*([A-Za-z_$][\w$]*)`)
+	// the call ends the initializer: require('L') then ; , ) } or the end
+	// (past white space, line ends included: a next line's .x continues it)
+	reRequireEnd = regexp.MustCompile(`^\s*\)\s*([;,)}]|$)`)
+	reMember     = regexp.MustCompile(`^\s*\??\.\s*([A-Za-z_$][\w$]*)`)
+	reIdent      = regexp.MustCompile(`^[A-Za-z_$][\w$]*$`)
+)
+
+// libraryUsage returns, for each library with an ES module source that the
+// files mention, the sorted names they use, or nil when they may use any.
+func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
+	out := map[string][]string{}
+	full := map[string]bool{}
+	for _, name := range set.Modules() {
+		if !slices.ContainsFunc(files, func(f pipe.File) bool { return strings.Contains(f.Source, name) }) {
+			continue // the common case: no source loaded
+		}
+		src, ok := set.ESM(name)
+		if !ok {
+			continue
+		}
+		seen := false
+		var names []string
+		for _, f := range files {
+			n, mentioned, ok := fileUsage(f.Source, name, src.DefaultIsExports, src.Namespace)
+			if !mentioned {
+				continue
+			}
+			seen = true
+			if !ok {
+				full[name] = true
+				break
+			}
+			names = append(names, n...)
+		}
+		if !seen {
+			continue
+		}
+		if full[name] {
+			out[name] = nil
+			continue
+		}
+		lib, _ := set.Lookup(name)
+		kept := []string{}
+		for _, n := range names {
+			if !src.Has(n) && !slices.Contains(lib.Exports, n) {
+				continue // no such export at all: undefined either way (zod's z.infer is a type)
+			}
+			if !src.Has(n) || slices.Contains(src.Whole, n) {
+				kept = nil // not in the ES modules: the whole library decides
+				break
+			}
+			kept = append(kept, n)
+		}
+		slices.Sort(kept)
+		out[name] = slices.Compact(kept)
+	}
+	return out
+}
+
+// fileUsage scans one file for lib: the names it uses, whether it mentions
+// lib at all, and false when it may use the whole library.
+//
+// defaultIsExports: the library's default export is an object of its
+// named exports, so a default import is read like a namespace.
+//
+// namespace: a named export that is an object of the other named exports
+// (libs.ESMSource.Namespace), read by member like a namespace import.
+func fileUsage(src, lib string, defaultIsExports bool, namespace string) (names []string, mentioned, ok bool) {
+	if !strings.Contains(src, lib) {
+		return nil, false, true
+	}
+	code := blank(src)
+	if code == "" {
+		return nil, true, false
+	}
+	for _, q := range []string{`'`, `"`, "`"} {
+		lit := q + lib + q
+		for off := 0; ; {
+			i := strings.Index(src[off:], lit)
+			if i < 0 {
+				break
+			}
+			i += off
+			off = i + len(lit)
+			if code[i] != q[0] {
+				continue // inside a comment or another literal
+			}
+			mentioned = true
+			before, after := code[:i], code[i+len(lit):]
+			switch {
+			case q == "`":
+				return nil, true, false
+			case reNamed.MatchString(before):
+				m := reNamed.FindStringSubmatch(before)
+				if m[1] != "" {
+					continue // import type: erased
+				}
+				n, good := specifiers(m[2], " as ")
+				if !good {
+					return nil, true, false
+				}
+				names = append(names, n...)
+				if namespace != "" && slices.Contains(n, namespace) {
+					// import { z } from 'zod': read z's members (its local name).
+					local := localName(m[2], namespace)
+					if local == "" {
+						return nil, true, false
+					}
+					mem, good := members(code, local, reNamed.FindStringSubmatchIndex(before)[4]+indexWord(m[2], local))
+					if !good {
+						return nil, true, false
+					}
+					names = append(names, mem...)
+				}
+			case defaultIsExports && reDefault.MatchString(before):
+				m := reDefault.FindStringSubmatchIndex(before)
+				if before[m[2]:m[3]] == "type" {
+					return nil, true, false
+				}
+				n, good := members(code, before[m[2]:m[3]], m[2])
+				if !good {
+					return nil, true, false
+				}
+				names = append(names, n...)
+			case reNamespace.MatchString(before):
+				m := reNamespace.FindStringSubmatchIndex(before)
+				n, good := members(code, before[m[2]:m[3]], m[2])
+				if !good {
+					return nil, true, false
+				}
+				names = append(names, n...)
+			case reRequireCall.MatchString(before) && reAfterRequire.MatchString(after):
+				names = append(names, reAfterRequire.FindStringSubmatch(after)[1])
+			case reRequireVar.MatchString(before) && reRequireEnd.MatchString(after):
+				m := reRequireVar.FindStringSubmatchIndex(before)
+				n, good := members(code, before[m[2]:m[3]], m[2])
+				if !good {
+					return nil, true, false
+				}
+				names = append(names, n...)
+			case reRequireDestructure.MatchString(before) && reRequireEnd.MatchString(after):
+				m := reRequireDestructure.FindStringSubmatch(before)
+				n, good := specifiers(m[1], ":")
+				if !good {
+					return nil, true, false
+				}
+				names = append(names, n...)
+			default:
+				return nil, true, false
+			}
+		}
+	}
+	return names, mentioned, true
+}
+
+// indexWord is the offset of identifier w in s as a whole word, or -1.
+func indexWord(s, w string) int {
+	for off := 0; ; {
+		i := strings.Index(s[off:], w)
+		if i < 0 {
+			return -1
+		}
+		i += off
+		off = i + len(w)
+		if (i == 0 || !isIdentByte(s[i-1])) && (off >= len(s) || !isIdentByte(s[off])) {
+			return i
+		}
+	}
+}
+
+// localName is the local name an import list gives export name ("" when
+// it is not a plain `name` or `name as local`).
+func localName(list, name string) string {
+	for _, s := range strings.Split(list, ",") {
+		s = strings.TrimSpace(s)
+		n, alias, has := strings.Cut(s, " as ")
+		if strings.TrimSpace(n) != name {
+			continue
+		}
+		if has {
+			return strings.TrimSpace(alias)
+		}
+		return name
+	}
+	return ""
+}
+
+// specifiers parses `a, b as c` (sep " as ") or `a, b: c` (sep ":"): the
+// imported names; false for anything else (a string name, a rest element,
+// a nested pattern, a default value).
+func specifiers(list, sep string) ([]string, bool) {
+	var out []string
+	for _, s := range strings.Split(list, ",") {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(s, "type "); ok && sep == " as " {
+			_ = rest
+			continue // a type-only specifier: erased
+		}
+		name, alias, has := strings.Cut(s, sep)
+		name = strings.TrimSpace(name)
+		if !reIdent.MatchString(name) || (has && !reIdent.MatchString(strings.TrimSpace(alias))) {
+			return nil, false
+		}
+		if name == "default" {
+			return nil, false
+		}
+		out = append(out, name)
+	}
+	return out, true
+}
+
+// members returns the names read as `id.name` or `id?.name` in code (with
+// comments and strings blanked), false when id is used any other way
+// outside its declaration at decl.
+func members(code, id string, decl int) ([]string, bool) {
+	var out []string
+	for off := 0; ; {
+		i := strings.Index(code[off:], id)
+		if i < 0 {
+			return out, true
+		}
+		i += off
+		off = i + len(id)
+		if i > 0 && isIdentByte(code[i-1]) || off < len(code) && isIdentByte(code[off]) {
+			continue // part of a longer identifier
+		}
+		if i == decl {
+			continue
+		}
+		if i > 0 && code[i-1] == '.' && !(i > 2 && code[i-3:i] == "...") {
+			continue // another object's property
+		}
+		m := reMember.FindStringSubmatchIndex(code[off:])
+		if m == nil || assigns(code[off+m[1]:]) {
+			return nil, false // used otherwise, or a member assigned: x.name = …
+		}
+		out = append(out, code[off+m[2]:off+m[3]])
+	}
+}
+
+// assigns reports whether rest (what follows a member) assigns to it.
+func assigns(rest string) bool {
+	rest = strings.TrimLeft(rest, " \t\r\n")
+	if strings.HasPrefix(rest, "==") || strings.HasPrefix(rest, "=>") {
+		return false
+	}
+	if strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, "++") || strings.HasPrefix(rest, "--") {
+		return true
+	}
+	for _, op := range []string{"+=", "-=", "*=", "/=", "%=", "**=", "<<=", ">>=", ">>>=", "&=", "|=", "^=", "&&=", "||=", "??="} {
+		if strings.HasPrefix(rest, op) {
+			return true
+		}
+	}
+	return false
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// blank returns src with the contents of comments, string and template
+// literals (not their ${} expressions) replaced by spaces, offsets kept;
+// "" when it cannot tell where one ends (an unterminated string, or a
+// regex literal it took for something else).
+func blank(src string) string {
+	b := []byte(src)
+	var braces []int // per open ${: the brace depth inside it
+	depth := 0
+	last := byte('(') // last significant byte outside literals: decides whether / starts a regex
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case c == '/' && i+1 < len(b) && b[i+1] == '/':
+			for i < len(b) && b[i] != '\n' {
+				b[i] = ' '
+				i++
+			}
+		case c == '/' && i+1 < len(b) && b[i+1] == '*':
+			end := strings.Index(src[i+2:], "*/")
+			if end < 0 {
+				return ""
+			}
+			for j := i; j < i+2+end+2; j++ {
+				if b[j] != '\n' {
+					b[j] = ' '
+				}
+			}
+			i += 2 + end + 1
+		case c == '\'' || c == '"':
+			j := i + 1
+			for ; j < len(b) && b[j] != c; j++ {
+				if b[j] == '\\' {
+					b[j] = ' '
+					j++
+				} else if b[j] == '\n' {
+					return ""
+				}
+				if j < len(b) {
+					b[j] = ' '
+				}
+			}
+			if j >= len(b) {
+				return ""
+			}
+			i, last = j, 'a'
+		case c == '`' || (c == '}' && len(braces) > 0 && braces[len(braces)-1] == depth):
+			if c == '}' {
+				braces = braces[:len(braces)-1]
+			}
+			j := i + 1
+			for ; j < len(b) && b[j] != '`'; j++ {
+				if b[j] == '\\' {
+					b[j] = ' '
+					j++
+				} else if b[j] == '$' && j+1 < len(b) && b[j+1] == '{' {
+					break
+				}
+				if j < len(b) && b[j] != '\n' {
+					b[j] = ' '
+				}
+			}
+			if j >= len(b) {
+				return ""
+			}
+			if b[j] == '$' {
+				braces = append(braces, depth)
+				j++
+			}
+			i, last = j, 'a'
+		case c == '/' && strings.IndexByte("(,=:[!&|?{};+-*%<>~^", last) >= 0:
+			// a regex literal: blank it up to its closing /, outside a class
+			j, class := i+1, false
+			for ; j < len(b) && (b[j] != '/' || class); j++ {
+				switch b[j] {
+				case '\\':
+					b[j] = ' '
+					j++
+				case '[':
+					class = true
+				case ']':
+					class = false
+				case '\n':
+					return ""
+				}
+				if j < len(b) {
+					b[j] = ' '
+				}
+			}
+			if j >= len(b) {
+				return ""
+			}
+			i, last = j, 'a'
+		case c == '{':
+			depth++
+			last = c
+		case c == '}':
+			depth--
+			last = c
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		default:
+			last = c
+			if isIdentByte(c) {
+				// a keyword before a regex: return /x/, typeof /x/ …
+				j := i
+				for j+1 < len(b) && isIdentByte(b[j+1]) {
+					j++
+				}
+				switch string(b[i : j+1]) {
+				case "return", "typeof", "case", "do", "else", "in", "of", "new", "delete", "void", "throw", "instanceof", "yield", "await":
+					last = '('
+				default:
+					last = 'a'
+				}
+				i = j
+			}
+		}
+	}
+	return string(b)
+}

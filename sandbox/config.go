@@ -60,8 +60,6 @@ type Config struct {
 	// CancelGrace is how long a cancelled run's worker may take to stop
 	// before it is killed. The run itself ends at once.
 	CancelGrace time.Duration
-	// BundleTimeout bounds bundling and compiling.
-	BundleTimeout time.Duration
 	// AcceptTimeout bounds how long a worker may take to say it took a job;
 	// one that does not (stopped, stuck) is killed and the job retried once
 	// on another worker.
@@ -94,8 +92,7 @@ func DefaultConfig() Config {
 		HostCallTimeout:  10 * time.Second,
 		KillGrace:        10 * time.Millisecond, // DESIGN.md: a loop stops at budget + ≤ 20 ms
 		CancelGrace:      2 * time.Millisecond,  // DESIGN.md: cancel → slot free ≤ 2 ms p99
-		BundleTimeout:    5 * time.Second,
-		AcceptTimeout:    2 * time.Second, // well past a loaded machine's scheduling delay
+		AcceptTimeout:    2 * time.Second,       // well past a loaded machine's scheduling delay
 		MaxRunsPerWorker: 10_000,
 	}
 }
@@ -140,7 +137,6 @@ func (c Config) withDefaults() Config {
 	}
 	setD(&c.KillGrace, d.KillGrace)
 	setD(&c.CancelGrace, d.CancelGrace)
-	setD(&c.BundleTimeout, d.BundleTimeout)
 	setD(&c.AcceptTimeout, d.AcceptTimeout)
 	set(&c.MaxRunsPerWorker, d.MaxRunsPerWorker)
 	if c.Log == nil {

@@ -43,7 +43,7 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 		lastT                  time.Duration
 	)
 	facts := newFactMirror()
-	deadline := time.NewTimer(p.cfg.AcceptTimeout) // then BundleTimeout, then the run's own
+	deadline := time.NewTimer(p.cfg.AcceptTimeout) // then the run's own, from its acceptance
 	defer deadline.Stop()
 	stop := func(outcome Outcome, e *Error) Result {
 		p.kill(w)
@@ -84,7 +84,9 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 					return stop(OutcomeError, internalError(p.cfg.Log, "bad line from worker")), nil
 				}
 				accepted = true
-				deadline.Reset(p.cfg.BundleTimeout)
+				// Bundling and compiling count against the run's own
+				// timeout (the worker gives the runtime what is left).
+				deadline.Reset(job.Timeout + p.cfg.KillGrace)
 				continue
 			}
 			if m.Result != nil {
@@ -97,7 +99,7 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 				// snapshot: a worker that ended itself (its memory watchdog)
 				// sends none, and the parent trusts no size it did not count.
 				r.Facts = facts.snapshot()
-				p.release(w, r.Outcome)
+				p.release(w, &r)
 				return r, nil
 			}
 			if c := m.Call; c != nil {
@@ -119,7 +121,6 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 			case EventStarted:
 				if !started {
 					started, startedAt = true, time.Now()
-					deadline.Reset(job.Timeout + p.cfg.KillGrace)
 				}
 			case EventLog:
 				logs++
@@ -150,9 +151,6 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 				p.kill(w)
 				return res, fmt.Errorf("%w: the worker did not accept its job within %v", errNotStarted, p.cfg.AcceptTimeout)
 			}
-			if !started {
-				return stop(OutcomeError, &Error{Kind: KindBundle, Message: fmt.Sprintf("bundling took longer than %v", p.cfg.BundleTimeout)}), nil
-			}
 			return stop(OutcomeTimeout, pipe.TimeoutError(job.Timeout)), nil
 		case <-ctx.Done():
 			_ = w.send(pipe.Command{Op: pipe.OpCancel})
@@ -181,7 +179,7 @@ func (p *Pool) reap(w *proc) {
 			}
 			var m pipe.Message
 			if json.Unmarshal(line, &m) == nil && m.Result != nil {
-				p.release(w, m.Result.Outcome)
+				p.release(w, m.Result)
 				return
 			}
 		case <-t.C:

@@ -198,10 +198,11 @@ func (p *Pool) take(ctx context.Context) (*proc, error) {
 }
 
 // release returns a worker after a run, or retires it when it must not
-// serve again (a limit was hit, or it served MaxRunsPerWorker runs).
-func (p *Pool) release(w *proc, outcome Outcome) {
+// serve again (a limit was hit, it exits after r (Result.Retire), or it
+// served MaxRunsPerWorker runs).
+func (p *Pool) release(w *proc, r *Result) {
 	w.runs++
-	if outcome == OutcomeMemoryLimit || w.runs >= p.cfg.MaxRunsPerWorker {
+	if r.Outcome == OutcomeMemoryLimit || r.Retire || w.runs >= p.cfg.MaxRunsPerWorker {
 		p.retire(w, false)
 		return
 	}

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -263,5 +265,41 @@ func TestRunScriptMode(t *testing.T) {
 	res, rec := run(t, p, Request{Files: files("main.js", "1"), Mode: "cjs"})
 	if errs := rec.errors(); res.Outcome != OutcomeInvalid || len(errs) != 1 || !strings.Contains(errs[0].Message, `"cjs"`) {
 		t.Errorf("mode cjs: %s %+v; want invalid naming the mode", res.Outcome, errs)
+	}
+}
+
+// TestBundlingCountsAgainstTheRunsTimeout: bundling and compiling share the
+// run's own deadline, in the pool too (no fixed bundling limit): a 1 ms run
+// whose bundling alone takes longer ends as a timeout, its worker (which
+// cannot stop esbuild) is retired rather than counted as a crash or handed
+// another job, and the same code with a long timeout runs ok.
+func TestBundlingCountsAgainstTheRunsTimeout(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 1, MinTimeout: time.Millisecond})
+	var b strings.Builder
+	for i := range 6_000 {
+		fmt.Fprintf(&b, "const v%d = [%d, { k: 'x%d' }];\n", i, i, i)
+	}
+	b.WriteString("console.log(v5999.length)\n")
+	heavy := b.String()
+
+	res, rec := run(t, p, Request{Files: files("main.js", heavy), Timeout: time.Millisecond})
+	if res.Outcome != OutcomeTimeout {
+		t.Fatalf("outcome %s, errors %+v; want timeout (bundling counts against the 1 ms)", res.Outcome, rec.errors())
+	}
+	if errs := rec.errors(); len(errs) != 1 || errs[0].Kind != KindTimeout {
+		t.Errorf("errors %+v; want one TIMEOUT", errs)
+	}
+	for range 3 { // the next runs go to live workers, never the exiting one
+		res, rec = run(t, p, Request{Files: files("main.js", `console.log("next")`)})
+		if res.Outcome != OutcomeOK || !slices.Equal(rec.logs(), []string{"next"}) {
+			t.Fatalf("next run: outcome %s, logs %q, errors %+v", res.Outcome, rec.logs(), rec.errors())
+		}
+	}
+	res, rec = run(t, p, Request{Files: files("main.js", heavy), Timeout: 30 * time.Second})
+	if res.Outcome != OutcomeOK || !slices.Equal(rec.logs(), []string{"2"}) {
+		t.Fatalf("with 30 s: outcome %s, logs %q, errors %+v; want ok, 2", res.Outcome, rec.logs(), rec.errors())
+	}
+	if s := p.Stats(); s.Crashes != 0 {
+		t.Errorf("stats count %d crashes; the abandoning worker was retired, not crashed", s.Crashes)
 	}
 }

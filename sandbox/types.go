@@ -75,7 +75,8 @@ type Request struct {
 	// Input is the run's input JSON, exposed read-only as `input`. Empty
 	// means undefined.
 	Input json.RawMessage `json:"input,omitempty"`
-	// Timeout bounds execution (bundling has Config.BundleTimeout). It is
+	// Timeout bounds the run from the worker's taking it: bundling,
+	// compiling and executing (the worker counts each against it). It is
 	// clamped into [Config.MinTimeout, Config.MaxTimeout]; zero means
 	// Config.DefaultTimeout.
 	Timeout time.Duration `json:"timeout"`

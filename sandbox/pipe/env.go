@@ -19,6 +19,12 @@ const (
 // a run exceeded its memory limit (after reporting the result).
 const ExitMemoryLimit = 3
 
+// ExitAbandoned is the exit code of a worker after a run whose bundling or
+// compiling overran its deadline or memory, or was cancelled: esbuild and
+// goja's compiler take no context, so the process ends after the result
+// (which says Retire) instead of finishing that work in the background.
+const ExitAbandoned = 4
+
 // MaxCommandBytes caps one line parent → worker (a job holds at most the
 // request limits' source plus its input).
 const MaxCommandBytes = 16 << 20

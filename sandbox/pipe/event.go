@@ -132,6 +132,10 @@ type Result struct {
 	// in deterministic mode, so done.t is reproducible too.
 	End   time.Duration `json:"end"`
 	Stats Stats         `json:"stats"`
+	// Retire is set by a worker that exits after this result
+	// (ExitAbandoned): the pool retires it rather than hand it another job.
+	// It is between the processes only; clients never see it.
+	Retire bool `json:"retire,omitempty"`
 }
 
 // Stats describes where a run's time and output went.

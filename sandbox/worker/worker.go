@@ -37,11 +37,6 @@ const (
 	// programBudgetShare: the program cache may hold Run/programBudgetShare
 	// bytes (estimated); its memory counts against every run's cap.
 	programBudgetShare = 8
-	// exitAbandoned is the exit code after a run whose bundling or
-	// compiling overran its deadline or memory: that work cannot be
-	// stopped (esbuild and goja's compiler take no context), so the process
-	// ends after the result instead of finishing it in the background.
-	exitAbandoned = 4
 	// defaultMemoryBytes applies when the environment gives no cap (a
 	// worker started by hand).
 	defaultMemoryBytes = 256 << 20
@@ -109,6 +104,7 @@ func (wk *worker) serveAll(r io.Reader) int {
 	defer wk.prepared.Wait()
 	for j := range jobs {
 		res := wk.serve(j)
+		res.Retire = wk.abandoned
 		if err := wk.out.Write(pipe.Message{Result: &res}); err != nil {
 			return 1
 		}
@@ -116,7 +112,7 @@ func (wk *worker) serveAll(r io.Reader) int {
 			return pipe.ExitMemoryLimit
 		}
 		if wk.abandoned {
-			return exitAbandoned
+			return pipe.ExitAbandoned
 		}
 	}
 	return 0

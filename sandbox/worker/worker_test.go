@@ -238,8 +238,8 @@ func TestBundlingCountsAgainstTheRunsTimeout(t *testing.T) {
 	if n := c.cacheLen(); n != 0 {
 		t.Errorf("cache holds %d bundles; want none (the bundle overran its run)", n)
 	}
-	if code := c.stop(); code != exitAbandoned {
-		t.Errorf("exit code %d; want %d (abandoned work)", code, exitAbandoned)
+	if code := c.stop(); code != pipe.ExitAbandoned {
+		t.Errorf("exit code %d; want %d (abandoned work)", code, pipe.ExitAbandoned)
 	}
 }
 

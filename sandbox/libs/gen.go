@@ -56,12 +56,32 @@ var namespaceExports = map[string]string{"zod": "z"}
 var wholeFor = map[string][]string{"lodash": {"chain", "mixin", "runInContext", "templateSettings"}}
 
 // lighterEntries are entry points that export a subset of a package's
-// names with the same results for the inputs a snippet can build from
-// them: mathjs/number is mathjs for plain JavaScript numbers (no
-// BigNumber, Fraction, Complex, Unit or Matrix types, which nothing it
-// exports can create), and evaluates in a fraction of the time.
+// names and evaluate in a fraction of the time: mathjs/number is mathjs
+// for plain JavaScript numbers (no BigNumber, Fraction, Complex, Unit or
+// Matrix types). A snippet gets the lighter entry only when every name it
+// uses is in lighterSame.
 var lighterEntries = map[string]string{
 	"mathjs": "mathjs/number",
+}
+
+// lighterSame lists, per library, the names whose results from the lighter
+// entry equal the full library's for every input a snippet can pass
+// without the full library's types: statistics over numbers and arrays,
+// rounding, comparisons, combinatorics, constants, and real functions of a
+// real argument. Names that give the full library a Complex, Matrix or Unit
+// from plain numbers or arrays are left out: mathjs's sqrt(-4) is 2i but
+// mathjs/number's is NaN; add([1, 2], [3, 4]) is [4, 6] but an error in
+// mathjs/number; evaluate and parse accept the full syntax only in mathjs.
+var lighterSame = map[string][]string{
+	"mathjs": {
+		"mean", "median", "std", "variance", "min", "max", "sum", "prod", "mode", "mad", "quantileSeq", "cumsum",
+		"abs", "round", "floor", "ceil", "fix", "sign", "cube", "square", "exp", "expm1", "hypot",
+		"sin", "cos", "tan", "atan", "atan2", "sinh", "cosh", "tanh", "asinh",
+		"gcd", "lcm", "xgcd", "factorial", "gamma", "combinations", "permutations", "isPrime",
+		"isInteger", "isNumber", "isNaN", "isNegative", "isPositive", "isZero", "isNumeric",
+		"compare", "equal", "larger", "largerEq", "smaller", "smallerEq", "unequal", "deepEqual",
+		"pi", "e", "tau", "phi", "format", "random", "randomInt", "pickRandom",
+	},
 }
 
 // Library is one entry of dist/manifest.json.
@@ -260,9 +280,16 @@ func buildESM(dir, dist, name string, exports []string) error {
 			return err
 		}
 		src.Lighter = le
-		if src.LighterExports, err = esmExports(libs.ESMLighter, &src); err != nil {
+		exported, err := esmExports(libs.ESMLighter, &src)
+		if err != nil {
 			return err
 		}
+		for _, n := range lighterSame[name] {
+			if !slices.Contains(exported, n) {
+				return fmt.Errorf("%s: lighterSame names %q, which %s does not export", name, n, lighter)
+			}
+		}
+		src.LighterExports = slices.Sorted(slices.Values(lighterSame[name]))
 	}
 	out, err := json.Marshal(&src)
 	if err != nil {

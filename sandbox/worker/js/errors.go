@@ -73,6 +73,12 @@ func (e *Runtime) reportException(ex *goja.Exception) {
 // reportThrown reports a rejection reason (no Go-side stack: the stack is
 // the one the error object captured, if any).
 func (e *Runtime) reportThrown(v goja.Value, inPromise bool) {
+	if e.failed {
+		// The run ends at its first uncaught error, as Node's process does:
+		// ten thousand rejections in one task are one error event, not
+		// ten thousand.
+		return
+	}
 	er := e.thrownError(v)
 	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Error" {
 		s := e.enc.dataString(o, "stack")
@@ -144,7 +150,7 @@ func (e *Runtime) thrownError(v goja.Value) *pipe.Error {
 	msg := render(e.enc.encode(v), true)
 	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Error" {
 		msg = e.enc.errorName(o)
-		if m := e.enc.str(e.enc.dataString(o, "message")); m != "" {
+		if m := e.enc.capped(e.enc.dataString(o, "message")); m != "" {
 			msg += ": " + m
 		}
 	}

@@ -3,10 +3,10 @@ package js
 import (
 	"encoding/json"
 	"math"
+	"math/big"
 	"reflect"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/dop251/goja"
 
@@ -73,6 +73,9 @@ type builtins struct {
 	setForEach     goja.Callable // Set.prototype.forEach
 	symbolString   goja.Callable // Symbol.prototype.toString
 	bigintString   goja.Callable // BigInt.prototype.toString
+	number         goja.Callable // Number (%d)
+	parseInt       goja.Callable // parseInt (%i)
+	parseFloat     goja.Callable // parseFloat (%f)
 }
 
 func captureBuiltins(vm *goja.Runtime) builtins {
@@ -119,7 +122,18 @@ func captureBuiltins(vm *goja.Runtime) builtins {
 		setForEach:     method("Set", "forEach"),
 		symbolString:   method("Symbol", "toString"),
 		bigintString:   method("BigInt", "toString"),
+		number:         global(vm, "Number"),
+		parseInt:       global(vm, "parseInt"),
+		parseFloat:     global(vm, "parseFloat"),
 	}
+}
+
+func global(vm *goja.Runtime, name string) goja.Callable {
+	f, ok := goja.AssertFunction(vm.Get(name))
+	if !ok {
+		panic("sandbox: missing builtin " + name)
+	}
+	return f
 }
 
 // encoder turns goja values into previews (console arguments) or into JSON
@@ -136,13 +150,62 @@ type encoder struct {
 
 	ancestors []*goja.Object
 	paths     []string
+	// refs numbers the objects a circular reference points back to, as
+	// Node's <ref *1> and [Circular *1].
+	refs map[*goja.Object]int
+	// budget is what is left of the current preview's byte budget
+	// (approximately its JSON size): once spent, collections end with a
+	// "more" entry and strings are cut, so a value that shares one large
+	// sub-structure many times is previewed in bounded time and size.
+	budget int
+	busy   bool
 }
 
-// encode returns the preview of v. It recovers from a JS exception raised by
-// a builtin (a revoked Proxy, say) by showing the value as opaque.
+// DefaultPreviewBudget is the byte budget of one preview when the caller
+// gives none (encode): about the size of its JSON.
+const DefaultPreviewBudget = 256 << 10
+
+// encode returns the preview of v within DefaultPreviewBudget bytes.
 func (e *encoder) encode(v goja.Value) (out any) {
+	return e.encodeBudget(v, DefaultPreviewBudget)
+}
+
+// encodeBudget returns the preview of v, built within about budget bytes of
+// JSON (checked while it is built, before anything large is copied). It
+// never runs snippet code; were it re-entered all the same (it is not
+// reentrant), the inner value is shown as opaque.
+func (e *encoder) encodeBudget(v goja.Value, budget int) (out any) {
+	if e.busy {
+		return tagged{"$t": "object", "class": "Object", "props": object{}}
+	}
+	e.busy = true
+	defer func() { e.busy = false }()
 	e.ancestors, e.paths = e.ancestors[:0], e.paths[:0]
+	clear(e.refs)
+	e.budget = max(budget, 64)
 	return e.value(v, "$", 0)
+}
+
+// used is how much of budget the last encodeBudget(v, budget) spent.
+func (e *encoder) used(budget int) int {
+	return max(0, min(budget, budget-e.budget))
+}
+
+// capped caps s as a preview's string outside a preview (an error's
+// message, say).
+func (e *encoder) capped(s string) string {
+	if e.busy {
+		return e.str(s)
+	}
+	e.budget = DefaultPreviewBudget
+	return e.str(s)
+}
+
+// spend takes n bytes from the budget and reports whether any were left.
+func (e *encoder) spend(n int) bool {
+	ok := e.budget > 0
+	e.budget -= n
+	return ok
 }
 
 func (e *encoder) value(v goja.Value, path string, depth int) any {
@@ -153,11 +216,14 @@ func (e *encoder) value(v goja.Value, path string, depth int) any {
 		return nil
 	}
 	if sym, ok := v.(*goja.Symbol); ok {
+		// Symbol.prototype.toString copies the description: cap it as a
+		// string (a description is a value the snippet chose).
 		s, err := e.b.symbolString(sym)
 		if err != nil {
 			return tagged{"$t": "symbol", "v": "Symbol()"}
 		}
-		return tagged{"$t": "symbol", "v": s.String()}
+		d := strings.TrimSuffix(strings.TrimPrefix(s.String(), "Symbol("), ")")
+		return tagged{"$t": "symbol", "v": "Symbol(" + e.str(d) + ")"}
 	}
 	if obj, ok := v.(*goja.Object); ok { // before Export, which would call getters
 		return e.object(obj, path, depth)
@@ -168,18 +234,35 @@ func (e *encoder) value(v goja.Value, path string, depth int) any {
 	case string:
 		return e.str(x)
 	case int64:
+		e.spend(8)
 		return x
 	case float64:
+		e.spend(8)
 		return number(x)
+	case *big.Int:
+		return tagged{"$t": "bigint", "v": e.bigint(x)}
 	}
-	if goja.IsBigInt(v) {
-		s, err := e.b.bigintString(v)
-		if err != nil {
-			return tagged{"$t": "bigint", "v": "?"}
-		}
-		return tagged{"$t": "bigint", "v": s.String()}
+	return e.str(v.String())
+}
+
+// bigint prints x in decimal, cut like a string: a BigInt of millions of
+// digits is not converted in full (that alone would take seconds), only
+// its leading digits, followed by "…" and its digit count.
+func (e *encoder) bigint(x *big.Int) string {
+	limit := min(e.lim.String, max(e.budget, 16))
+	// bits·log10(2) bounds the digit count from above (+1).
+	if digits := int(float64(x.BitLen())*math.Log10(2)) + 1; digits <= limit {
+		e.spend(digits)
+		return x.String()
 	}
-	return v.String()
+	// The leading digits come from a float with enough precision, and
+	// the exact digit count from its exponent.
+	f := new(big.Float).SetPrec(uint(limit)*4 + 64).SetInt(x)
+	txt := f.Text('e', limit-1) // d.ddd…e+NNN
+	mant, _, _ := strings.Cut(txt, "e+")
+	mant = strings.Replace(mant, ".", "", 1)
+	e.spend(len(mant))
+	return mant + "…"
 }
 
 func number(f float64) any {
@@ -207,27 +290,58 @@ func capName(s string) string {
 	return strings.ToValidUTF8(s[:maxName], "") + "…"
 }
 
+// str caps s at the preview's string limit and what is left of its byte
+// budget, counting the kept part against the budget. Only the kept part is
+// copied.
 func (e *encoder) str(s string) string {
-	if utf8.RuneCountInString(s) <= e.lim.String {
+	limit := min(e.lim.String, max(e.budget, 16))
+	if len(s) <= limit {
+		e.spend(len(s) + 2)
 		return strings.ToValidUTF8(s, "\uFFFD")
 	}
 	n := 0
 	for i := range s {
-		if n == e.lim.String {
+		if n == limit {
+			e.spend(i + 2)
 			return strings.ToValidUTF8(s[:i], "\uFFFD") + "…"
 		}
 		n++
 	}
-	return s
+	e.spend(len(s) + 2)
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// unproxy returns the innermost target of a Proxy (o itself when it is not
+// one), read from goja without running a trap, or nil when a Proxy on the
+// way is revoked. Node's util.inspect does the same by default
+// (showProxy: false).
+func unproxy(o *goja.Object) *goja.Object {
+	for o != nil && o.ExportType() == proxyType {
+		p, ok := o.Export().(goja.Proxy) // a Proxy exports itself: no trap runs
+		if !ok {
+			return nil
+		}
+		o = p.Target()
+	}
+	return o
 }
 
 func (e *encoder) object(o *goja.Object, path string, depth int) any {
-	if o.ExportType() == proxyType {
-		return tagged{"$t": "object", "class": "Proxy", "props": object{}}
+	e.spend(16)
+	if o = unproxy(o); o == nil {
+		return tagged{"$t": "revoked"}
 	}
 	for i, a := range e.ancestors {
 		if a == o {
-			return tagged{"$t": "circular", "path": e.paths[i]}
+			if e.refs == nil {
+				e.refs = map[*goja.Object]int{}
+			}
+			n, ok := e.refs[a]
+			if !ok {
+				n = len(e.refs) + 1
+				e.refs[a] = n
+			}
+			return tagged{"$t": "circular", "path": e.paths[i], "ref": n}
 		}
 	}
 	class := o.ClassName()
@@ -278,7 +392,18 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 		e.ancestors = e.ancestors[:len(e.ancestors)-1]
 		e.paths = e.paths[:len(e.paths)-1]
 	}()
+	p := e.container(o, class, path, depth)
+	if n, ok := e.refs[o]; ok {
+		if t, ok := p.(tagged); ok {
+			t["ref"] = n
+		}
+	}
+	return p
+}
 
+// container previews an object that may hold others (an array, a Map, a
+// Set, a plain or class instance).
+func (e *encoder) container(o *goja.Object, class, path string, depth int) any {
 	switch class {
 	case "Array":
 		return e.array(o, path, depth)
@@ -350,7 +475,7 @@ func (e *encoder) array(o *goja.Object, path string, depth int) any {
 	}
 	shown := 0
 	var i int64
-	for i = 0; i < n && shown < e.lim.Keys; i++ {
+	for i = 0; i < n && shown < e.lim.Keys && e.budget > 0; i++ {
 		if holes > int64(e.lim.Keys)*100 {
 			break // a long run of holes in a sparse array: stop scanning
 		}
@@ -358,7 +483,7 @@ func (e *encoder) array(o *goja.Object, path string, depth int) any {
 		if !ok {
 			if e.hasOwn(o, strconv.FormatInt(i, 10)) {
 				flushHoles()
-				items = append(items, tagged{"$t": "getter"})
+				items = append(items, e.accessor(o, strconv.FormatInt(i, 10)))
 				shown++
 				continue
 			}
@@ -369,7 +494,7 @@ func (e *encoder) array(o *goja.Object, path string, depth int) any {
 		items = append(items, e.value(v, path+"["+strconv.FormatInt(i, 10)+"]", depth+1))
 		shown++
 	}
-	if i < n && holes > 0 && !e.json {
+	if i < n && holes > 0 && !e.json && shown < e.lim.Keys && e.budget > 0 {
 		holes += n - i
 		i = n
 	}
@@ -387,7 +512,7 @@ func (e *encoder) mapEntries(o *goja.Object, path string, depth int) any {
 	entries := []any{}
 	more := 0
 	cb := e.vm.ToValue(func(c goja.FunctionCall) goja.Value {
-		if len(entries) >= e.lim.Keys {
+		if len(entries) >= e.lim.Keys || e.budget <= 0 {
 			more++
 			return goja.Undefined()
 		}
@@ -409,7 +534,7 @@ func (e *encoder) setValues(o *goja.Object, path string, depth int) any {
 	values := []any{}
 	more := 0
 	cb := e.vm.ToValue(func(c goja.FunctionCall) goja.Value {
-		if len(values) >= e.lim.Keys {
+		if len(values) >= e.lim.Keys || e.budget <= 0 {
 			more++
 			return goja.Undefined()
 		}
@@ -425,7 +550,13 @@ func (e *encoder) setValues(o *goja.Object, path string, depth int) any {
 	return tagged{"$t": "set", "values": values}
 }
 
+// previewKeyText names a Map key in a circular reference's path. Only a
+// short primitive string is spelled out: exporting an object would read
+// its properties (getters) and recurse through its cycles.
 func previewKeyText(v goja.Value) string {
+	if _, ok := v.(*goja.Object); ok {
+		return "…"
+	}
 	if s, ok := v.Export().(string); ok && len(s) < 40 {
 		return strconv.Quote(s)
 	}
@@ -437,17 +568,51 @@ func (e *encoder) props(o *goja.Object, path string, depth int) object {
 	keys := e.enumerableKeys(o)
 	props := make(object, 0, min(len(keys), e.lim.Keys+1))
 	for i, k := range keys {
-		if i == e.lim.Keys {
+		if i == e.lim.Keys || e.budget <= 0 {
 			props = append(props, field{"…", tagged{"$t": "more", "count": len(keys) - i}})
 			break
 		}
-		if v, ok := e.ownData(o, k); ok {
+		k = e.key(k)
+		if v, ok := e.ownData(o, keys[i]); ok {
 			props = append(props, field{k, e.value(v, path+"."+k, depth+1)})
 		} else {
-			props = append(props, field{k, tagged{"$t": "getter"}})
+			props = append(props, field{k, e.accessor(o, keys[i])})
 		}
 	}
 	return props
+}
+
+// key caps a property key like a string (a 1 MB key is a value the snippet
+// chose) and counts it against the budget.
+func (e *encoder) key(k string) string {
+	if len(k) <= 64 {
+		e.spend(len(k) + 4)
+		return k
+	}
+	return e.str(k)
+}
+
+// accessor previews o's accessor property name as Node does: [Getter],
+// [Setter] or [Getter/Setter], without calling either.
+func (e *encoder) accessor(o *goja.Object, name string) any {
+	e.spend(12)
+	d, err := e.b.getDescriptor(goja.Undefined(), o, e.vm.ToValue(name))
+	if err != nil || goja.IsUndefined(d) {
+		return tagged{"$t": "getter"}
+	}
+	// A descriptor object's own properties are plain data: reading them
+	// runs no snippet code.
+	desc := d.ToObject(e.vm)
+	get, set := desc.Get("get"), desc.Get("set")
+	hasGet := get != nil && !goja.IsUndefined(get)
+	hasSet := set != nil && !goja.IsUndefined(set)
+	switch {
+	case hasGet && hasSet:
+		return tagged{"$t": "getter", "label": "Getter/Setter"}
+	case hasSet:
+		return tagged{"$t": "getter", "label": "Setter"}
+	}
+	return tagged{"$t": "getter"}
 }
 
 // enumerableKeys lists o's own enumerable string keys without running

@@ -1,0 +1,188 @@
+package js_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Hostile one-liners against the runtime's own code (previews, console,
+// crypto) and goja's built-ins: each must end as output, a catchable error
+// at the user's line, or a documented limit — never INTERNAL, never a lost
+// worker (which in the harness is a panic that fails the test binary).
+
+// hostileCase is a snippet and the console lines it must print.
+type hostileCase struct {
+	name, src string
+	want      []string
+	outcome   string // "" means ok
+}
+
+func runHostile(t *testing.T, cases []hostileCase) {
+	t.Helper()
+	h := newHarness(t, Config{})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, rec := run(t, h, Request{Files: files("main.js", c.src), Timeout: 10 * time.Second})
+			want := c.outcome
+			if want == "" {
+				want = string(OutcomeOK)
+			}
+			if string(res.Outcome) != want {
+				t.Fatalf("outcome %s (errors %+v); want %s", res.Outcome, rec.errors(), want)
+			}
+			if got := rec.logs(); strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("logs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+			}
+		})
+	}
+}
+
+func TestPreviewCycles(t *testing.T) {
+	runHostile(t, []hostileCase{
+		{"map key and value", `const m = new Map(); m.set(m, m); console.log(m)`,
+			[]string{"<ref *1> Map(1) { [Circular *1] => [Circular *1] }"}, ""},
+		{"set", `const s = new Set(); s.add(s); console.log(s)`, []string{"<ref *1> Set(1) { [Circular *1] }"}, ""},
+		{"array", `const a = [1]; a.push(a); console.log(a)`, []string{"<ref *1> [ 1, [Circular *1] ]"}, ""},
+		{"object", `const o = {name:'root', child:{list:[1]}}; o.child.parent = o; console.log(o)`,
+			[]string{"<ref *1> { name: 'root', child: { list: [ 1 ], parent: [Circular *1] } }"}, ""},
+		{"through a map key", `const o = {}; const m = new Map([[o, 1]]); o.m = m; console.log(m)`,
+			[]string{"<ref *1> Map(1) { { m: [Circular *1] } => 1 }"}, ""},
+		{"as a fact", `import { facts } from "playground"; const m = new Map(); m.set(m, [m]); facts.m = m; console.log("set")`,
+			[]string{"set"}, ""},
+	})
+}
+
+func TestPreviewRunsNoSnippetCode(t *testing.T) {
+	runHostile(t, []hostileCase{
+		{"getter in a map key", `const k = {get x(){ console.log('GETTER'); return 1 }}; console.log(new Map([[k, 1]]))`,
+			[]string{"Map(1) { { x: [Getter] } => 1 }"}, ""},
+		{"accessor kinds", `console.log({get x(){return 1}, set x(v){}, get y(){return 1}, set z(v){}})`,
+			[]string{"{ x: [Getter/Setter], y: [Getter], z: [Setter] }"}, ""},
+		{"numeric specifiers call no valueOf", `console.log('%d|%i|%f', {valueOf(){console.log('VALUEOF');return 1}}, {toString(){console.log('TOSTRING');return '1'}}, {[Symbol.toPrimitive](){console.log('PRIM');return 1}})`,
+			[]string{"NaN|NaN|NaN"}, ""},
+		{"%s and %o call nothing", `const o = {toString(){console.log('TOSTRING')}, toJSON(){console.log('TOJSON')}, inspect(){console.log('INSPECT')}}; console.log('%s %o %O', o, o, o)`,
+			[]string{"{ toString: [Function: toString], toJSON: [Function: toJSON], inspect: [Function: inspect] } { toString: [Function: toString], toJSON: [Function: toJSON], inspect: [Function: inspect] } { toString: [Function: toString], toJSON: [Function: toJSON], inspect: [Function: inspect] }"}, ""},
+		{"proxy traps", `const p = new Proxy({a:1,b:2}, {get(){console.log('GET')}, ownKeys(){console.log('KEYS'); return []}, getOwnPropertyDescriptor(){console.log('DESC')}, getPrototypeOf(){console.log('PROTO'); return null}}); console.log(p); console.table([p]); console.dir(p)`,
+			[]string{"{ a: 1, b: 2 }", "┌─────────┬───┬───┐\n│ (index) │ a │ b │\n├─────────┼───┼───┤\n│ 0       │ 1 │ 2 │\n└─────────┴───┴───┘", "{ a: 1, b: 2 }"}, ""},
+		{"getter through table", `console.table([{get a(){console.log('GETTER'); return 1}, b: 2}])`,
+			[]string{"┌─────────┬──────────┬───┐\n│ (index) │ a        │ b │\n├─────────┼──────────┼───┤\n│ 0       │ [Getter] │ 2 │\n└─────────┴──────────┴───┘"}, ""},
+	})
+}
+
+func TestPreviewProxies(t *testing.T) {
+	runHostile(t, []hostileCase{
+		{"target's properties", `console.log(new Proxy({a:1,b:2}, {get(){return 5}, ownKeys(){return []}}))`, []string{"{ a: 1, b: 2 }"}, ""},
+		{"nested", `console.log(new Proxy(new Proxy({x:1},{}),{}))`, []string{"{ x: 1 }"}, ""},
+		{"revoked", `const r = Proxy.revocable({}, {}); r.revoke(); console.log(r.proxy, [r.proxy])`, []string{"<Revoked Proxy> [ <Revoked Proxy> ]"}, ""},
+		{"function and array", `console.log(new Proxy(function foo(){}, {}), new Proxy([1,2],{}))`, []string{"[Function: foo] [ 1, 2 ]"}, ""},
+		{"class instance", `class Store { constructor(){ this.n = 1 } }; console.log(new Proxy(new Store(), {get(){ throw new Error('trap') }}))`, []string{"Store { n: 1 }"}, ""},
+		{"proxy holding itself", `const t = {}; const p = new Proxy(t, {}); t.self = p; console.log(p)`, []string{"<ref *1> { self: [Circular *1] }"}, ""},
+	})
+}
+
+func TestConsoleNumericSpecifiers(t *testing.T) {
+	// Node 20: %d is Number(v) (1.5 stays 1.5), %i parseInt, %f parseFloat.
+	runHostile(t, []hostileCase{{"node", `
+console.log('%d|%i|%f', 1.5, 1.5, 1.5);
+console.log('%d|%i|%f', '42.9abc', '42.9abc', '42.9abc');
+console.log('%d|%i|%f', true, true, true);
+console.log('%d|%i|%f', null, null, null);
+console.log('%d|%i|%f', -0.5, -0.5, -0.5);
+console.log('%d|%i|%f', 1e21, 1e21, 1e21);
+console.log('%d|%i|%f', 5n, 5n, 5n);
+console.log('%d|%i|%f', undefined, '', ' ');`, []string{"1.5|1|1.5", "NaN|42|42.9", "1|NaN|NaN", "0|NaN|NaN", "-0.5|-0|-0.5", "1e+21|1|1e+21", "5n|5n|5", "NaN|NaN|NaN"}, ""}})
+}
+
+func TestCryptoGetRandomValuesHostile(t *testing.T) {
+	runHostile(t, []hostileCase{{"node's errors", `
+const m = new Map(); m.set(m, m);
+for (const a of [m, new Float32Array(2), new Uint8Array(65537), {get length(){console.log('GETTER');return 1}}, new Proxy(new Uint8Array(2), {get(){console.log('TRAP')}})]) {
+  try { crypto.getRandomValues(a); console.log('ok', a.length) } catch (e) { console.log(e.name, e.code, e.message, e instanceof DOMException) }
+}
+try { crypto.getRandomValues() } catch (e) { console.log(e.name, e.message) }
+console.log(crypto.getRandomValues(new Uint8ClampedArray(3)).length, crypto.getRandomValues(new BigInt64Array(2)).length)`, []string{
+		"TypeMismatchError 17 The data argument must be an integer-type TypedArray true",
+		"TypeMismatchError 17 The data argument must be an integer-type TypedArray true",
+		"QuotaExceededError 22 The requested length exceeds 65,536 bytes true",
+		"TypeMismatchError 17 The data argument must be an integer-type TypedArray true",
+		"TypeMismatchError 17 The data argument must be an integer-type TypedArray true",
+		"TypeError Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present.",
+		"3 2"}, ""}})
+}
+
+// TestPreviewBudgets: every console event has a byte budget checked while
+// its previews are built, so no single value can make one large event or
+// take long to preview.
+func TestPreviewBudgets(t *testing.T) {
+	h := newHarness(t, Config{})
+	for _, c := range []struct{ name, src string }{
+		{"%c argument", `console.log("%c", "x".repeat(30 << 20))`},
+		{"symbol description", `console.log(Symbol("x".repeat(2 << 20)))`},
+		{"bigint", `console.log(7n ** 2000000n)`},
+		{"shared sub-structure", `const leaf = Array.from({length: 100}, (_, i) => ({i, s: "y".repeat(50)})); const mid = Array(100).fill(leaf); const top = Array(100).fill(mid); console.log(Array(100).fill(top))`},
+		{"huge keys", `const o = {}; for (let i = 0; i < 50; i++) o["k".repeat(100000) + i] = i; console.log(o)`},
+		{"many keys", `const o = {}; for (let i = 0; i < 100000; i++) o["k" + i] = i; console.log(o, o, o)`},
+		{"deep nesting", `let o = {}; for (let i = 0; i < 100000; i++) o = {o}; console.log(o)`},
+		{"huge array", `console.log(new Array(2 ** 32 - 1), Array.from({length: 1e6}, (_, i) => i))`},
+		{"many arguments", `console.log(...Array(10000).fill("z".repeat(10000)))`},
+		{"error message", `console.log(new Error("m".repeat(10 << 20)))`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			start := time.Now()
+			res, rec := run(t, h, Request{Files: files("main.js", c.src+`;console.log("after")`), Timeout: 20 * time.Second})
+			if res.Outcome != OutcomeOK && res.Outcome != OutcomeOutputLimit {
+				t.Fatalf("outcome %s (errors %+v); want ok or output_limit", res.Outcome, rec.errors())
+			}
+			sent := 0
+			rec.mu.Lock()
+			for _, ev := range rec.events {
+				b, _ := json.Marshal(ev)
+				if len(b) > 1<<20+64<<10 {
+					t.Errorf("one %s event of %d bytes; want at most about 1 MiB", ev.Kind, len(b))
+				}
+				if ev.Kind == EventLog {
+					sent += len(ev.Text)
+					for _, a := range ev.Args {
+						sent += len(a)
+					}
+				}
+			}
+			rec.mu.Unlock()
+			if res.Stats.OutputBytes != sent {
+				t.Errorf("outputBytes %d; the log events carried %d", res.Stats.OutputBytes, sent)
+			}
+			if sent > 1<<20 {
+				t.Errorf("%d bytes of output; the cap is 1 MiB", sent)
+			}
+			if d := time.Since(start); d > 15*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
+}
+
+func TestHugeLogThenAfter(t *testing.T) {
+	h := newHarness(t, Config{})
+	res, rec := run(t, h, Request{Files: files("main.js", `console.log('x'.repeat(100 * 2 ** 20)); console.log('after')`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s %+v", res.Outcome, rec.errors())
+	}
+	logs := rec.logs()
+	if len(logs) != 2 || logs[1] != "after" || !strings.HasSuffix(logs[0], "…") || len(logs[0]) > 20000 {
+		t.Errorf("logs %d: want a truncated line and after", len(logs))
+	}
+}
+
+func TestRepeatedUnhandledRejectionsOneError(t *testing.T) {
+	h := newHarness(t, Config{})
+	res, rec := run(t, h, Request{Files: files("main.js", `const s = "r".repeat(100000); for (let i = 0; i < 10000; i++) Promise.reject(new Error(s));`)})
+	if res.Outcome != OutcomeError {
+		t.Fatalf("outcome %s", res.Outcome)
+	}
+	errs := rec.errors()
+	if len(errs) != 1 || !strings.HasPrefix(errs[0].Message, "Uncaught (in promise) Error: rrr") || len(errs[0].Message) > 20000 {
+		t.Fatalf("%d errors; want one, capped", len(errs))
+	}
+}

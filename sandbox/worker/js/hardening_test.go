@@ -186,3 +186,57 @@ func TestRepeatedUnhandledRejectionsOneError(t *testing.T) {
 		t.Fatalf("%d errors; want one, capped", len(errs))
 	}
 }
+
+func TestGuardedBuiltins(t *testing.T) {
+	try := func(expr string) string {
+		return `try { const r = (() => ` + expr + `)(); console.log("ok", typeof r === "string" ? r.length : typeof r === "bigint" ? String(r).slice(0, 20) : r) } catch (e) { console.log(e.name + ": " + e.message) }`
+	}
+	runHostile(t, []hostileCase{
+		// Node 20 prints the same lines for all of these.
+		{"sort comparator empties the array", `const a=[5,3,1,4,2]; a.sort((x,y)=>{a.length=0; return x-y}); console.log(a, a.length)`, []string{"[ 1, 2, 3, 4, 5 ] 5"}, ""},
+		{"sort comparator shrinks the array", `const b=[5,3,1,4,2]; b.sort((x,y)=>{b.length=2; return x-y}); console.log(b, b.length)`, []string{"[ 1, 2, 3, 4, 5 ] 5"}, ""},
+		{"sort comparator grows the array", `const b=[5,3,1]; b.sort((x,y)=>{b.push(9); return x-y}); console.log(b.slice(0, 3))`, []string{"[ 1, 3, 5 ]"}, ""},
+		{"sort holes and undefined", `const c=[5,undefined,,3,1,,4,2]; c.sort(); console.log(c, c.length)`, []string{"[ 1, 2, 3, 4, 5, undefined, <2 empty items> ] 8"}, ""},
+		{"sort default is by string", `console.log([5,3,1,4,2,10,1].sort())`, []string{"[ 1, 1, 10, 2, 3, 4, 5 ]"}, ""},
+		{"sort by UTF-16 code units", `console.log(['\uFF61','\uD83D\uDE00','b','a'].sort().map(s=>s.codePointAt(0)))`, []string{"[ 97, 98, 128512, 65377 ]"}, ""},
+		{"sort stable", `console.log(Array.from({length: 30}, (_, i) => ({k: i % 3, i})).sort((a, b) => a.k - b.k).map(o => o.i).join())`,
+			[]string{"0,3,6,9,12,15,18,21,24,27,1,4,7,10,13,16,19,22,25,28,2,5,8,11,14,17,20,23,26,29"}, ""},
+		{"sort array-like", `const o={length: 4, 0: 'b', 2: 'a', 3: undefined}; console.log(Array.prototype.sort.call(o))`, []string{"{ '0': 'a', '1': 'b', '2': undefined, length: 4 }"}, ""},
+		{"sort huge sparse array-like", `const o={length: 2**53-1, 5: 'b', 9: 'a'}; Array.prototype.sort.call(o); console.log(o[0], o[1], o[5], o[9])`, []string{"a b undefined undefined"}, ""},
+		{"sort looks native", `console.log(Array.prototype.sort.length, Array.prototype.sort.name, String(Array.prototype.sort), Object.getOwnPropertyDescriptor(Array.prototype, 'sort').enumerable)`,
+			[]string{"1 sort function sort() { [native code] } false"}, ""},
+		{"sort bad comparator", try(`[1,2].sort(5)`), []string{"TypeError: The comparison function must be either a function or undefined"}, ""},
+		{"sort comparator throws", try(`[3,2,1].sort(() => { throw new RangeError('cmp') })`), []string{"RangeError: cmp"}, ""},
+		{"repeat 2**62", try(`'ab'.repeat(2**62)`), []string{"RangeError: Invalid string length"}, ""},
+		{"repeat -1", try(`'ab'.repeat(-1)`), []string{"RangeError: Invalid count value: -1"}, ""},
+		{"repeat Infinity", try(`'ab'.repeat(Infinity)`), []string{"RangeError: Invalid count value: Infinity"}, ""},
+		{"repeat empty", try(`''.repeat(2**62)`), []string{"ok 0"}, ""},
+		{"repeat ok", try(`'ab'.repeat(3)`), []string{"ok 6"}, ""},
+		{"repeat lone surrogate", `console.log('\uD800'.repeat(2).length, '\uD800'.repeat(2).charCodeAt(1))`, []string{"2 55296"}, ""},
+		{"padStart 2**62", try(`'ab'.padStart(2**62)`), []string{"RangeError: Invalid string length"}, ""},
+		{"padEnd 2**40", try(`'ab'.padEnd(2**40, 'xy')`), []string{"RangeError: Invalid string length"}, ""},
+		{"padStart empty filler", try(`'ab'.padStart(2**62, '')`), []string{"ok 2"}, ""},
+		{"pad ok", `console.log('ab'.padStart(5, 1), 'ab'.padEnd(5), '|')`, []string{"111ab ab    |"}, ""},
+		{"asUintN huge bits", try(`BigInt.asUintN(2 ** 53 - 1, 5n)`), []string{"ok 5"}, ""},
+		{"asUintN huge bits negative", try(`BigInt.asUintN(2 ** 53 - 1, -5n)`), []string{"RangeError: Maximum BigInt size exceeded"}, ""},
+		{"asIntN huge bits negative", try(`BigInt.asIntN(2 ** 53 - 1, -5n)`), []string{"ok -5"}, ""},
+		{"asUintN 2**53", try(`BigInt.asUintN(2 ** 53, 5n)`), []string{"RangeError: Invalid value: not (convertible to) a safe integer"}, ""},
+		{"asUintN 2**31 of -1", try(`BigInt.asUintN(2**31, -1n)`), []string{"RangeError: Maximum BigInt size exceeded"}, ""},
+		{"asIntN wraps", try(`BigInt.asIntN(2**40, 2n**70n)`), []string{"ok 11805916207174113034"}, ""},
+		{"asUintN -1", try(`BigInt.asUintN(-1, 1n)`), []string{"RangeError: Invalid value: not (convertible to) a safe integer"}, ""},
+		{"asIntN of a number", try(`BigInt.asIntN(64, 1)`), []string{"TypeError: Cannot convert 1 to a BigInt"}, ""},
+		{"asUintN 64", try(`BigInt.asUintN(64, -1n)`), []string{"ok 18446744073709551615"}, ""},
+		{"apply 2**53-1", try(`Math.max.apply(null, {length: 2**53-1})`), []string{"RangeError: Invalid array length"}, ""},
+		{"apply 2**32", try(`Math.max.apply(null, {length: 2**32})`), []string{"RangeError: Invalid array length"}, ""},
+		{"Reflect.apply", try(`Reflect.apply(Math.max, null, {length: 2**53-1})`), []string{"RangeError: Invalid array length"}, ""},
+		{"Reflect.construct", try(`Reflect.construct(Array, {length: 2**53-1})`), []string{"RangeError: Invalid array length"}, ""},
+		{"bound apply", try(`(function(){}).bind(null).apply(null, {length: 2**53-1})`), []string{"RangeError: Invalid array length"}, ""},
+		{"fromCharCode apply", try(`String.fromCharCode.apply(null, {length: 2**53-1})`), []string{"RangeError: Invalid array length"}, ""},
+		{"concat apply", try(`String.prototype.concat.apply('', {length: 2**53-1})`), []string{"RangeError: Invalid array length"}, ""},
+		{"Array.of apply", try(`Array.of.apply(null, {length: 2**53-1})`), []string{"RangeError: Invalid array length"}, ""},
+		{"apply non-object", try(`Math.max.apply(null, 5)`), []string{"TypeError: CreateListFromArrayLike called on non-object"}, ""},
+		{"apply works", `console.log(Math.max.apply(null, [1, 5, 2]), Math.max.apply(null, {length: 2, 0: 3, 1: 4}), Reflect.apply(Math.min, null, [3, 1]), Reflect.construct(Date, [0]).getTime(), Math.max.apply(null), Math.max.apply.length, Reflect.construct.length)`,
+			[]string{"5 4 1 0 -Infinity 2 2"}, ""},
+		{"new.target through Reflect.construct", `class A { constructor() { this.t = new.target.name } } class B extends A {} console.log(Reflect.construct(A, [], B).t)`, []string{"B"}, ""},
+	})
+}

@@ -93,6 +93,7 @@ type polyfills struct {
 // Proxy is not consulted for it again.
 func (e *Runtime) installPolyfills() {
 	vm := e.vm
+	e.installGuards()
 	e.poly.groups = map[string]*goja.Object{}
 	g := vm.GlobalObject()
 	byHolder := map[string]map[string]lazyName{}

@@ -240,3 +240,34 @@ func TestGuardedBuiltins(t *testing.T) {
 		{"new.target through Reflect.construct", `class A { constructor() { this.t = new.target.name } } class B extends A {} console.log(Reflect.construct(A, [], B).t)`, []string{"B"}, ""},
 	})
 }
+
+// TestPolyfillsLookNative: polyfilled globals and methods print as native
+// code with Node's names and lengths, and errors they throw have the
+// snippet's frame on top (no polyfill frame in e.stack).
+func TestPolyfillsLookNative(t *testing.T) {
+	runHostile(t, []hostileCase{
+		{"toString and names", `
+const pick = {structuredClone, atob, btoa, URL, URLSearchParams, TextEncoder, TextDecoder, AbortController, AbortSignal, EventTarget, Event, DOMException, WeakRef, FinalizationRegistry, queueMicrotask, setTimeout, setInterval, clearTimeout, 'AbortSignal.timeout': AbortSignal.timeout, 'AbortSignal.abort': AbortSignal.abort, 'EventTarget.prototype.addEventListener': EventTarget.prototype.addEventListener, 'Object.groupBy': Object.groupBy, 'Promise.withResolvers': Promise.withResolvers, 'Number.prototype.toLocaleString': Number.prototype.toLocaleString, 'String.prototype.localeCompare': String.prototype.localeCompare, 'Date.prototype.toLocaleDateString': Date.prototype.toLocaleDateString, 'URL.prototype.toString': URL.prototype.toString, 'URLSearchParams.prototype.get': URLSearchParams.prototype.get, 'AbortController.prototype.abort': AbortController.prototype.abort, 'crypto.getRandomValues': crypto.getRandomValues, 'Array.prototype.sort': Array.prototype.sort, 'Function.prototype.toString': Function.prototype.toString, 'Iterator.prototype.map': Iterator.prototype.map};
+const bad = [];
+for (const [k, f] of Object.entries(pick)) {
+  const s = Function.prototype.toString.call(f);
+  if (s !== 'function ' + f.name + '() { [native code] }' || String(f) !== s) bad.push(k + ': ' + s.slice(0, 40));
+}
+console.log(bad.length ? bad.join('\n') : 'all native');
+console.log(Object.entries(pick).map(([k, f]) => f.name + '/' + f.length).join(' '));
+console.log(Object.getOwnPropertyDescriptor(URL.prototype, 'href').get.name, (() => 1).toString(), function named(a) { return a }.toString());`,
+			[]string{"all native",
+				"structuredClone/0 atob/1 btoa/1 URL/1 URLSearchParams/0 TextEncoder/0 TextDecoder/0 AbortController/0 AbortSignal/0 EventTarget/0 Event/1 DOMException/0 WeakRef/1 FinalizationRegistry/1 queueMicrotask/1 setTimeout/5 setInterval/5 clearTimeout/1 timeout/1 abort/0 addEventListener/2 groupBy/2 withResolvers/0 toLocaleString/0 localeCompare/1 toLocaleDateString/0 toString/0 get/1 abort/0 getRandomValues/1 sort/1 toString/0 map/1",
+				"get href () => 1 function named(a) { return a }"}, ""},
+		{"stacks start at the snippet", `
+function top(f) { try { f() } catch (e) { const l = e.stack.split('\n'); console.log(e.name, l.some(x => /polyfill\.js/.test(x)), /main\.js/.test(l[1])) } }
+top(() => structuredClone(() => 1));
+top(() => atob('%'));
+top(() => new TextDecoder('nope'));
+top(() => new Event());
+top(() => Object.groupBy(null, x => x));
+top(() => AbortSignal.timeout(-1));
+top(() => new AbortController().signal.throwIfAborted() ?? (() => { const c = new AbortController(); c.abort(); c.signal.throwIfAborted() })());`,
+			[]string{"DataCloneError false true", "InvalidCharacterError false true", "RangeError false true", "TypeError false true", "TypeError false true", "RangeError false true", "AbortError false true"}, ""},
+	})
+}

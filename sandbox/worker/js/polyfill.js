@@ -7,7 +7,13 @@
 // built-in after that does not change them; g(name) returns another group.
 (function (I) {
   "use strict";
-  const { Object, Array, Map, Set, Promise, TypeError, RangeError, Error, Symbol, String, Number, Math, Reflect, Uint8Array, ArrayBuffer, setTimeout, performance } = I;
+  const { Object, Array, Map, Set, Promise, Error, Symbol, String, Number, Math, Reflect, Uint8Array, ArrayBuffer, setTimeout, performance } = I;
+  // Errors the polyfills throw are built by the intrinsics and handed to
+  // I.clean (polyfill.go), which drops this file's frames from their stack:
+  // the snippet's frame is on top, as for a native built-in.
+  const clean = I.clean;
+  const TypeError = function TypeError(message) { return clean(new I.TypeError(message)); };
+  const RangeError = function RangeError(message) { return clean(new I.RangeError(message)); };
   const hidden = (o, props) => {
     for (const k of Reflect.ownKeys(props)) {
       const d = Object.getOwnPropertyDescriptor(props, k);
@@ -35,6 +41,7 @@
         this.#name = isObject(options) ? String(options.name ?? "Error") : String(options);
         if (isObject(options) && "cause" in options) Object.defineProperty(this, "cause", { value: options.cause, writable: true, configurable: true });
         this.#code = codes[this.#name] ?? 0;
+        clean(this);
       }
       get name() { return this.#name; }
       get code() { return this.#code; }
@@ -160,7 +167,7 @@
         s.#reason = reason === undefined ? new DOMException("This operation was aborted", "AbortError") : reason;
         s.dispatchEvent(new Event("abort"));
       }
-      static abort(reason) { const s = newSignal(); abort(s, reason); return s; }
+      static abort(reason = undefined) { const s = newSignal(); abort(s, reason); return s; }
       static timeout(ms) {
         ms = Number(ms);
         if (!(ms >= 0) || ms > Number.MAX_SAFE_INTEGER) throw new RangeError('The value of "delay" is out of range. It must be >= 0 && <= 9007199254740991. Received ' + ms);
@@ -188,7 +195,7 @@
     class AbortController {
       #signal = newSignal();
       get signal() { return this.#signal; }
-      abort(reason) { abort(this.#signal, reason); }
+      abort(reason = undefined) { abort(this.#signal, reason); }
     }
     tag(AbortController, "AbortController");
     return { Event, EventTarget, AbortSignal, AbortController };
@@ -200,9 +207,9 @@
     const { WeakRef } = g("weak");
     const { EventTarget } = g("events");
     const toStr = Object.prototype.toString;
-    const errors = { Error, EvalError: I.EvalError, RangeError, ReferenceError: I.ReferenceError, SyntaxError: I.SyntaxError, TypeError, URIError: I.URIError };
+    const errors = { Error, EvalError: I.EvalError, RangeError: I.RangeError, ReferenceError: I.ReferenceError, SyntaxError: I.SyntaxError, TypeError: I.TypeError, URIError: I.URIError };
     const fail = (v) => { throw new DOMException(`${typeof v === "object" ? toStr.call(v).replace(/^\[object (.*)\]$/, "#<$1>") : String(v)} could not be cloned.`, "DataCloneError"); };
-    function structuredClone(value, options = undefined) {
+    function structuredClone(value = undefined, options = undefined) {
       if (arguments.length === 0) throw new TypeError('The "value" argument must be specified');
       if (options != null && options.transfer != null && [...options.transfer].length > 0) {
         throw new TypeError("structuredClone: the transfer option is not supported in the playground");

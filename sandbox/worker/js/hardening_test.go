@@ -271,3 +271,39 @@ top(() => new AbortController().signal.throwIfAborted() ?? (() => { const c = ne
 			[]string{"DataCloneError false true", "InvalidCharacterError false true", "RangeError false true", "TypeError false true", "TypeError false true", "RangeError false true", "AbortError false true"}, ""},
 	})
 }
+
+// TestDeterministicLongIntervals: in deterministic mode the virtual clock
+// jumps to each timer, so an hourly interval ticks at once with strictly
+// increasing virtual times, the same in every run; delays past Node's
+// TIMEOUT_MAX are 1 ms as in Node; a clock past 292 years saturates
+// rather than wrapping back.
+func TestDeterministicLongIntervals(t *testing.T) {
+	h := newHarness(t, Config{})
+	src := `
+let n = 0; const times = [];
+const id = setInterval(() => {
+  times.push(Date.now(), performance.now());
+  if (++n === 5) { clearInterval(id); console.log(times.join(' ')); console.log(Math.random()) }
+}, 3600_000);
+setTimeout(() => console.log('overflow delay is 1 ms'), 2 ** 31);
+let last = -Infinity, back = 0, ticks = 0;
+const far = setInterval(() => { const t = performance.now(); if (t < last) back++; last = t; if (++ticks === 10000) { clearInterval(far); console.log('ticks', ticks, 'backwards', back) } }, 2 ** 31 - 1);
+`
+	var first []string
+	for i := range 2 {
+		res, rec := run(t, h, Request{Files: files("main.js", src), Deterministic: true, Timeout: 10 * time.Second})
+		if res.Outcome != OutcomeOK {
+			t.Fatalf("run %d: outcome %s %+v", i, res.Outcome, rec.errors())
+		}
+		logs := rec.logs()
+		want := "1704070800000 3600000 1704074400000 7200000 1704078000000 10800000 1704081600000 14400000 1704085200000 18000000"
+		if len(logs) != 4 || logs[0] != "overflow delay is 1 ms" || logs[1] != want || logs[3] != "ticks 10000 backwards 0" {
+			t.Fatalf("run %d: logs %q", i, logs)
+		}
+		if i == 0 {
+			first = logs
+		} else if strings.Join(first, "\n") != strings.Join(logs, "\n") {
+			t.Errorf("two deterministic runs differ:\n%q\n%q", first, logs)
+		}
+	}
+}

@@ -307,3 +307,21 @@ const far = setInterval(() => { const t = performance.now(); if (t < last) back+
 		}
 	}
 }
+
+// TestEngineFaultInATimer: a Go panic out of a goja operator (a BigInt
+// shift by 2^62, computed at run time) inside a timer ends the run with a
+// RUNTIME_ERROR, not a lost worker; the output before it is kept.
+func TestEngineFaultInATimer(t *testing.T) {
+	h := newHarness(t, Config{})
+	res, rec := run(t, h, Request{Files: files("main.js", `console.log("before"); setTimeout(() => { let n = 2n ** 62n; console.log(String(1n << n).length) }, 1); setTimeout(() => console.log("never"), 50)`)})
+	if res.Outcome != OutcomeError {
+		t.Fatalf("outcome %s %+v", res.Outcome, rec.errors())
+	}
+	if logs := rec.logs(); len(logs) != 1 || logs[0] != "before" {
+		t.Errorf("logs %q; want [before]", logs)
+	}
+	errs := rec.errors()
+	if len(errs) != 1 || errs[0].Kind != KindRuntime || !strings.HasPrefix(errs[0].Message, "RangeError: Maximum BigInt size exceeded") {
+		t.Errorf("errors %+v; want one RUNTIME_ERROR RangeError", errs)
+	}
+}

@@ -73,7 +73,7 @@ func (e *Runtime) loop(ctx context.Context) error {
 		} else {
 			delete(e.timerByID, t.id)
 		}
-		if _, err := t.fn(goja.Undefined(), t.args...); err != nil {
+		if err := e.fire(t); err != nil {
 			if err := e.uncaught(err); err != nil {
 				return err
 			}
@@ -87,6 +87,14 @@ func (e *Runtime) loop(ctx context.Context) error {
 		e.failed = true
 	}
 	return nil
+}
+
+// fire runs a timer's callback; a Go panic out of goja ends the run with a
+// RUNTIME_ERROR (recoverEngineFault).
+func (e *Runtime) fire(t *timer) (err error) {
+	defer e.recoverEngineFault(&err)
+	_, err = t.fn(goja.Undefined(), t.args...)
+	return err
 }
 
 // maxTimerDelay is Node's TIMEOUT_MAX (2^31-1 ms): a longer delay is 1 ms.

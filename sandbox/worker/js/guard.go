@@ -3,12 +3,12 @@ package js
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"runtime"
 	"runtime/debug"
-	"strings"
-	"math/big"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/dop251/goja"

@@ -347,7 +347,7 @@ func (e *Runtime) sortIndices(o *goja.Object, n int64, each func(int64)) {
 		kobj := keys.ToObject(e.vm)
 		m := int(kobj.Get("length").ToInteger())
 		for i := range m {
-			k, ok := kobj.Get(strconv.Itoa(i)).Export().(string)
+			k, ok := primitiveString(kobj.Get(strconv.Itoa(i)))
 			if !ok {
 				continue
 			}

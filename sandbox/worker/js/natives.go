@@ -83,7 +83,7 @@ func (e *Runtime) nativeExports(out *goja.Object) {
 	}
 	ko := keys.ToObject(e.vm)
 	for i := range int(ko.Get("length").ToInteger()) {
-		k, ok := ko.Get(strconv.Itoa(i)).Export().(string)
+		k, ok := primitiveString(ko.Get(strconv.Itoa(i)))
 		if !ok {
 			continue
 		}
@@ -114,7 +114,7 @@ func (e *Runtime) nativeMembers(o *goja.Object, prefix string) {
 	ko := keys.ToObject(e.vm)
 	n := int(ko.Get("length").ToInteger())
 	for i := range n {
-		k, ok := ko.Get(strconv.Itoa(i)).Export().(string)
+		k, ok := primitiveString(ko.Get(strconv.Itoa(i)))
 		if !ok || k == "prototype" || k == "constructor" || k == "name" || k == "length" {
 			continue
 		}

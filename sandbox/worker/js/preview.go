@@ -453,6 +453,9 @@ func (e *encoder) arrayLength(o *goja.Object) int64 {
 	if !ok {
 		return 0
 	}
+	if _, ok := v.(*goja.Object); ok {
+		return 0
+	}
 	n, _ := v.Export().(int64)
 	return n
 }
@@ -548,6 +551,17 @@ func (e *encoder) setValues(o *goja.Object, path string, depth int) any {
 		values = append(values, tagged{"$t": "more", "count": more})
 	}
 	return tagged{"$t": "set", "values": values}
+}
+
+// primitiveString returns v when it is a primitive string. An object is
+// never exported: Export reads its properties (getters) and recurses
+// through its cycles.
+func primitiveString(v goja.Value) (string, bool) {
+	if _, ok := v.(*goja.Object); ok || v == nil {
+		return "", false
+	}
+	s, ok := v.Export().(string)
+	return s, ok
 }
 
 // previewKeyText names a Map key in a circular reference's path. Only a
@@ -655,7 +669,7 @@ func (e *encoder) hasOwn(o *goja.Object, name string) bool {
 // value (e.str) or a name (capName).
 func (e *encoder) dataString(o *goja.Object, prop string) string {
 	if v, ok := e.ownData(o, prop); ok {
-		if s, ok := v.Export().(string); ok {
+		if s, ok := primitiveString(v); ok {
 			return s
 		}
 	}
@@ -664,7 +678,7 @@ func (e *encoder) dataString(o *goja.Object, prop string) string {
 			return ""
 		}
 		if v, ok := e.ownData(p, prop); ok {
-			if s, ok := v.Export().(string); ok {
+			if s, ok := primitiveString(v); ok {
 				return s
 			}
 			return ""
@@ -707,7 +721,7 @@ func (e *encoder) constructorName(o *goja.Object) string {
 		return "Object"
 	}
 	if n, ok := e.ownData(co, "name"); ok {
-		if s, ok := n.Export().(string); ok && s != "" {
+		if s, ok := primitiveString(n); ok && s != "" {
 			return capName(s)
 		}
 	}

@@ -38,10 +38,6 @@ var deviations = map[string]struct{ reason, want string }{
 		reason: "goja's %TypedArray%.from refuses a string source; patching it would touch the typed-array builtins in every fresh runtime (goja builds them on first use), a cost every plain run would pay",
 		want:   "UNCAUGHT: TypeError: Value is not an object: 123\n",
 	},
-	"url_relative": {
-		reason: "URL is core-js's WHATWG URL: an invalid URL is the standard TypeError, without Node's extra code ERR_INVALID_URL",
-		want:   "https://example.com/a/d?q\nhttps://other.org/x\nTypeError undefined\n",
-	},
 }
 
 // TestConformance runs every snippet of testdata/conformance in the

@@ -578,5 +578,36 @@
     return out;
   };
 
+  // --- URL as Node's: core-js's WHATWG URL (group "url", polyfill.go) with
+  // Node's error for an invalid URL (TypeError, code ERR_INVALID_URL, input
+  // and base) and no core-js frame in its stack.
+  F.nodeURL = (g) => {
+    const { URL: CoreURL, URLSearchParams } = g("url");
+    // A constructor function over core-js's, sharing its prototype (href and
+    // the rest stay on URL.prototype, as in Node); subclasses work through
+    // new.target.
+    const URL = function URL(input, base = undefined) {
+      if (new.target === undefined) throw new TypeError("Class constructor URL cannot be invoked without 'new'");
+      if (arguments.length === 0) throw new TypeError('The "url" argument must be specified');
+      const withBase = arguments.length > 1 && base !== undefined;
+      try {
+        return Reflect.construct(CoreURL, withBase ? [input, base] : [input], new.target);
+      } catch (e) {
+        if (!(e instanceof I.TypeError)) throw clean(e);
+        const err = new TypeError("Invalid URL");
+        Object.defineProperty(err, "code", { value: "ERR_INVALID_URL", writable: true, enumerable: true, configurable: true });
+        Object.defineProperty(err, "input", { value: String(input), writable: true, enumerable: true, configurable: true });
+        if (withBase) Object.defineProperty(err, "base", { value: String(base), writable: true, enumerable: true, configurable: true });
+        throw err;
+      }
+    };
+    Object.defineProperty(URL, "prototype", { value: CoreURL.prototype, writable: false, enumerable: false, configurable: false });
+    Object.defineProperty(CoreURL.prototype, "constructor", { value: URL, writable: true, enumerable: false, configurable: true });
+    for (const k of Reflect.ownKeys(CoreURL)) {
+      if (k !== "prototype" && k !== "length" && k !== "name") Object.defineProperty(URL, k, Object.getOwnPropertyDescriptor(CoreURL, k));
+    }
+    return { URL, URLSearchParams };
+  };
+
   return F;
 })

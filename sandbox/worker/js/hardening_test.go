@@ -323,3 +323,24 @@ func TestEngineFaultInATimer(t *testing.T) {
 		t.Errorf("errors %+v; want one RUNTIME_ERROR RangeError", errs)
 	}
 }
+
+// TestThrownValuesBounded: an uncaught throw of a huge non-Error value or
+// of an Error whose stack a snippet replaced with 100 MB is one bounded
+// error event.
+func TestThrownValuesBounded(t *testing.T) {
+	h := newHarness(t, Config{})
+	for _, src := range []string{
+		`const o = {}; for (let i = 0; i < 1000; i++) o["k" + i] = Array(100).fill("v".repeat(1000)); throw o;`,
+		`const e = new Error("m"); e.stack = "at x (y:1:2)\n".repeat(8e6); throw e;`,
+		`const e = new Error("m"); e.stack = "s".repeat(1e8); Promise.reject(e);`,
+	} {
+		res, rec := run(t, h, Request{Files: files("main.js", src), Timeout: 60 * time.Second})
+		if res.Outcome != OutcomeError {
+			t.Fatalf("%.40s: outcome %s", src, res.Outcome)
+		}
+		errs := rec.errors()
+		if len(errs) != 1 || len(errs[0].Message)+len(errs[0].Stack) > 64<<10 {
+			t.Errorf("%.40s: %d errors, the first of %d bytes; want one, bounded", src, len(errs), len(errs[0].Message)+len(errs[0].Stack))
+		}
+	}
+}

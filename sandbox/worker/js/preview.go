@@ -380,7 +380,7 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 		}
 		// goja's stack names the bundle's namespaces and bytecode offsets;
 		// show the user's frames instead, as error events do.
-		return tagged{"$t": "error", "name": name, "message": msg, "stack": e.str(formatStack(head, parseStack(e.dataString(o, "stack"))))}
+		return tagged{"$t": "error", "name": name, "message": msg, "stack": e.str(formatStack(head, parseStack(capStack(e.dataString(o, "stack")))))}
 	}
 
 	if depth >= e.lim.Depth {

@@ -53,7 +53,8 @@ function renderValue(p, top) {
     case "more": return `... ${p.count} more`;
     case "empty": return `<${p.count} empty items>`;
     case "getter": return `[${p.label ?? "Getter"}]`;
-    case "array": return list("[", "]", (p.items ?? []).map((v) => render(v)));
+    case "array": return (p.class ? `${p.class}(${p.length}) ` : "") + list("[", "]", (p.items ?? []).map((v) => render(v)));
+    case "boxed": return `[${p.class}: ${render(p.v)}]`;
     case "set": return `Set(${shown(p.values ?? [])}) ` + list("{", "}", (p.values ?? []).map((v) => render(v)));
     case "map": {
       const entries = p.entries ?? [];

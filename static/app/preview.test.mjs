@@ -87,3 +87,9 @@ test("cycles, revoked proxies and accessors render as Node's", () => {
   assert.equal(render({ $t: "object", class: "Object", props: { a: { $t: "getter" }, b: { $t: "getter", label: "Setter" }, c: { $t: "getter", label: "Getter/Setter" } } }),
     "{ a: [Getter], b: [Setter], c: [Getter/Setter] }");
 });
+
+test("typed arrays and primitive wrappers render as Node's", () => {
+  assert.equal(render({ $t: "array", class: "Uint8Array", length: 300, items: [1, 2, { $t: "more", count: 298 }] }), "Uint8Array(300) [ 1, 2, ... 298 more ]");
+  assert.equal(render({ $t: "boxed", class: "String", v: "abc" }), "[String: 'abc']");
+  assert.equal(render({ $t: "boxed", class: "Number", v: { $t: "number", v: "-0" } }), "[Number: -0]");
+});

@@ -108,7 +108,14 @@ func renderTagged(b *strings.Builder, t string, x map[string]any) {
 		}
 	case "array":
 		items, _ := x["items"].([]any)
-		renderList(b, "", items, "[", "]")
+		prefix := ""
+		if c, _ := x["class"].(string); c != "" {
+			prefix = fmt.Sprintf("%s(%v) ", c, x["length"])
+		}
+		renderList(b, prefix, items, "[", "]")
+	case "boxed":
+		c, _ := x["class"].(string)
+		b.WriteString("[" + c + ": " + render(x["v"], false) + "]")
 	case "set":
 		values, _ := x["values"].([]any)
 		renderList(b, fmt.Sprintf("Set(%d) ", countShown(values)), values, "{", "}")

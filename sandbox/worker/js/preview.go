@@ -73,6 +73,7 @@ type builtins struct {
 	setForEach     goja.Callable // Set.prototype.forEach
 	symbolString   goja.Callable // Symbol.prototype.toString
 	bigintString   goja.Callable // BigInt.prototype.toString
+	stringValue    goja.Callable // String.prototype.valueOf (a String wrapper's string)
 	number         goja.Callable // Number (%d)
 	parseInt       goja.Callable // parseInt (%i)
 	parseFloat     goja.Callable // parseFloat (%f)
@@ -122,6 +123,7 @@ func captureBuiltins(vm *goja.Runtime) builtins {
 		setForEach:     method("Set", "forEach"),
 		symbolString:   method("Symbol", "toString"),
 		bigintString:   method("BigInt", "toString"),
+		stringValue:    method("String", "valueOf"),
 		number:         global(vm, "Number"),
 		parseInt:       global(vm, "parseInt"),
 		parseFloat:     global(vm, "parseFloat"),
@@ -353,7 +355,26 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 			class = "Set"
 		}
 	}
+	if typedArrayTypes[o.ExportType()] {
+		return e.typedArray(o, depth)
+	}
 	switch class {
+	case "String", "Number", "Boolean":
+		// A primitive wrapper: its primitive is read by the intrinsic
+		// String.prototype.valueOf (an internal slot, no snippet code) or
+		// exported by goja. Keys would list every index of a long String.
+		if e.json {
+			break
+		}
+		var prim goja.Value = e.vm.ToValue(o.Export())
+		if class == "String" {
+			v, err := e.b.stringValue(o)
+			if err != nil {
+				break
+			}
+			prim = v
+		}
+		return tagged{"$t": "boxed", "class": class, "v": e.value(prim, path, depth+1)}
 	case "Function":
 		return tagged{"$t": "function", "name": capName(e.dataString(o, "name"))}
 	case "Date":
@@ -427,6 +448,55 @@ func (e *encoder) container(o *goja.Object, class, path string, depth int) any {
 		}
 	}
 	return tagged{"$t": "object", "class": name, "props": props}
+}
+
+// typedArrayTypes are goja's export types of the typed arrays: a typed
+// array exports its backing slice, without copying or running code.
+var typedArrayTypes = map[reflect.Type]bool{
+	reflect.TypeOf([]uint8(nil)): true, reflect.TypeOf([]int8(nil)): true, reflect.TypeOf([]uint16(nil)): true,
+	reflect.TypeOf([]int16(nil)): true, reflect.TypeOf([]uint32(nil)): true, reflect.TypeOf([]int32(nil)): true,
+	reflect.TypeOf([]uint64(nil)): true, reflect.TypeOf([]int64(nil)): true, reflect.TypeOf([]float32(nil)): true,
+	reflect.TypeOf([]float64(nil)): true,
+}
+
+// typedArray previews a typed array as Node does (Uint8Array(3) [ 1, 2, 3 ]):
+// its first elements read from its backing slice, never its index keys
+// (a typed array of 50 million elements has 50 million of them).
+func (e *encoder) typedArray(o *goja.Object, depth int) any {
+	v := reflect.ValueOf(o.Export())
+	n := v.Len()
+	class := e.constructorName(o)
+	if e.json {
+		class = ""
+	}
+	if depth >= e.lim.Depth && !e.json {
+		return tagged{"$t": "array", "class": class, "length": n, "items": []any{tagged{"$t": "more", "count": n}}}
+	}
+	items := []any{}
+	i := 0
+	for ; i < n && i < e.lim.Keys && e.budget > 0; i++ {
+		el := v.Index(i)
+		switch {
+		case el.CanInt() && (el.Kind() == reflect.Int64):
+			items = append(items, tagged{"$t": "bigint", "v": strconv.FormatInt(el.Int(), 10)})
+		case el.CanUint() && (el.Kind() == reflect.Uint64):
+			items = append(items, tagged{"$t": "bigint", "v": strconv.FormatUint(el.Uint(), 10)})
+		case el.CanInt():
+			items = append(items, el.Int())
+		case el.CanUint():
+			items = append(items, int64(el.Uint()))
+		default:
+			items = append(items, number(el.Float()))
+		}
+		e.spend(8)
+	}
+	if i < n {
+		items = append(items, tagged{"$t": "more", "count": n - i})
+	}
+	if e.json {
+		return items
+	}
+	return tagged{"$t": "array", "class": class, "length": n, "items": items}
 }
 
 // cut is the preview of an object past the depth cap.

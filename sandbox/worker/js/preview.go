@@ -70,6 +70,8 @@ type builtins struct {
 	regexpSource   goja.Callable // get RegExp.prototype.source
 	regexpFlags    goja.Callable // get RegExp.prototype.flags
 	mapForEach     goja.Callable // Map.prototype.forEach
+	mapSize        goja.Callable // get Map.prototype.size
+	setSize        goja.Callable // get Set.prototype.size
 	setForEach     goja.Callable // Set.prototype.forEach
 	symbolString   goja.Callable // Symbol.prototype.toString
 	bigintString   goja.Callable // BigInt.prototype.toString
@@ -120,6 +122,8 @@ func captureBuiltins(vm *goja.Runtime) builtins {
 		regexpSource:   getter("RegExp", "source"),
 		regexpFlags:    getter("RegExp", "flags"),
 		mapForEach:     method("Map", "forEach"),
+		mapSize:        getter("Map", "size"),
+		setSize:        getter("Set", "size"),
 		setForEach:     method("Set", "forEach"),
 		symbolString:   method("Symbol", "toString"),
 		bigintString:   method("BigInt", "toString"),
@@ -583,41 +587,55 @@ func (e *encoder) array(o *goja.Object, path string, depth int) any {
 
 func (e *encoder) mapEntries(o *goja.Object, path string, depth int) any {
 	entries := []any{}
-	more := 0
+	stopped := false
 	cb := e.vm.ToValue(func(c goja.FunctionCall) goja.Value {
 		if len(entries) >= e.lim.Keys || e.budget <= 0 {
-			more++
-			return goja.Undefined()
+			stopped = true
+			panic(e.vm.ToValue(stopIteration)) // ends forEach: the rest is counted by size
 		}
 		k := e.value(c.Argument(1), path+".<key>", depth+1)
 		v := e.value(c.Argument(0), path+".get("+previewKeyText(c.Argument(1))+")", depth+1)
 		entries = append(entries, [2]any{k, v})
 		return goja.Undefined()
 	})
-	if _, err := e.b.mapForEach(o, cb); err != nil {
+	if _, err := e.b.mapForEach(o, cb); err != nil && !stopped {
 		return tagged{"$t": "object", "class": "Map", "props": object{}}
 	}
-	if more > 0 {
+	if more := e.size(e.b.mapSize, o) - len(entries); stopped && more > 0 {
 		entries = append(entries, tagged{"$t": "more", "count": more})
 	}
 	return tagged{"$t": "map", "entries": entries}
 }
 
+// stopIteration is thrown by a preview's forEach callback to stop a long
+// Map or Set after the entries it shows (a Map of ten million entries is
+// not walked).
+const stopIteration = "sandbox: preview stop"
+
+// size reads a Map's or Set's size through its intrinsic getter.
+func (e *encoder) size(get goja.Callable, o *goja.Object) int {
+	v, err := get(o)
+	if err != nil {
+		return 0
+	}
+	return int(v.ToInteger())
+}
+
 func (e *encoder) setValues(o *goja.Object, path string, depth int) any {
 	values := []any{}
-	more := 0
+	stopped := false
 	cb := e.vm.ToValue(func(c goja.FunctionCall) goja.Value {
 		if len(values) >= e.lim.Keys || e.budget <= 0 {
-			more++
-			return goja.Undefined()
+			stopped = true
+			panic(e.vm.ToValue(stopIteration))
 		}
 		values = append(values, e.value(c.Argument(0), path+".<value>", depth+1))
 		return goja.Undefined()
 	})
-	if _, err := e.b.setForEach(o, cb); err != nil {
+	if _, err := e.b.setForEach(o, cb); err != nil && !stopped {
 		return tagged{"$t": "object", "class": "Set", "props": object{}}
 	}
-	if more > 0 {
+	if more := e.size(e.b.setSize, o) - len(values); stopped && more > 0 {
 		values = append(values, tagged{"$t": "more", "count": more})
 	}
 	return tagged{"$t": "set", "values": values}

@@ -170,7 +170,9 @@ func (c *console) print(level string, args []goja.Value, head, suffix string) {
 		previews[i] = c.e.enc.encodeBudget(a, budget/2)
 		budget -= 2 * c.e.enc.used(budget/2)
 	}
-	text := formatLine(&c.e.b, previews, args)
+	text := formatLine(&c.e.b, previews, args, func(v goja.Value) string {
+		return jsonText(c.e, c.e.jsonEn.encodeBudget(v, max(budget/2, 1024)))
+	})
 	switch {
 	case head == "":
 	case text == "":
@@ -217,7 +219,7 @@ func (c *console) emit(level, text string, args []json.RawMessage) {
 
 // formatLine joins previews the way console.log does, applying printf-style
 // specifiers when the first argument is a string that holds them.
-func formatLine(b *builtins, previews []any, args []goja.Value) string {
+func formatLine(b *builtins, previews []any, args []goja.Value, asJSON func(goja.Value) string) string {
 	if len(previews) == 0 {
 		return ""
 	}
@@ -238,7 +240,7 @@ func formatLine(b *builtins, previews []any, args []goja.Value) string {
 				j++
 				continue
 			}
-			if !strings.ContainsRune("sdifoOc", rune(spec)) || i >= len(previews) {
+			if !strings.ContainsRune("sdifoOcj", rune(spec)) || i >= len(previews) {
 				sb.WriteByte(ch)
 				continue
 			}
@@ -251,6 +253,8 @@ func formatLine(b *builtins, previews []any, args []goja.Value) string {
 				sb.WriteString(formatNumeric(b, spec, args[i]))
 			case 'o', 'O':
 				sb.WriteString(render(arg, false))
+			case 'j':
+				sb.WriteString(asJSON(args[i]))
 			case 'c': // CSS: consumed, not printed
 			}
 			i++
@@ -265,6 +269,129 @@ func formatLine(b *builtins, previews []any, args []goja.Value) string {
 		parts = append(parts, render(p, true))
 	}
 	return strings.Join(parts, " ")
+}
+
+// jsonText prints a JSON-mode preview as %j does (JSON.stringify), from
+// the preview, so no toJSON, getter or Proxy trap runs (Node's %j calls
+// them: an accessor is left out here, a documented deviation). A cycle
+// prints [Circular] as Node's util.format does; a BigInt throws Node's
+// TypeError.
+func jsonText(e *Runtime, p any) string {
+	var b strings.Builder
+	top, circular := writeJSON(e, &b, p)
+	switch {
+	case circular:
+		return "[Circular]"
+	case !top:
+		return "undefined"
+	}
+	return b.String()
+}
+
+// writeJSON writes p as JSON; ok is false for a value JSON.stringify
+// leaves out (undefined, a function, a symbol, an accessor).
+func writeJSON(e *Runtime, b *strings.Builder, p any) (ok, circular bool) {
+	switch x := p.(type) {
+	case nil:
+		b.WriteString("null")
+	case bool:
+		b.WriteString(strconv.FormatBool(x))
+	case int64:
+		b.WriteString(strconv.FormatInt(x, 10))
+	case float64:
+		b.WriteString(formatNumber(x))
+	case string:
+		q, _ := json.Marshal(x)
+		b.Write(q)
+	case []any:
+		b.WriteByte('[')
+		first := true
+		for _, it := range x {
+			if m, ok := it.(tagged); ok && m["$t"] == "more" {
+				break // cut by the preview limits
+			}
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+			var sub strings.Builder
+			ok, c := writeJSON(e, &sub, it)
+			if c {
+				return true, true
+			}
+			if ok {
+				b.WriteString(sub.String())
+			} else {
+				b.WriteString("null")
+			}
+		}
+		b.WriteByte(']')
+	case object:
+		b.WriteByte('{')
+		n := 0
+		for _, f := range x {
+			if f.Key == "…" {
+				break
+			}
+			var sub strings.Builder
+			ok, c := writeJSON(e, &sub, f.Value)
+			if c {
+				return true, true
+			}
+			if !ok {
+				continue
+			}
+			if n > 0 {
+				b.WriteByte(',')
+			}
+			n++
+			k, _ := json.Marshal(f.Key)
+			b.Write(k)
+			b.WriteByte(':')
+			b.WriteString(sub.String())
+		}
+		b.WriteByte('}')
+	case tagged:
+		switch x["$t"] {
+		case "undefined", "function", "symbol", "getter", "revoked":
+			return false, false
+		case "circular":
+			return true, true
+		case "number":
+			if x["v"] == "-0" {
+				b.WriteString("0")
+			} else {
+				b.WriteString("null")
+			}
+		case "bigint":
+			e.throw("TypeError", "Do not know how to serialize a BigInt")
+		case "date":
+			if v, _ := x["v"].(string); v != "Invalid Date" {
+				q, _ := json.Marshal(v)
+				b.Write(q)
+			} else {
+				b.WriteString("null")
+			}
+		case "empty":
+			n, _ := x["count"].(int64)
+			for i := int64(0); i < n && i < 1000; i++ {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString("null")
+			}
+		case "object":
+			if props, ok := x["props"].(object); ok {
+				return writeJSON(e, b, props)
+			}
+			b.WriteString("{}")
+		default: // map, set, regexp, error: no own enumerable data
+			b.WriteString("{}")
+		}
+	default:
+		b.WriteString("null")
+	}
+	return true, false
 }
 
 // formatNumeric prints v as Node's %d (Number(v): 1.5 stays 1.5), %i

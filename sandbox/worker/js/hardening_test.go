@@ -106,6 +106,20 @@ console.log('%d|%i|%f', 5n, 5n, 5n);
 console.log('%d|%i|%f', undefined, '', ' ');`, []string{"1.5|1|1.5", "NaN|42|42.9", "1|NaN|NaN", "0|NaN|NaN", "-0.5|-0|-0.5", "1e+21|1|1e+21", "5n|5n|5", "NaN|NaN|NaN"}, ""}})
 }
 
+func TestConsoleJSONSpecifier(t *testing.T) {
+	// Node 20's util.format %j, except that toJSON is not called (it is
+	// snippet code).
+	runHostile(t, []hostileCase{{"node", `
+console.log('%j', {a: 1, b: [1, 'x', null, undefined, () => 1], c: undefined, d: new Date(0), e: NaN, f: -0, g: new Map([[1, 2]]), h: /x/, s: Symbol('q')});
+console.log('%j|%j|%j|%j', undefined, 'str', 5, () => 1);
+const o = {x: 1}; o.self = o; console.log('%j', o);
+class P { constructor() { this.p = 1 } }; console.log('%j', [new P(), [1, , 3]]);
+try { console.log('%j', 1n) } catch (e) { console.log(e.name, e.message) }
+console.log('a %j b', {toJSON() { console.log('TOJSON'); return 1 }, get g() { console.log('GETTER'); return 1 }, v: 1});`,
+		[]string{`{"a":1,"b":[1,"x",null,null,null],"d":"1970-01-01T00:00:00.000Z","e":null,"f":0,"g":{},"h":{}}`,
+			`undefined|"str"|5|undefined`, "[Circular]", `[{"p":1},[1,null,3]]`, "TypeError Do not know how to serialize a BigInt", `a {"v":1} b`}, ""}})
+}
+
 func TestCryptoGetRandomValuesHostile(t *testing.T) {
 	runHostile(t, []hostileCase{{"node's errors", `
 const m = new Map(); m.set(m, m);

@@ -68,7 +68,8 @@ func (e *Runtime) installGuards() {
 	bigint := vm.Get("BigInt").ToObject(vm)
 	reflect := vm.Get("Reflect").ToObject(vm)
 
-	e.replace(arr, "sort", 1, e.arraySort)
+	reflectSet := original(reflect, "set")
+	e.replace(arr, "sort", 1, func(c goja.FunctionCall) goja.Value { return e.arraySort(c, reflectSet) })
 
 	repeat := original(str, "repeat")
 	e.replace(str, "repeat", 1, func(c goja.FunctionCall) goja.Value {
@@ -265,7 +266,7 @@ func (e *Runtime) bigintAsN(orig goja.Callable, signed bool, c goja.FunctionCall
 // sorted stably (a merge sort: the comparator is user code that may do
 // anything, including shrinking the array, and nothing it does can make the
 // sort index out of range), then written back, and the tail deleted.
-func (e *Runtime) arraySort(c goja.FunctionCall) goja.Value {
+func (e *Runtime) arraySort(c goja.FunctionCall, reflectSet goja.Callable) goja.Value {
 	var cmp goja.Callable
 	if f := c.Argument(0); !goja.IsUndefined(f) {
 		var ok bool
@@ -300,9 +301,13 @@ func (e *Runtime) arraySort(c goja.FunctionCall) goja.Value {
 	less := e.sortLess(cmp, items)
 	sorted := mergeSort(items, less)
 	sorted = append(sorted, undefs...)
-	for j, v := range sorted {
-		if err := o.Set(strconv.Itoa(j), v); err != nil {
+	for j, v := range sorted { // Set(obj, j, v, true): a refused write is a TypeError
+		ok, err := reflectSet(goja.Undefined(), o, e.vm.ToValue(j), v)
+		if err != nil {
 			panic(err)
+		}
+		if !ok.ToBoolean() {
+			e.throw("TypeError", fmt.Sprintf("Cannot assign to read only property '%d' of object", j))
 		}
 	}
 	// The tail: DeletePropertyOrThrow on every index from the count of

@@ -77,8 +77,8 @@ func TestPreviewTypedArraysAndWrappers(t *testing.T) {
 			[]string{"Uint8Array(3) [ 0, 0, 0 ] Float64Array(2) [ 1.5, NaN ] BigInt64Array(2) [ 1n, -2n ] [ Int16Array(1) [ -1 ] ] Uint8Array(0) []"}, ""},
 		{"a 50-million-element typed array", `const big = new Uint8Array(5e7); console.log({ big })`,
 			[]string{"{ big: Uint8Array(50000000) [ " + strings.Repeat("0, ", 100) + "... 49999900 more ] }"}, ""},
-		{"wrappers", `console.log(new String('abc'), new Number(-0), new Boolean(false)); const s = new String('x'.repeat(5e7)); console.log([s].length)`,
-			[]string{"[String: 'abc'] [Number: -0] [Boolean: false]", "1"}, ""},
+		{"wrappers", `console.log(new String('abc'), new Number(-0), new Boolean(false), Object(12n)); const s = new String('x'.repeat(5e7)); console.log([s].length)`,
+			[]string{"[String: 'abc'] [Number: -0] [Boolean: false] [BigInt: 12n]", "1"}, ""},
 	})
 }
 

@@ -51,6 +51,8 @@ var (
 	// (builtin_map.go, builtin_set.go) tell them apart without running code.
 	mapType = reflect.TypeOf([][2]any{})
 	setType = reflect.TypeOf([]any{})
+	// A BigInt wrapper object exports as its *big.Int.
+	bigIntType = reflect.TypeOf((*big.Int)(nil))
 )
 
 // builtins are the intrinsics a preview calls, captured when the runtime is
@@ -361,6 +363,13 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 	}
 	if typedArrayTypes[o.ExportType()] {
 		return e.typedArray(o, depth)
+	}
+	if !e.json && class == "Object" && o.ExportType() == bigIntType {
+		// A BigInt wrapper (Object(1n)): its export type says so without
+		// exporting anything, and it exports its primitive.
+		if x, ok := o.Export().(*big.Int); ok {
+			return tagged{"$t": "boxed", "class": "BigInt", "v": tagged{"$t": "bigint", "v": e.bigint(x)}}
+		}
 	}
 	switch class {
 	case "String", "Number", "Boolean":

@@ -32,7 +32,9 @@ func TestHostileSnippets(t *testing.T) {
 		{"microtask flood", "const f = () => queueMicrotask(f); f();", OutcomeTimeout, KindTimeout, "", false},
 		{"promise chain flood", "const f = (): Promise<unknown> => Promise.resolve().then(f); f();", OutcomeMemoryLimit, KindMemoryLimit, "", false},
 		{"huge fill", "console.log('alloc'); new Array(3e8).fill(0);", OutcomeMemoryLimit, KindMemoryLimit, "alloc", false},
-		{"huge repeat", "const s = 'x'.repeat(2 ** 29); console.log(s.length);", OutcomeMemoryLimit, KindMemoryLimit, "", false},
+		{"huge repeat", "const s = 'x'.repeat(2 ** 28); console.log(s.length);", OutcomeMemoryLimit, KindMemoryLimit, "", false},
+		{"repeat past V8's string length", "console.log('before'); const s = 'x'.repeat(2 ** 29); console.log(s.length);", OutcomeError, KindRuntime, "before", false},
+		{"BigInt shift computed at run time", "let n = 2n ** 40n; console.log('shift'); const x = 1n << n;", OutcomeMemoryLimit, KindMemoryLimit, "shift", false},
 		{"huge join", "new Array(2 ** 24).join('x'.repeat(1000));", OutcomeMemoryLimit, KindMemoryLimit, "", false},
 		{"growth loop", "const a = []; while (true) a.push({ n: a.length, s: 'x' + a.length });", OutcomeMemoryLimit, KindMemoryLimit, "", false},
 		{"output flood", "for (;;) console.log('x'.repeat(1000));", OutcomeOutputLimit, KindOutputLimit, strings.Repeat("x", 1000), false},
@@ -76,6 +78,60 @@ func TestHostileSnippets(t *testing.T) {
 				t.Errorf("next run: outcome %s logs %q; want ok [next]", next.Outcome, rec.logs())
 			}
 		})
+	}
+}
+
+// TestHostileOneLiners: one-liners that crashed a worker (a Go panic inside
+// a built-in or a preview, a Go stack overflow) end as output or a
+// catchable error at the user's line, through a real worker process, and
+// no worker crashes.
+func TestHostileOneLiners(t *testing.T) {
+	tests := []struct {
+		name, src string
+		outcome   Outcome
+		logs      []string
+		errPrefix string // the uncaught error's message, when the outcome is error
+	}{
+		{"sort comparator truncates the array", "const a = [5, 3, 1, 4, 2]; a.sort((x, y) => { a.length = 0; return x - y; }); console.log(a, a.length);", OutcomeOK, []string{"[ 1, 2, 3, 4, 5 ] 5"}, ""},
+		{"sort a huge sparse array-like", "const o: any = { length: 2 ** 53 - 1, 7: 'b', 3: 'a' }; Array.prototype.sort.call(o); console.log(o[0], o[1], o[3], o[7]);", OutcomeOK, []string{"a b undefined undefined"}, ""},
+		{"repeat 2**62 caught", "try { 'ab'.repeat(2 ** 62); } catch (e) { console.log(String(e)); }", OutcomeOK, []string{"RangeError: Invalid string length"}, ""},
+		{"repeat 2**62 uncaught", "console.log('before');\n'ab'.repeat(2 ** 62);", OutcomeError, []string{"before"}, "RangeError: Invalid string length"},
+		{"padStart 2**62", "try { 'ab'.padStart(2 ** 62); } catch (e) { console.log(String(e)); }", OutcomeOK, []string{"RangeError: Invalid string length"}, ""},
+		{"asUintN huge bits", "console.log(BigInt.asUintN(2 ** 53 - 1, 5n)); try { BigInt.asUintN(2 ** 53 - 1, -5n); } catch (e) { console.log(String(e)); }", OutcomeOK, []string{"5n", "RangeError: Maximum BigInt size exceeded"}, ""},
+		{"apply with length 2**53-1", "try { Math.max.apply(null, { length: 2 ** 53 - 1 } as any); } catch (e) { console.log(String(e)); }", OutcomeOK, []string{"RangeError: Invalid array length"}, ""},
+		{"Map holding itself", "const m = new Map(); m.set(m, m); console.log(m);", OutcomeOK, []string{"<ref *1> Map(1) { [Circular *1] => [Circular *1] }"}, ""},
+		{"getter of a Map key", "const k = { get x() { console.log('GETTER'); return 1; } }; console.log(new Map([[k, 1]]));", OutcomeOK, []string{"Map(1) { { x: [Getter] } => 1 }"}, ""},
+		{"getRandomValues of a Map holding itself", "const m = new Map(); m.set(m, m); try { crypto.getRandomValues(m as any); } catch (e: any) { console.log(e.name); }", OutcomeOK, []string{"TypeMismatchError"}, ""},
+		{"%c with a huge argument", "console.log('%c', 'x'.repeat(30 << 20)); console.log('after');", OutcomeOK, []string{"", "after"}, ""},
+		{"a huge line then another", "console.log('x'.repeat(100 * 2 ** 20)); console.log('after');", OutcomeOK, nil, ""},
+		{"Proxy preview runs no trap", "console.log(new Proxy({ a: 1 }, { get() { throw new Error('trap'); }, ownKeys() { throw new Error('trap'); } }));", OutcomeOK, []string{"{ a: 1 }"}, ""},
+	}
+	p := newTestPool(t, Config{Workers: 2, MemoryBytes: 256 << 20, DefaultTimeout: 5 * time.Second, MaxTimeout: time.Minute})
+	crashes := p.Stats().Crashes
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, rec := run(t, p, Request{Timeout: 20 * time.Second, Files: files("main.ts", tt.src)})
+			if res.Outcome != tt.outcome {
+				t.Fatalf("outcome %s (errors %+v); want %s", res.Outcome, rec.errors(), tt.outcome)
+			}
+			logs := rec.logs()
+			if tt.logs != nil && strings.Join(logs, "\n") != strings.Join(tt.logs, "\n") {
+				t.Errorf("logs %.200q; want %q", logs, tt.logs)
+			}
+			if tt.logs == nil && (len(logs) != 2 || logs[1] != "after" || len(logs[0]) > 64<<10) {
+				t.Errorf("%d logs; want a truncated line and after", len(logs))
+			}
+			if res.Stats.OutputBytes > 1<<20 {
+				t.Errorf("outputBytes %d", res.Stats.OutputBytes)
+			}
+			errs := rec.errors()
+			if tt.errPrefix != "" && (len(errs) != 1 || errs[0].Kind != KindRuntime || !strings.HasPrefix(errs[0].Message, tt.errPrefix) || errs[0].Line != 2) {
+				t.Errorf("errors %+v; want one RUNTIME_ERROR %q at main.ts:2", errs, tt.errPrefix)
+			}
+		})
+	}
+	if c := p.Stats().Crashes; c != crashes {
+		t.Errorf("%d worker crashes; want none", c-crashes)
 	}
 }
 

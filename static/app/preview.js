@@ -28,6 +28,11 @@ export function isExpandable(p) {
  * top is true (a console argument), quoted inside values.
  */
 export function render(p, top = false) {
+  if (p !== null && typeof p === "object" && p.ref && p.$t !== "circular") return `<ref *${p.ref}> ` + renderValue(p, top);
+  return renderValue(p, top);
+}
+
+function renderValue(p, top) {
   if (p === null) return "null";
   if (typeof p === "string") return top ? p : quote(p);
   if (typeof p === "number") return formatNumber(p);
@@ -43,11 +48,13 @@ export function render(p, top = false) {
       if (!p.stack) return head;
       return p.stack.startsWith(head) ? p.stack : `${head}\n${p.stack}`;
     }
-    case "circular": return `[Circular ${p.path}]`;
+    case "circular": return p.ref ? `[Circular *${p.ref}]` : `[Circular ${p.path}]`;
+    case "revoked": return "<Revoked Proxy>";
     case "more": return `... ${p.count} more`;
     case "empty": return `<${p.count} empty items>`;
-    case "getter": return "[Getter]";
-    case "array": return list("[", "]", (p.items ?? []).map((v) => render(v)));
+    case "getter": return `[${p.label ?? "Getter"}]`;
+    case "array": return (p.class ? `${p.class}(${p.length}) ` : "") + list("[", "]", (p.items ?? []).map((v) => render(v)));
+    case "boxed": return `[${p.class}: ${render(p.v)}]`;
     case "set": return `Set(${shown(p.values ?? [])}) ` + list("{", "}", (p.values ?? []).map((v) => render(v)));
     case "map": {
       const entries = p.entries ?? [];
@@ -84,16 +91,25 @@ function formatNumber(n) {
   return Object.is(n, -0) ? "0" : String(n);
 }
 
-// asNumber reads a preview as a number for %d %i %f, as the runtime's
-// ToNumber would (objects are NaN).
-function asNumber(p) {
-  if (typeof p === "number") return p;
-  if (typeof p === "boolean") return Number(p);
-  if (p === null) return 0;
-  if (typeof p === "string") return Number(p.trim() === "" ? 0 : p);
-  if (p && p.$t === "number") return Number(p.v);
-  if (p && p.$t === "undefined") return NaN;
-  return NaN;
+// primitive reads a preview back as the primitive it stands for (strings
+// may be cut), or undefined with ok false for an object: the runtime never
+// converts an object (no valueOf call), and prints NaN for it.
+function primitive(p) {
+  if (p === null || typeof p !== "object") return { ok: true, v: p };
+  if (p.$t === "number") return { ok: true, v: Number(p.v) };
+  if (p.$t === "undefined") return { ok: true, v: undefined };
+  return { ok: false };
+}
+
+// numeric prints an argument of %d (Number), %i (parseInt) and %f
+// (parseFloat) as Node does: %d does not truncate (1.5 stays 1.5), %i does;
+// a BigInt prints as 5n under %d and %i; symbols and objects print NaN.
+function numeric(spec, p) {
+  if (p && p.$t === "bigint") return spec === "f" ? p.v : `${p.v}n`;
+  const { ok, v } = primitive(p);
+  if (!ok) return "NaN";
+  const n = spec === "d" ? Number(v) : spec === "i" ? parseInt(v) : parseFloat(v);
+  return Object.is(n, -0) ? "-0" : String(n);
 }
 
 /**
@@ -117,13 +133,7 @@ export function format(args) {
     const arg = args[i++];
     switch (spec) {
       case "s": out += render(arg, true); break;
-      case "d": case "i": {
-        if (arg && arg.$t === "bigint") { out += `${arg.v}n`; break; }
-        const n = asNumber(arg);
-        out += Number.isFinite(n) ? formatNumber(Math.trunc(n)) : String(n);
-        break;
-      }
-      case "f": out += formatNumber(asNumber(arg)); break;
+      case "d": case "i": case "f": out += numeric(spec, arg); break;
       case "o": case "O": out += render(arg); break;
       case "c": break;
     }

@@ -69,3 +69,27 @@ test("quoting escapes as the Go renderer does", () => {
   assert.equal(quote("\x01"), "'\\x01'");
   assert.equal(render({ $t: "set", values: [1, { $t: "more", count: 3 }] }), "Set(4) { 1, ... 3 more }");
 });
+
+test("%d %i %f print as Node's Number, parseInt and parseFloat, objects as NaN", () => {
+  assert.equal(format(["%d|%i|%f", 1.5, 1.5, 1.5]), "1.5|1|1.5");
+  assert.equal(format(["%d|%i|%f", "42.9abc", "42.9abc", "42.9abc"]), "NaN|42|42.9");
+  assert.equal(format(["%d|%i|%f", true, null, { $t: "undefined" }]), "1|NaN|NaN");
+  assert.equal(format(["%d|%i", -0.5, -0.5]), "-0.5|-0");
+  assert.equal(format(["%d|%i|%f", { $t: "bigint", v: "5" }, { $t: "bigint", v: "5" }, { $t: "bigint", v: "5" }]), "5n|5n|5");
+  assert.equal(format(["%d|%f", { $t: "object", class: "Object", props: {} }, { $t: "number", v: "Infinity" }]), "NaN|Infinity");
+});
+
+test("cycles, revoked proxies and accessors render as Node's", () => {
+  assert.equal(render({ $t: "map", entries: [[{ $t: "circular", path: "$", ref: 1 }, { $t: "circular", path: "$", ref: 1 }]], ref: 1 }),
+    "<ref *1> Map(1) { [Circular *1] => [Circular *1] }");
+  assert.equal(render({ $t: "circular", path: "$.a" }), "[Circular $.a]");
+  assert.equal(render({ $t: "array", items: [{ $t: "revoked" }] }), "[ <Revoked Proxy> ]");
+  assert.equal(render({ $t: "object", class: "Object", props: { a: { $t: "getter" }, b: { $t: "getter", label: "Setter" }, c: { $t: "getter", label: "Getter/Setter" } } }),
+    "{ a: [Getter], b: [Setter], c: [Getter/Setter] }");
+});
+
+test("typed arrays and primitive wrappers render as Node's", () => {
+  assert.equal(render({ $t: "array", class: "Uint8Array", length: 300, items: [1, 2, { $t: "more", count: 298 }] }), "Uint8Array(300) [ 1, 2, ... 298 more ]");
+  assert.equal(render({ $t: "boxed", class: "String", v: "abc" }), "[String: 'abc']");
+  assert.equal(render({ $t: "boxed", class: "Number", v: { $t: "number", v: "-0" } }), "[Number: -0]");
+});

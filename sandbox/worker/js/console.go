@@ -157,12 +157,22 @@ func (c *console) printText(level, text string) {
 // print formats args as a console line: the first argument may be a format
 // string with %s %d %i %f %o %O %c. head, when set, starts the line ("Trace:",
 // "Assertion failed:", a timer's reading) and suffix ends it.
+//
+// The line has a byte budget, checked while its previews are built: what is
+// left of the run's output (text and previews both count), at most
+// maxEventBytes. Past it, strings are cut and collections end in "… n more".
 func (c *console) print(level string, args []goja.Value, head, suffix string) {
+	budget := c.budget()
 	previews := make([]any, len(args))
 	for i, a := range args {
-		previews[i] = c.e.enc.encode(a)
+		// The text repeats what the previews hold: each gets half of what
+		// is left.
+		previews[i] = c.e.enc.encodeBudget(a, budget/2)
+		budget -= 2 * c.e.enc.used(budget/2)
 	}
-	text := formatLine(previews, args)
+	text := formatLine(&c.e.b, previews, args, func(v goja.Value) string {
+		return jsonText(c.e, c.e.jsonEn.encodeBudget(v, max(budget/2, 1024)))
+	})
 	switch {
 	case head == "":
 	case text == "":
@@ -178,66 +188,78 @@ func (c *console) print(level string, args []goja.Value, head, suffix string) {
 	c.emit(level, text, raw)
 }
 
+// maxEventBytes caps one console event (its text and argument previews).
+const maxEventBytes = 1 << 20
+
+// budget is the byte budget of the next console event.
+func (c *console) budget() int {
+	return max(0, min(maxEventBytes, c.e.lim.MaxOutputBytes-c.e.stats.OutputBytes))
+}
+
 func (c *console) emit(level, text string, args []json.RawMessage) {
 	if c.indent > 0 {
 		pad := strings.Repeat("  ", min(c.indent, 32))
 		text = pad + strings.ReplaceAll(text, "\n", "\n"+pad)
 	}
 	e := c.e
-	if e.stats.OutputBytes+len(text) > e.lim.MaxOutputBytes {
+	size := len(text)
+	for _, a := range args {
+		size += len(a)
+	}
+	if e.stats.OutputBytes+size > e.lim.MaxOutputBytes {
 		e.stats.Truncated = true
 		e.limit(errOutputLimit)
 		return
 	}
 	if e.send(pipe.Event{Kind: pipe.EventLog, Level: level, Text: text, Args: args}) {
-		e.stats.OutputBytes += len(text)
+		e.stats.OutputBytes += size
 		e.stats.Logs++
 	}
 }
 
 // formatLine joins previews the way console.log does, applying printf-style
 // specifiers when the first argument is a string that holds them.
-func formatLine(previews []any, args []goja.Value) string {
+func formatLine(b *builtins, previews []any, args []goja.Value, asJSON func(goja.Value) string) string {
 	if len(previews) == 0 {
 		return ""
 	}
 	var parts []string
 	rest := previews
 	if first, ok := previews[0].(string); ok && strings.ContainsRune(first, '%') {
-		var b strings.Builder
+		var sb strings.Builder
 		i := 1
 		for j := 0; j < len(first); j++ {
 			ch := first[j]
 			if ch != '%' || j+1 == len(first) {
-				b.WriteByte(ch)
+				sb.WriteByte(ch)
 				continue
 			}
 			spec := first[j+1]
 			if spec == '%' {
-				b.WriteByte('%')
+				sb.WriteByte('%')
 				j++
 				continue
 			}
-			if !strings.ContainsRune("sdifoOc", rune(spec)) || i >= len(previews) {
-				b.WriteByte(ch)
+			if !strings.ContainsRune("sdifoOcj", rune(spec)) || i >= len(previews) {
+				sb.WriteByte(ch)
 				continue
 			}
 			j++
 			arg := previews[i]
 			switch spec {
 			case 's':
-				b.WriteString(render(arg, true))
-			case 'd', 'i': // Node does not truncate %d (static/app/preview.js mirrors this; see the report)
-				b.WriteString(formatInt(args[i]))
-			case 'f':
-				b.WriteString(formatNumber(args[i].ToFloat()))
+				sb.WriteString(render(arg, true))
+			case 'd', 'i', 'f':
+				sb.WriteString(formatNumeric(b, spec, args[i]))
 			case 'o', 'O':
-				b.WriteString(render(arg, false))
+				sb.WriteString(render(arg, false))
+			case 'j':
+				sb.WriteString(asJSON(args[i]))
 			case 'c': // CSS: consumed, not printed
 			}
 			i++
 		}
-		parts = append(parts, b.String())
+		parts = append(parts, sb.String())
 		rest = previews[i:]
 	} else {
 		parts = append(parts, render(previews[0], true))
@@ -249,19 +271,157 @@ func formatLine(previews []any, args []goja.Value) string {
 	return strings.Join(parts, " ")
 }
 
-// formatInt prints v as %d and %i do: an integer, truncated toward zero.
-func formatInt(v goja.Value) string {
-	if goja.IsBigInt(v) {
-		return v.String() + "n"
+// jsonText prints a JSON-mode preview as %j does (JSON.stringify), from
+// the preview, so no toJSON, getter or Proxy trap runs (Node's %j calls
+// them: an accessor is left out here, a documented deviation). A cycle
+// prints [Circular] as Node's util.format does; a BigInt throws Node's
+// TypeError.
+func jsonText(e *Runtime, p any) string {
+	var b strings.Builder
+	top, circular := writeJSON(e, &b, p)
+	switch {
+	case circular:
+		return "[Circular]"
+	case !top:
+		return "undefined"
 	}
+	return b.String()
+}
+
+// writeJSON writes p as JSON; ok is false for a value JSON.stringify
+// leaves out (undefined, a function, a symbol, an accessor).
+func writeJSON(e *Runtime, b *strings.Builder, p any) (ok, circular bool) {
+	switch x := p.(type) {
+	case nil:
+		b.WriteString("null")
+	case bool:
+		b.WriteString(strconv.FormatBool(x))
+	case int64:
+		b.WriteString(strconv.FormatInt(x, 10))
+	case float64:
+		b.WriteString(formatNumber(x))
+	case string:
+		q, _ := json.Marshal(x)
+		b.Write(q)
+	case []any:
+		b.WriteByte('[')
+		first := true
+		for _, it := range x {
+			if m, ok := it.(tagged); ok && m["$t"] == "more" {
+				break // cut by the preview limits
+			}
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+			var sub strings.Builder
+			ok, c := writeJSON(e, &sub, it)
+			if c {
+				return true, true
+			}
+			if ok {
+				b.WriteString(sub.String())
+			} else {
+				b.WriteString("null")
+			}
+		}
+		b.WriteByte(']')
+	case object:
+		b.WriteByte('{')
+		n := 0
+		for _, f := range x {
+			if f.Key == "…" {
+				break
+			}
+			var sub strings.Builder
+			ok, c := writeJSON(e, &sub, f.Value)
+			if c {
+				return true, true
+			}
+			if !ok {
+				continue
+			}
+			if n > 0 {
+				b.WriteByte(',')
+			}
+			n++
+			k, _ := json.Marshal(f.Key)
+			b.Write(k)
+			b.WriteByte(':')
+			b.WriteString(sub.String())
+		}
+		b.WriteByte('}')
+	case tagged:
+		switch x["$t"] {
+		case "undefined", "function", "symbol", "getter", "revoked":
+			return false, false
+		case "circular":
+			return true, true
+		case "number":
+			if x["v"] == "-0" {
+				b.WriteString("0")
+			} else {
+				b.WriteString("null")
+			}
+		case "bigint":
+			e.throw("TypeError", "Do not know how to serialize a BigInt")
+		case "date":
+			if v, _ := x["v"].(string); v != "Invalid Date" {
+				q, _ := json.Marshal(v)
+				b.Write(q)
+			} else {
+				b.WriteString("null")
+			}
+		case "empty":
+			n, _ := x["count"].(int64)
+			for i := int64(0); i < n && i < 1000; i++ {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString("null")
+			}
+		case "object":
+			if props, ok := x["props"].(object); ok {
+				return writeJSON(e, b, props)
+			}
+			b.WriteString("{}")
+		default: // map, set, regexp, error: no own enumerable data
+			b.WriteString("{}")
+		}
+	default:
+		b.WriteString("null")
+	}
+	return true, false
+}
+
+// formatNumeric prints v as Node's %d (Number(v): 1.5 stays 1.5), %i
+// (parseInt(v): truncated) and %f (parseFloat(v)) do, a BigInt as 5n under
+// %d and %i. The conversions are the intrinsics, called on primitives only,
+// where they run no snippet code. An object prints NaN: Node would call its
+// valueOf or toString, which a preview never does (a documented deviation).
+func formatNumeric(b *builtins, spec byte, v goja.Value) string {
 	if _, ok := v.(*goja.Object); ok {
 		return "NaN"
 	}
-	f := v.ToFloat()
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return formatNumber(f)
+	if _, ok := v.(*goja.Symbol); ok {
+		return "NaN"
 	}
-	return formatNumber(math.Trunc(f))
+	if goja.IsBigInt(v) {
+		if spec == 'f' {
+			return v.String()
+		}
+		return v.String() + "n"
+	}
+	conv := map[byte]goja.Callable{'d': b.number, 'i': b.parseInt, 'f': b.parseFloat}[spec]
+	r, err := conv(goja.Undefined(), v)
+	if err != nil {
+		return "NaN"
+	}
+	f := r.ToFloat()
+	if f == 0 && (math.Signbit(f) || spec == 'i' && strings.HasPrefix(strings.TrimSpace(v.String()), "-")) {
+		return "-0" // goja's parseInt("-0.5") is 0, V8's (and Node's %i) -0
+	}
+	return formatNumber(f)
 }
 
 func mustJSON(v any) json.RawMessage {

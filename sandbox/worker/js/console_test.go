@@ -31,6 +31,10 @@ console.warn("objects", { a: 1, "b-c": [1, 2, { d: "x" }] }, new Point(), Object
 console.error("collections", new Map<any, any>([["k", 1], [{ o: 1 }, [2]]]), new Set([1, "two"]), sparse);
 console.debug("special", new Date(0), /a+b/gi, new TypeError("bad"), function named() {}, () => 1, class K {});
 console.log("hostile", hostile, proxy, new Secret(), circ);
+const selfMap = new Map<any, any>(); selfMap.set(selfMap, [selfMap]);
+const revocable = Proxy.revocable({}, {}); revocable.revoke();
+console.log("cycles", selfMap, revocable.proxy, { get g() { return 1; }, set s(v: any) {}, get gs() { return 1; }, set gs(v: any) {} });
+console.log("%d|%i|%f|%d|%i|%f|%d", 1.5, -0.5, "42.9abc", "x", 5n, true, { valueOf() { return 1; } });
 console.log("long", "x".repeat(20), [..."abcdefghij"].map((c, i) => ({ [c]: i })).length);
 console.assert(1 === 1, "not printed");
 console.assert(false, "assertion %s", "message");

@@ -9,6 +9,26 @@ import (
 	"github.com/dop251/goja"
 )
 
+// integerTypedArray holds the export types of the integer typed arrays
+// (Uint8ClampedArray exports as []uint8 too).
+var integerTypedArray = map[reflect.Type]bool{
+	reflect.TypeOf([]uint8(nil)): true, reflect.TypeOf([]int8(nil)): true, reflect.TypeOf([]uint16(nil)): true,
+	reflect.TypeOf([]int16(nil)): true, reflect.TypeOf([]uint32(nil)): true, reflect.TypeOf([]int32(nil)): true,
+	reflect.TypeOf([]uint64(nil)): true, reflect.TypeOf([]int64(nil)): true,
+}
+
+// throwDOM throws a DOMException named name (its code follows from the
+// name), as Web APIs do.
+func (e *Runtime) throwDOM(name, msg string) {
+	ctor := e.group("DOMException").Get("DOMException")
+	o, err := e.vm.New(ctor, e.vm.ToValue(msg), e.vm.ToValue(name))
+	if err != nil {
+		panic(err)
+	}
+	e.markGoThrown(o)
+	panic(o)
+}
+
 // cryptoObject is the Web Crypto subset snippets (and libraries such as
 // uuid) rely on: crypto.getRandomValues and crypto.randomUUID. Randomness
 // comes from crypto/rand, or from the run's seeded generator in
@@ -25,20 +45,20 @@ func (e *Runtime) cryptoObject(deterministic bool) *goja.Object {
 	}
 	o := e.vm.NewObject()
 	must(o.Set("getRandomValues", func(c goja.FunctionCall) goja.Value {
+		if len(c.Arguments) == 0 {
+			e.throw("TypeError", "Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present.")
+		}
+		// The type is read from goja (ExportType), not from the object: no
+		// getter, Proxy trap or Symbol.toStringTag of the snippet runs, and
+		// nothing is exported (a Map holding itself would recurse).
 		arr, ok := c.Argument(0).(*goja.Object)
-		if !ok {
-			e.throw("TypeError", "crypto.getRandomValues: the argument must be an integer typed array")
+		if !ok || !integerTypedArray[arr.ExportType()] {
+			e.throwDOM("TypeMismatchError", "The data argument must be an integer-type TypedArray")
 		}
-		v := reflect.ValueOf(arr.Export())
-		switch arr.ExportType() {
-		case reflect.TypeOf([]byte(nil)), reflect.TypeOf([]int8(nil)), reflect.TypeOf([]uint16(nil)), reflect.TypeOf([]int16(nil)),
-			reflect.TypeOf([]uint32(nil)), reflect.TypeOf([]int32(nil)), reflect.TypeOf([]uint64(nil)), reflect.TypeOf([]int64(nil)):
-		default:
-			e.throw("TypeError", "crypto.getRandomValues: the argument must be an integer typed array")
-		}
+		v := reflect.ValueOf(arr.Export()) // a typed array exports its backing slice
 		size := v.Len() * int(v.Type().Elem().Size())
 		if size > 65536 { // Web Crypto API, getRandomValues: QuotaExceededError past 65,536 bytes
-			e.throw("RangeError", fmt.Sprintf("crypto.getRandomValues: %d bytes requested; the limit is 65536", size))
+			e.throwDOM("QuotaExceededError", "The requested length exceeds 65,536 bytes")
 		}
 		buf := make([]byte, 8)
 		for i := range v.Len() {

@@ -60,7 +60,7 @@ func (e *Runtime) reportException(ex *goja.Exception) {
 	e.securityThrown(er, ex.Value())
 	frames := e.fixFrames(userFrames(ex.Stack()))
 	if o, ok := ex.Value().(*goja.Object); ok && len(frames) == 0 && e.goThrown[o] {
-		frames = e.fixFrames(parseStack(o.Get("stack").String()))
+		frames = e.fixFrames(parseStack(capStack(o.Get("stack").String())))
 	}
 	if len(frames) > 0 {
 		er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column
@@ -73,13 +73,19 @@ func (e *Runtime) reportException(ex *goja.Exception) {
 // reportThrown reports a rejection reason (no Go-side stack: the stack is
 // the one the error object captured, if any).
 func (e *Runtime) reportThrown(v goja.Value, inPromise bool) {
+	if e.failed {
+		// The run ends at its first uncaught error, as Node's process does:
+		// ten thousand rejections in one task are one error event, not
+		// ten thousand.
+		return
+	}
 	er := e.thrownError(v)
 	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Error" {
-		s := e.enc.dataString(o, "stack")
+		s := capStack(e.enc.dataString(o, "stack"))
 		if e.goThrown[o] {
 			// Thrown by the runtime's Go code: goja fills its stack (an
 			// accessor) as it unwinds, and no snippet code runs to read it.
-			s = o.Get("stack").String()
+			s = capStack(o.Get("stack").String())
 		}
 		if s != "" {
 			frames := e.fixFrames(parseStack(s))
@@ -141,10 +147,10 @@ func (e *Runtime) securityThrown(er *pipe.Error, v goja.Value) {
 // thrownError describes a thrown value as "Name: message" without running
 // snippet code.
 func (e *Runtime) thrownError(v goja.Value) *pipe.Error {
-	msg := render(e.enc.encode(v), true)
+	msg := render(e.enc.encodeBudget(v, maxThrownPreview), true)
 	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Error" {
 		msg = e.enc.errorName(o)
-		if m := e.enc.str(e.enc.dataString(o, "message")); m != "" {
+		if m := e.enc.capped(e.enc.dataString(o, "message")); m != "" {
 			msg += ": " + m
 		}
 	}
@@ -175,6 +181,21 @@ func userFrames(stack []goja.StackFrame) []frame {
 		out = append(out, frame{fn: fn, file: file, line: p.Line, column: p.Column + 1})
 	}
 	return out
+}
+
+// maxThrownPreview is the byte budget of the preview of a thrown value that
+// is not an Error (throw new Map(...)): the error message is one line.
+const maxThrownPreview = 16 << 10
+
+// maxStackText is how much of a stack's text is parsed: a snippet may set
+// err.stack to 100 MB; the frames a report shows fit in far less.
+const maxStackText = 64 << 10
+
+func capStack(s string) string {
+	if len(s) <= maxStackText {
+		return s
+	}
+	return s[:maxStackText]
 }
 
 // parseStack reads goja's stack text ("at fn (file:line:col(pc))") back into

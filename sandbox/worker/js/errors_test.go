@@ -56,7 +56,10 @@ func TestThrownNonErrors(t *testing.T) {
 // the first error is reported.
 func TestUncaughtEndsTheRun(t *testing.T) {
 	p := newHarness(t, Config{})
-	res, rec := run(t, p, Request{Timeout: 30 * time.Second, Files: files("main.ts", `
+	// Deterministic: the virtual clock does not move while the 9,990
+	// timers are set (under the race detector that takes over a second of
+	// wall time, which would make the late timers due first).
+	res, rec := run(t, p, Request{Timeout: 30 * time.Second, Deterministic: true, Files: files("main.ts", `
 for (let i = 0; i < 9990; i++) setTimeout(() => console.log("late", i), 1000 + i);
 setTimeout(() => { throw new Error("first"); }, 1);
 setTimeout(() => { throw new Error("second"); }, 2);

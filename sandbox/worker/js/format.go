@@ -37,6 +37,11 @@ func renderTo(b *strings.Builder, p any, top bool) {
 		renderProps(b, "", x)
 	case map[string]any:
 		if t, ok := x["$t"].(string); ok {
+			if t != "circular" {
+				if n, ok := x["ref"].(int); ok {
+					fmt.Fprintf(b, "<ref *%d> ", n)
+				}
+			}
 			renderTagged(b, t, x)
 		}
 	default:
@@ -80,7 +85,13 @@ func renderTagged(b *strings.Builder, t string, x map[string]any) {
 			b.WriteString(": " + m)
 		}
 	case "circular":
-		b.WriteString("[Circular " + x["path"].(string) + "]")
+		if n, ok := x["ref"].(int); ok {
+			fmt.Fprintf(b, "[Circular *%d]", n)
+		} else {
+			b.WriteString("[Circular " + x["path"].(string) + "]")
+		}
+	case "revoked":
+		b.WriteString("<Revoked Proxy>")
 	case "more":
 		fmt.Fprintf(b, "... %v more", x["count"])
 	case "empty":
@@ -90,10 +101,21 @@ func renderTagged(b *strings.Builder, t string, x map[string]any) {
 			fmt.Fprintf(b, "<%v empty items>", x["count"])
 		}
 	case "getter":
-		b.WriteString("[Getter]")
+		if l, ok := x["label"].(string); ok {
+			b.WriteString("[" + l + "]")
+		} else {
+			b.WriteString("[Getter]")
+		}
 	case "array":
 		items, _ := x["items"].([]any)
-		renderList(b, "", items, "[", "]")
+		prefix := ""
+		if c, _ := x["class"].(string); c != "" {
+			prefix = fmt.Sprintf("%s(%v) ", c, x["length"])
+		}
+		renderList(b, prefix, items, "[", "]")
+	case "boxed":
+		c, _ := x["class"].(string)
+		b.WriteString("[" + c + ": " + render(x["v"], false) + "]")
 	case "set":
 		values, _ := x["values"].([]any)
 		renderList(b, fmt.Sprintf("Set(%d) ", countShown(values)), values, "{", "}")

@@ -168,8 +168,8 @@ func (e *Runtime) installLocale() {
 	proto := func(ctor string) *goja.Object {
 		return vm.GlobalObject().Get(ctor).ToObject(vm).Get("prototype").ToObject(vm)
 	}
-	def := func(o *goja.Object, name string, _ int, fn func(goja.FunctionCall) goja.Value) {
-		must(o.DefineDataProperty(name, vm.ToValue(fn), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+	def := func(o *goja.Object, name string, length int, fn func(goja.FunctionCall) goja.Value) {
+		e.replace(o, name, length, fn) // looks native: name, length, toString
 	}
 	def(proto("Number"), "toLocaleString", 0, func(c goja.FunctionCall) goja.Value {
 		ok := false

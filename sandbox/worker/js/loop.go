@@ -66,14 +66,14 @@ func (e *Runtime) loop(ctx context.Context) error {
 		t := next
 		heap.Pop(&e.timers)
 		if t.interval {
-			t.when = max(t.when+t.delay, e.clock.now())
+			t.when = max(addClock(t.when, t.delay), e.clock.now())
 			e.timerSeq++
 			t.seq = e.timerSeq
 			heap.Push(&e.timers, t)
 		} else {
 			delete(e.timerByID, t.id)
 		}
-		if _, err := t.fn(goja.Undefined(), t.args...); err != nil {
+		if err := e.fire(t); err != nil {
 			if err := e.uncaught(err); err != nil {
 				return err
 			}
@@ -87,6 +87,28 @@ func (e *Runtime) loop(ctx context.Context) error {
 		e.failed = true
 	}
 	return nil
+}
+
+// fire runs a timer's callback; a Go panic out of goja ends the run with a
+// RUNTIME_ERROR (recoverEngineFault).
+func (e *Runtime) fire(t *timer) (err error) {
+	defer e.recoverEngineFault(&err)
+	_, err = t.fn(goja.Undefined(), t.args...)
+	return err
+}
+
+// maxTimerDelay is Node's TIMEOUT_MAX (2^31-1 ms): a longer delay is 1 ms.
+const maxTimerDelay = 1<<31 - 1
+
+// addClock is t+d on the run's clock, saturating instead of wrapping: in
+// deterministic mode a long interval advances the virtual clock by up to
+// 24.8 days a tick, and after 292 years of virtual time the clock stays at
+// its maximum rather than going back.
+func addClock(t, d time.Duration) time.Duration {
+	if t > math.MaxInt64-d {
+		return math.MaxInt64
+	}
+	return t + d
 }
 
 // timer is one pending setTimeout or setInterval.
@@ -140,13 +162,13 @@ func (e *Runtime) setTimer(interval bool) func(goja.FunctionCall) goja.Value {
 		if math.IsNaN(d) || d < 0 {
 			d = 0
 		}
-		if interval && d < 1 {
-			d = 1
+		if d > maxTimerDelay || interval && d < 1 {
+			d = 1 // Node: a delay past 2^31-1 ms is 1 ms (TimeoutOverflowWarning)
 		}
-		delay := time.Duration(min(d, 1e9) * float64(time.Millisecond))
+		delay := time.Duration(d * float64(time.Millisecond))
 		e.nextTimer++
 		e.timerSeq++
-		t := &timer{id: e.nextTimer, when: e.clock.now() + delay, delay: delay, seq: e.timerSeq, interval: interval, fn: fn}
+		t := &timer{id: e.nextTimer, when: addClock(e.clock.now(), delay), delay: delay, seq: e.timerSeq, interval: interval, fn: fn}
 		if len(c.Arguments) > 2 {
 			t.args = append([]goja.Value(nil), c.Arguments[2:]...)
 		}

@@ -1,6 +1,10 @@
 package js
 
-import "github.com/dop251/goja"
+import (
+	"strconv"
+
+	"github.com/dop251/goja"
+)
 
 // goja names a Go function after its Go symbol
 // ("github.com/…/js.newConsole.(*console).method.func12"), which would show
@@ -22,6 +26,111 @@ func (e *Runtime) nameNatives(o *goja.Object, keys ...string) {
 		}
 		if _, callable := goja.AssertFunction(fn); callable {
 			_ = fn.DefineDataProperty("name", e.vm.ToValue(k), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		}
+	}
+}
+
+// markNative records fn as a built-in named name: Function.prototype.toString
+// (installNativeToString) prints it as `function name() { [native code] }`
+// rather than its JavaScript source (the polyfills are JavaScript).
+func (e *Runtime) markNative(fn *goja.Object, name string) {
+	if e.poly.natives == nil {
+		e.poly.natives = map[*goja.Object]string{}
+	}
+	e.poly.natives[fn] = name
+}
+
+// installNativeToString replaces Function.prototype.toString with one that
+// prints the functions markNative recorded as native code, and every other
+// function as goja does. It looks native itself.
+func (e *Runtime) installNativeToString() {
+	vm := e.vm
+	proto := vm.Get("Function").ToObject(vm).Get("prototype").ToObject(vm)
+	orig, ok := goja.AssertFunction(proto.Get("toString"))
+	if !ok {
+		panic("sandbox: missing builtin Function.prototype.toString")
+	}
+	e.replace(proto, "toString", 0, func(c goja.FunctionCall) goja.Value {
+		if o, ok := c.This.(*goja.Object); ok {
+			if name, ok := e.poly.natives[o]; ok {
+				return vm.ToValue("function " + name + "() { [native code] }")
+			}
+		}
+		return e.callOriginal(orig, c.This, c.Arguments...)
+	})
+}
+
+// nativeTree makes a polyfill's export look native: fn itself (named
+// name), and when it is a class or constructor, its static methods and
+// its prototype's methods and accessors ("get href"). Anonymous functions
+// (core-js's minified URL) get their key as their name.
+func (e *Runtime) nativeTree(fn *goja.Object, name string) {
+	e.nativeFn(fn, name)
+	e.nativeMembers(fn, "")
+	if p, ok := e.enc.ownData(fn, "prototype"); ok {
+		if po, ok := p.(*goja.Object); ok {
+			e.nativeMembers(po, "")
+		}
+	}
+}
+
+// nativeExports runs nativeTree on each function a polyfill group exports
+// (its own properties, enumerable or not), named by its key.
+func (e *Runtime) nativeExports(out *goja.Object) {
+	keys, err := e.b.ownKeys(goja.Undefined(), out)
+	if err != nil {
+		return
+	}
+	ko := keys.ToObject(e.vm)
+	for i := range int(ko.Get("length").ToInteger()) {
+		k, ok := primitiveString(ko.Get(strconv.Itoa(i)))
+		if !ok {
+			continue
+		}
+		// A group's exports are the runtime's own objects (core-js's
+		// URL exports are getters): reading them runs no snippet code.
+		if fn, ok := out.Get(k).(*goja.Object); ok {
+			e.nativeTree(fn, k)
+		}
+	}
+}
+
+func (e *Runtime) nativeFn(fn *goja.Object, name string) {
+	if _, ok := goja.AssertFunction(fn); !ok {
+		return
+	}
+	if cur, ok := e.enc.ownData(fn, "name"); !ok || cur.String() != name {
+		_ = fn.DefineDataProperty("name", e.vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	}
+	e.markNative(fn, name)
+}
+
+// nativeMembers marks o's own function-valued properties and accessors.
+func (e *Runtime) nativeMembers(o *goja.Object, prefix string) {
+	keys, err := e.b.ownKeys(goja.Undefined(), o)
+	if err != nil {
+		return
+	}
+	ko := keys.ToObject(e.vm)
+	n := int(ko.Get("length").ToInteger())
+	for i := range n {
+		k, ok := primitiveString(ko.Get(strconv.Itoa(i)))
+		if !ok || k == "prototype" || k == "constructor" || k == "name" || k == "length" {
+			continue
+		}
+		d, err := e.b.getDescriptor(goja.Undefined(), o, e.vm.ToValue(k))
+		if err != nil || goja.IsUndefined(d) {
+			continue
+		}
+		desc := d.ToObject(e.vm)
+		if v, ok := desc.Get("value").(*goja.Object); ok {
+			e.nativeFn(v, prefix+k)
+		}
+		if g, ok := desc.Get("get").(*goja.Object); ok {
+			e.nativeFn(g, "get "+k)
+		}
+		if s, ok := desc.Get("set").(*goja.Object); ok {
+			e.nativeFn(s, "set "+k)
 		}
 	}
 }

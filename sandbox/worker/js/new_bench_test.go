@@ -23,9 +23,16 @@ func BenchmarkNewHello(b *testing.B) {
 			New(j).Execute(context.Background(), j, func(pipe.Event) {})
 		}
 	})
-	b.Run("new+execute/without-additions", func(b *testing.B) {
+	b.Run("new+execute-without-additions", func(b *testing.B) {
 		nodeAdditions = false
 		defer func() { nodeAdditions = true }()
+		for b.Loop() {
+			New(j).Execute(context.Background(), j, func(pipe.Event) {})
+		}
+	})
+	b.Run("new+execute-without-guards", func(b *testing.B) {
+		guardsOn = false
+		defer func() { guardsOn = true }()
 		for b.Loop() {
 			New(j).Execute(context.Background(), j, func(pipe.Event) {})
 		}
@@ -35,6 +42,7 @@ func BenchmarkNewHello(b *testing.B) {
 		f    func(*Runtime)
 	}{
 		{"polyfills", (*Runtime).installPolyfills},
+		{"guards", (*Runtime).installGuards}, // inside polyfills
 
 		{"locale", (*Runtime).installLocale},
 	} {

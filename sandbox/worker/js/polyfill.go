@@ -2,6 +2,8 @@ package js
 
 import (
 	_ "embed"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/dop251/goja"
@@ -58,8 +60,8 @@ var lazyNames = []lazyName{
 	{"", "TextDecoder", "encoding", "TextDecoder"},
 	{"", "WeakRef", "weak", "WeakRef"},
 	{"", "FinalizationRegistry", "weak", "FinalizationRegistry"},
-	{"", "URL", "url", "URL"},
-	{"", "URLSearchParams", "url", "URLSearchParams"},
+	{"", "URL", "nodeURL", "URL"},
+	{"", "URLSearchParams", "nodeURL", "URLSearchParams"},
 	{"", "Iterator", "Iterator", "Iterator"},
 	{"Symbol", "asyncIterator", "asyncIterator", "asyncIterator"},
 	{"Object", "groupBy", "objectGroupBy", "groupBy"},
@@ -80,6 +82,9 @@ type polyfills struct {
 	factories  *goja.Object
 	groups     map[string]*goja.Object
 	loading    map[string]bool // groups being evaluated
+	// natives are the functions Function.prototype.toString prints as
+	// native code, with their names (natives.go).
+	natives map[*goja.Object]string
 }
 
 // installPolyfills makes the lazy names resolvable without creating a
@@ -93,6 +98,25 @@ type polyfills struct {
 // Proxy is not consulted for it again.
 func (e *Runtime) installPolyfills() {
 	vm := e.vm
+	e.installGuards()
+	e.installNativeToString()
+	// Node's lengths (setTimeout(callback, after, arg1, arg2, arg3)).
+	for name, length := range map[string]int{"setTimeout": 5, "setInterval": 5, "clearTimeout": 1, "clearInterval": 1} {
+		if fn, ok := vm.Get(name).(*goja.Object); ok {
+			must(fn.DefineDataProperty("length", vm.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		}
+	}
+	if fn, ok := vm.Get("queueMicrotask").(*goja.Object); ok {
+		e.markNative(fn, "queueMicrotask")
+	}
+	if fn, ok := vm.Get("RegExp").(*goja.Object); ok {
+		e.markNative(fn, "RegExp")
+	}
+	if c, ok := vm.Get("crypto").(*goja.Object); ok {
+		if fn, ok := c.Get("getRandomValues").(*goja.Object); ok {
+			must(fn.DefineDataProperty("length", vm.ToValue(1), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		}
+	}
 	e.poly.groups = map[string]*goja.Object{}
 	g := vm.GlobalObject()
 	byHolder := map[string]map[string]lazyName{}
@@ -189,7 +213,36 @@ func (e *Runtime) captureIntrinsics() *goja.Object {
 		"DataView", "Date", "RegExp", "WeakMap", "WeakSet", "setTimeout", "performance"} {
 		must(in.Set(n, g.Get(n)))
 	}
+	must(in.Set("clean", e.cleanStack))
 	return in
+}
+
+// polyfillFiles are the program names of the polyfills' code: their
+// frames are dropped from the stacks of the errors they throw.
+var polyfillFiles = []string{"polyfill.js:", "url.js:"}
+
+// cleanStack is the polyfills' I.clean(err): it fixes err.stack now
+// (goja formats it on first read) without the polyfills' own frames, so the
+// snippet's frame is on top, and returns err.
+func (e *Runtime) cleanStack(c goja.FunctionCall) goja.Value {
+	o, ok := c.Argument(0).(*goja.Object)
+	if !ok || o.ClassName() != "Error" {
+		return c.Argument(0)
+	}
+	st, ok := e.enc.ownData(o, "stack")
+	if !ok {
+		return o
+	}
+	lines := strings.Split(st.String(), "\n")
+	kept := lines[:0]
+	for i, l := range lines {
+		if i > 0 && slices.ContainsFunc(polyfillFiles, func(f string) bool { return strings.Contains(l, "("+f) || strings.Contains(l, "at "+f) }) {
+			continue
+		}
+		kept = append(kept, l)
+	}
+	_ = o.DefineDataProperty("stack", e.vm.ToValue(strings.Join(kept, "\n")), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	return o
 }
 
 // group evaluates a polyfill group once per runtime and returns its exports.
@@ -232,5 +285,6 @@ func (e *Runtime) group(name string) *goja.Object {
 		out = v.ToObject(e.vm)
 	}
 	e.poly.groups[name] = out
+	e.nativeExports(out)
 	return out
 }

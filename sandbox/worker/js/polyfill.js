@@ -7,7 +7,13 @@
 // built-in after that does not change them; g(name) returns another group.
 (function (I) {
   "use strict";
-  const { Object, Array, Map, Set, Promise, TypeError, RangeError, Error, Symbol, String, Number, Math, Reflect, Uint8Array, ArrayBuffer, setTimeout, performance } = I;
+  const { Object, Array, Map, Set, Promise, Error, Symbol, String, Number, Math, Reflect, Uint8Array, ArrayBuffer, setTimeout, performance } = I;
+  // Errors the polyfills throw are built by the intrinsics and handed to
+  // I.clean (polyfill.go), which drops this file's frames from their stack:
+  // the snippet's frame is on top, as for a native built-in.
+  const clean = I.clean;
+  const TypeError = function TypeError(message) { return clean(new I.TypeError(message)); };
+  const RangeError = function RangeError(message) { return clean(new I.RangeError(message)); };
   const hidden = (o, props) => {
     for (const k of Reflect.ownKeys(props)) {
       const d = Object.getOwnPropertyDescriptor(props, k);
@@ -35,6 +41,7 @@
         this.#name = isObject(options) ? String(options.name ?? "Error") : String(options);
         if (isObject(options) && "cause" in options) Object.defineProperty(this, "cause", { value: options.cause, writable: true, configurable: true });
         this.#code = codes[this.#name] ?? 0;
+        clean(this);
       }
       get name() { return this.#name; }
       get code() { return this.#code; }
@@ -160,7 +167,7 @@
         s.#reason = reason === undefined ? new DOMException("This operation was aborted", "AbortError") : reason;
         s.dispatchEvent(new Event("abort"));
       }
-      static abort(reason) { const s = newSignal(); abort(s, reason); return s; }
+      static abort(reason = undefined) { const s = newSignal(); abort(s, reason); return s; }
       static timeout(ms) {
         ms = Number(ms);
         if (!(ms >= 0) || ms > Number.MAX_SAFE_INTEGER) throw new RangeError('The value of "delay" is out of range. It must be >= 0 && <= 9007199254740991. Received ' + ms);
@@ -188,7 +195,7 @@
     class AbortController {
       #signal = newSignal();
       get signal() { return this.#signal; }
-      abort(reason) { abort(this.#signal, reason); }
+      abort(reason = undefined) { abort(this.#signal, reason); }
     }
     tag(AbortController, "AbortController");
     return { Event, EventTarget, AbortSignal, AbortController };
@@ -200,9 +207,9 @@
     const { WeakRef } = g("weak");
     const { EventTarget } = g("events");
     const toStr = Object.prototype.toString;
-    const errors = { Error, EvalError: I.EvalError, RangeError, ReferenceError: I.ReferenceError, SyntaxError: I.SyntaxError, TypeError, URIError: I.URIError };
+    const errors = { Error, EvalError: I.EvalError, RangeError: I.RangeError, ReferenceError: I.ReferenceError, SyntaxError: I.SyntaxError, TypeError: I.TypeError, URIError: I.URIError };
     const fail = (v) => { throw new DOMException(`${typeof v === "object" ? toStr.call(v).replace(/^\[object (.*)\]$/, "#<$1>") : String(v)} could not be cloned.`, "DataCloneError"); };
-    function structuredClone(value, options = undefined) {
+    function structuredClone(value = undefined, options = undefined) {
       if (arguments.length === 0) throw new TypeError('The "value" argument must be specified');
       if (options != null && options.transfer != null && [...options.transfer].length > 0) {
         throw new TypeError("structuredClone: the transfer option is not supported in the playground");
@@ -569,6 +576,37 @@
     const out = { Iterator };
     for (const k of ["map", "filter", "take", "drop", "flatMap", "reduce", "toArray", "forEach", "some", "every", "find"]) out[k] = IteratorPrototype[k];
     return out;
+  };
+
+  // --- URL as Node's: core-js's WHATWG URL (group "url", polyfill.go) with
+  // Node's error for an invalid URL (TypeError, code ERR_INVALID_URL, input
+  // and base) and no core-js frame in its stack.
+  F.nodeURL = (g) => {
+    const { URL: CoreURL, URLSearchParams } = g("url");
+    // A constructor function over core-js's, sharing its prototype (href and
+    // the rest stay on URL.prototype, as in Node); subclasses work through
+    // new.target.
+    const URL = function URL(input, base = undefined) {
+      if (new.target === undefined) throw new TypeError("Class constructor URL cannot be invoked without 'new'");
+      if (arguments.length === 0) throw new TypeError('The "url" argument must be specified');
+      const withBase = arguments.length > 1 && base !== undefined;
+      try {
+        return Reflect.construct(CoreURL, withBase ? [input, base] : [input], new.target);
+      } catch (e) {
+        if (!(e instanceof I.TypeError)) throw clean(e);
+        const err = new TypeError("Invalid URL");
+        Object.defineProperty(err, "code", { value: "ERR_INVALID_URL", writable: true, enumerable: true, configurable: true });
+        Object.defineProperty(err, "input", { value: String(input), writable: true, enumerable: true, configurable: true });
+        if (withBase) Object.defineProperty(err, "base", { value: String(base), writable: true, enumerable: true, configurable: true });
+        throw err;
+      }
+    };
+    Object.defineProperty(URL, "prototype", { value: CoreURL.prototype, writable: false, enumerable: false, configurable: false });
+    Object.defineProperty(CoreURL.prototype, "constructor", { value: URL, writable: true, enumerable: false, configurable: true });
+    for (const k of Reflect.ownKeys(CoreURL)) {
+      if (k !== "prototype" && k !== "length" && k !== "name") Object.defineProperty(URL, k, Object.getOwnPropertyDescriptor(CoreURL, k));
+    }
+    return { URL, URLSearchParams };
   };
 
   return F;

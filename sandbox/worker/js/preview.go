@@ -3,10 +3,10 @@ package js
 import (
 	"encoding/json"
 	"math"
+	"math/big"
 	"reflect"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/dop251/goja"
 
@@ -51,6 +51,8 @@ var (
 	// (builtin_map.go, builtin_set.go) tell them apart without running code.
 	mapType = reflect.TypeOf([][2]any{})
 	setType = reflect.TypeOf([]any{})
+	// A BigInt wrapper object exports as its *big.Int.
+	bigIntType = reflect.TypeOf((*big.Int)(nil))
 )
 
 // builtins are the intrinsics a preview calls, captured when the runtime is
@@ -70,9 +72,15 @@ type builtins struct {
 	regexpSource   goja.Callable // get RegExp.prototype.source
 	regexpFlags    goja.Callable // get RegExp.prototype.flags
 	mapForEach     goja.Callable // Map.prototype.forEach
+	mapSize        goja.Callable // get Map.prototype.size
+	setSize        goja.Callable // get Set.prototype.size
 	setForEach     goja.Callable // Set.prototype.forEach
 	symbolString   goja.Callable // Symbol.prototype.toString
 	bigintString   goja.Callable // BigInt.prototype.toString
+	stringValue    goja.Callable // String.prototype.valueOf (a String wrapper's string)
+	number         goja.Callable // Number (%d)
+	parseInt       goja.Callable // parseInt (%i)
+	parseFloat     goja.Callable // parseFloat (%f)
 }
 
 func captureBuiltins(vm *goja.Runtime) builtins {
@@ -116,10 +124,24 @@ func captureBuiltins(vm *goja.Runtime) builtins {
 		regexpSource:   getter("RegExp", "source"),
 		regexpFlags:    getter("RegExp", "flags"),
 		mapForEach:     method("Map", "forEach"),
+		mapSize:        getter("Map", "size"),
+		setSize:        getter("Set", "size"),
 		setForEach:     method("Set", "forEach"),
 		symbolString:   method("Symbol", "toString"),
 		bigintString:   method("BigInt", "toString"),
+		stringValue:    method("String", "valueOf"),
+		number:         global(vm, "Number"),
+		parseInt:       global(vm, "parseInt"),
+		parseFloat:     global(vm, "parseFloat"),
 	}
+}
+
+func global(vm *goja.Runtime, name string) goja.Callable {
+	f, ok := goja.AssertFunction(vm.Get(name))
+	if !ok {
+		panic("sandbox: missing builtin " + name)
+	}
+	return f
 }
 
 // encoder turns goja values into previews (console arguments) or into JSON
@@ -136,13 +158,62 @@ type encoder struct {
 
 	ancestors []*goja.Object
 	paths     []string
+	// refs numbers the objects a circular reference points back to, as
+	// Node's <ref *1> and [Circular *1].
+	refs map[*goja.Object]int
+	// budget is what is left of the current preview's byte budget
+	// (approximately its JSON size): once spent, collections end with a
+	// "more" entry and strings are cut, so a value that shares one large
+	// sub-structure many times is previewed in bounded time and size.
+	budget int
+	busy   bool
 }
 
-// encode returns the preview of v. It recovers from a JS exception raised by
-// a builtin (a revoked Proxy, say) by showing the value as opaque.
+// DefaultPreviewBudget is the byte budget of one preview when the caller
+// gives none (encode): about the size of its JSON.
+const DefaultPreviewBudget = 256 << 10
+
+// encode returns the preview of v within DefaultPreviewBudget bytes.
 func (e *encoder) encode(v goja.Value) (out any) {
+	return e.encodeBudget(v, DefaultPreviewBudget)
+}
+
+// encodeBudget returns the preview of v, built within about budget bytes of
+// JSON (checked while it is built, before anything large is copied). It
+// never runs snippet code; were it re-entered all the same (it is not
+// reentrant), the inner value is shown as opaque.
+func (e *encoder) encodeBudget(v goja.Value, budget int) (out any) {
+	if e.busy {
+		return tagged{"$t": "object", "class": "Object", "props": object{}}
+	}
+	e.busy = true
+	defer func() { e.busy = false }()
 	e.ancestors, e.paths = e.ancestors[:0], e.paths[:0]
+	clear(e.refs)
+	e.budget = max(budget, 64)
 	return e.value(v, "$", 0)
+}
+
+// used is how much of budget the last encodeBudget(v, budget) spent.
+func (e *encoder) used(budget int) int {
+	return max(0, min(budget, budget-e.budget))
+}
+
+// capped caps s as a preview's string outside a preview (an error's
+// message, say).
+func (e *encoder) capped(s string) string {
+	if e.busy {
+		return e.str(s)
+	}
+	e.budget = DefaultPreviewBudget
+	return e.str(s)
+}
+
+// spend takes n bytes from the budget and reports whether any were left.
+func (e *encoder) spend(n int) bool {
+	ok := e.budget > 0
+	e.budget -= n
+	return ok
 }
 
 func (e *encoder) value(v goja.Value, path string, depth int) any {
@@ -153,11 +224,14 @@ func (e *encoder) value(v goja.Value, path string, depth int) any {
 		return nil
 	}
 	if sym, ok := v.(*goja.Symbol); ok {
+		// Symbol.prototype.toString copies the description: cap it as a
+		// string (a description is a value the snippet chose).
 		s, err := e.b.symbolString(sym)
 		if err != nil {
 			return tagged{"$t": "symbol", "v": "Symbol()"}
 		}
-		return tagged{"$t": "symbol", "v": s.String()}
+		d := strings.TrimSuffix(strings.TrimPrefix(s.String(), "Symbol("), ")")
+		return tagged{"$t": "symbol", "v": "Symbol(" + e.str(d) + ")"}
 	}
 	if obj, ok := v.(*goja.Object); ok { // before Export, which would call getters
 		return e.object(obj, path, depth)
@@ -168,18 +242,35 @@ func (e *encoder) value(v goja.Value, path string, depth int) any {
 	case string:
 		return e.str(x)
 	case int64:
+		e.spend(8)
 		return x
 	case float64:
+		e.spend(8)
 		return number(x)
+	case *big.Int:
+		return tagged{"$t": "bigint", "v": e.bigint(x)}
 	}
-	if goja.IsBigInt(v) {
-		s, err := e.b.bigintString(v)
-		if err != nil {
-			return tagged{"$t": "bigint", "v": "?"}
-		}
-		return tagged{"$t": "bigint", "v": s.String()}
+	return e.str(v.String())
+}
+
+// bigint prints x in decimal, cut like a string: a BigInt of millions of
+// digits is not converted in full (that alone would take seconds), only
+// its leading digits, followed by "…" and its digit count.
+func (e *encoder) bigint(x *big.Int) string {
+	limit := min(e.lim.String, max(e.budget, 16))
+	// bits·log10(2) bounds the digit count from above (+1).
+	if digits := int(float64(x.BitLen())*math.Log10(2)) + 1; digits <= limit {
+		e.spend(digits)
+		return x.String()
 	}
-	return v.String()
+	// The leading digits come from a float with enough precision, and
+	// the exact digit count from its exponent.
+	f := new(big.Float).SetPrec(uint(limit)*4 + 64).SetInt(x)
+	txt := f.Text('e', limit-1) // d.ddd…e+NNN
+	mant, _, _ := strings.Cut(txt, "e+")
+	mant = strings.Replace(mant, ".", "", 1)
+	e.spend(len(mant))
+	return mant + "…"
 }
 
 func number(f float64) any {
@@ -207,27 +298,58 @@ func capName(s string) string {
 	return strings.ToValidUTF8(s[:maxName], "") + "…"
 }
 
+// str caps s at the preview's string limit and what is left of its byte
+// budget, counting the kept part against the budget. Only the kept part is
+// copied.
 func (e *encoder) str(s string) string {
-	if utf8.RuneCountInString(s) <= e.lim.String {
+	limit := min(e.lim.String, max(e.budget, 16))
+	if len(s) <= limit {
+		e.spend(len(s) + 2)
 		return strings.ToValidUTF8(s, "\uFFFD")
 	}
 	n := 0
 	for i := range s {
-		if n == e.lim.String {
+		if n == limit {
+			e.spend(i + 2)
 			return strings.ToValidUTF8(s[:i], "\uFFFD") + "…"
 		}
 		n++
 	}
-	return s
+	e.spend(len(s) + 2)
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// unproxy returns the innermost target of a Proxy (o itself when it is not
+// one), read from goja without running a trap, or nil when a Proxy on the
+// way is revoked. Node's util.inspect does the same by default
+// (showProxy: false).
+func unproxy(o *goja.Object) *goja.Object {
+	for o != nil && o.ExportType() == proxyType {
+		p, ok := o.Export().(goja.Proxy) // a Proxy exports itself: no trap runs
+		if !ok {
+			return nil
+		}
+		o = p.Target()
+	}
+	return o
 }
 
 func (e *encoder) object(o *goja.Object, path string, depth int) any {
-	if o.ExportType() == proxyType {
-		return tagged{"$t": "object", "class": "Proxy", "props": object{}}
+	e.spend(16)
+	if o = unproxy(o); o == nil {
+		return tagged{"$t": "revoked"}
 	}
 	for i, a := range e.ancestors {
 		if a == o {
-			return tagged{"$t": "circular", "path": e.paths[i]}
+			if e.refs == nil {
+				e.refs = map[*goja.Object]int{}
+			}
+			n, ok := e.refs[a]
+			if !ok {
+				n = len(e.refs) + 1
+				e.refs[a] = n
+			}
+			return tagged{"$t": "circular", "path": e.paths[i], "ref": n}
 		}
 	}
 	class := o.ClassName()
@@ -239,7 +361,33 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 			class = "Set"
 		}
 	}
+	if typedArrayTypes[o.ExportType()] {
+		return e.typedArray(o, depth)
+	}
+	if !e.json && class == "Object" && o.ExportType() == bigIntType {
+		// A BigInt wrapper (Object(1n)): its export type says so without
+		// exporting anything, and it exports its primitive.
+		if x, ok := o.Export().(*big.Int); ok {
+			return tagged{"$t": "boxed", "class": "BigInt", "v": tagged{"$t": "bigint", "v": e.bigint(x)}}
+		}
+	}
 	switch class {
+	case "String", "Number", "Boolean":
+		// A primitive wrapper: its primitive is read by the intrinsic
+		// String.prototype.valueOf (an internal slot, no snippet code) or
+		// exported by goja. Keys would list every index of a long String.
+		if e.json {
+			break
+		}
+		var prim goja.Value = e.vm.ToValue(o.Export())
+		if class == "String" {
+			v, err := e.b.stringValue(o)
+			if err != nil {
+				break
+			}
+			prim = v
+		}
+		return tagged{"$t": "boxed", "class": class, "v": e.value(prim, path, depth+1)}
 	case "Function":
 		return tagged{"$t": "function", "name": capName(e.dataString(o, "name"))}
 	case "Date":
@@ -266,7 +414,7 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 		}
 		// goja's stack names the bundle's namespaces and bytecode offsets;
 		// show the user's frames instead, as error events do.
-		return tagged{"$t": "error", "name": name, "message": msg, "stack": e.str(formatStack(head, parseStack(e.dataString(o, "stack"))))}
+		return tagged{"$t": "error", "name": name, "message": msg, "stack": e.str(formatStack(head, parseStack(capStack(e.dataString(o, "stack")))))}
 	}
 
 	if depth >= e.lim.Depth {
@@ -278,7 +426,18 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 		e.ancestors = e.ancestors[:len(e.ancestors)-1]
 		e.paths = e.paths[:len(e.paths)-1]
 	}()
+	p := e.container(o, class, path, depth)
+	if n, ok := e.refs[o]; ok {
+		if t, ok := p.(tagged); ok {
+			t["ref"] = n
+		}
+	}
+	return p
+}
 
+// container previews an object that may hold others (an array, a Map, a
+// Set, a plain or class instance).
+func (e *encoder) container(o *goja.Object, class, path string, depth int) any {
 	switch class {
 	case "Array":
 		return e.array(o, path, depth)
@@ -302,6 +461,55 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 		}
 	}
 	return tagged{"$t": "object", "class": name, "props": props}
+}
+
+// typedArrayTypes are goja's export types of the typed arrays: a typed
+// array exports its backing slice, without copying or running code.
+var typedArrayTypes = map[reflect.Type]bool{
+	reflect.TypeOf([]uint8(nil)): true, reflect.TypeOf([]int8(nil)): true, reflect.TypeOf([]uint16(nil)): true,
+	reflect.TypeOf([]int16(nil)): true, reflect.TypeOf([]uint32(nil)): true, reflect.TypeOf([]int32(nil)): true,
+	reflect.TypeOf([]uint64(nil)): true, reflect.TypeOf([]int64(nil)): true, reflect.TypeOf([]float32(nil)): true,
+	reflect.TypeOf([]float64(nil)): true,
+}
+
+// typedArray previews a typed array as Node does (Uint8Array(3) [ 1, 2, 3 ]):
+// its first elements read from its backing slice, never its index keys
+// (a typed array of 50 million elements has 50 million of them).
+func (e *encoder) typedArray(o *goja.Object, depth int) any {
+	v := reflect.ValueOf(o.Export())
+	n := v.Len()
+	class := e.constructorName(o)
+	if e.json {
+		class = ""
+	}
+	if depth >= e.lim.Depth && !e.json {
+		return tagged{"$t": "array", "class": class, "length": n, "items": []any{tagged{"$t": "more", "count": n}}}
+	}
+	items := []any{}
+	i := 0
+	for ; i < n && i < e.lim.Keys && e.budget > 0; i++ {
+		el := v.Index(i)
+		switch {
+		case el.CanInt() && (el.Kind() == reflect.Int64):
+			items = append(items, tagged{"$t": "bigint", "v": strconv.FormatInt(el.Int(), 10)})
+		case el.CanUint() && (el.Kind() == reflect.Uint64):
+			items = append(items, tagged{"$t": "bigint", "v": strconv.FormatUint(el.Uint(), 10)})
+		case el.CanInt():
+			items = append(items, el.Int())
+		case el.CanUint():
+			items = append(items, int64(el.Uint()))
+		default:
+			items = append(items, number(el.Float()))
+		}
+		e.spend(8)
+	}
+	if i < n {
+		items = append(items, tagged{"$t": "more", "count": n - i})
+	}
+	if e.json {
+		return items
+	}
+	return tagged{"$t": "array", "class": class, "length": n, "items": items}
 }
 
 // cut is the preview of an object past the depth cap.
@@ -328,6 +536,9 @@ func (e *encoder) arrayLength(o *goja.Object) int64 {
 	if !ok {
 		return 0
 	}
+	if _, ok := v.(*goja.Object); ok {
+		return 0
+	}
 	n, _ := v.Export().(int64)
 	return n
 }
@@ -350,7 +561,7 @@ func (e *encoder) array(o *goja.Object, path string, depth int) any {
 	}
 	shown := 0
 	var i int64
-	for i = 0; i < n && shown < e.lim.Keys; i++ {
+	for i = 0; i < n && shown < e.lim.Keys && e.budget > 0; i++ {
 		if holes > int64(e.lim.Keys)*100 {
 			break // a long run of holes in a sparse array: stop scanning
 		}
@@ -358,7 +569,7 @@ func (e *encoder) array(o *goja.Object, path string, depth int) any {
 		if !ok {
 			if e.hasOwn(o, strconv.FormatInt(i, 10)) {
 				flushHoles()
-				items = append(items, tagged{"$t": "getter"})
+				items = append(items, e.accessor(o, strconv.FormatInt(i, 10)))
 				shown++
 				continue
 			}
@@ -369,7 +580,7 @@ func (e *encoder) array(o *goja.Object, path string, depth int) any {
 		items = append(items, e.value(v, path+"["+strconv.FormatInt(i, 10)+"]", depth+1))
 		shown++
 	}
-	if i < n && holes > 0 && !e.json {
+	if i < n && holes > 0 && !e.json && shown < e.lim.Keys && e.budget > 0 {
 		holes += n - i
 		i = n
 	}
@@ -385,47 +596,78 @@ func (e *encoder) array(o *goja.Object, path string, depth int) any {
 
 func (e *encoder) mapEntries(o *goja.Object, path string, depth int) any {
 	entries := []any{}
-	more := 0
+	stopped := false
 	cb := e.vm.ToValue(func(c goja.FunctionCall) goja.Value {
-		if len(entries) >= e.lim.Keys {
-			more++
-			return goja.Undefined()
+		if len(entries) >= e.lim.Keys || e.budget <= 0 {
+			stopped = true
+			panic(e.vm.ToValue(stopIteration)) // ends forEach: the rest is counted by size
 		}
 		k := e.value(c.Argument(1), path+".<key>", depth+1)
 		v := e.value(c.Argument(0), path+".get("+previewKeyText(c.Argument(1))+")", depth+1)
 		entries = append(entries, [2]any{k, v})
 		return goja.Undefined()
 	})
-	if _, err := e.b.mapForEach(o, cb); err != nil {
+	if _, err := e.b.mapForEach(o, cb); err != nil && !stopped {
 		return tagged{"$t": "object", "class": "Map", "props": object{}}
 	}
-	if more > 0 {
+	if more := e.size(e.b.mapSize, o) - len(entries); stopped && more > 0 {
 		entries = append(entries, tagged{"$t": "more", "count": more})
 	}
 	return tagged{"$t": "map", "entries": entries}
 }
 
+// stopIteration is thrown by a preview's forEach callback to stop a long
+// Map or Set after the entries it shows (a Map of ten million entries is
+// not walked).
+const stopIteration = "sandbox: preview stop"
+
+// size reads a Map's or Set's size through its intrinsic getter.
+func (e *encoder) size(get goja.Callable, o *goja.Object) int {
+	v, err := get(o)
+	if err != nil {
+		return 0
+	}
+	return int(v.ToInteger())
+}
+
 func (e *encoder) setValues(o *goja.Object, path string, depth int) any {
 	values := []any{}
-	more := 0
+	stopped := false
 	cb := e.vm.ToValue(func(c goja.FunctionCall) goja.Value {
-		if len(values) >= e.lim.Keys {
-			more++
-			return goja.Undefined()
+		if len(values) >= e.lim.Keys || e.budget <= 0 {
+			stopped = true
+			panic(e.vm.ToValue(stopIteration))
 		}
 		values = append(values, e.value(c.Argument(0), path+".<value>", depth+1))
 		return goja.Undefined()
 	})
-	if _, err := e.b.setForEach(o, cb); err != nil {
+	if _, err := e.b.setForEach(o, cb); err != nil && !stopped {
 		return tagged{"$t": "object", "class": "Set", "props": object{}}
 	}
-	if more > 0 {
+	if more := e.size(e.b.setSize, o) - len(values); stopped && more > 0 {
 		values = append(values, tagged{"$t": "more", "count": more})
 	}
 	return tagged{"$t": "set", "values": values}
 }
 
+// primitiveString returns v when it is a primitive string. An object is
+// never exported: Export reads its properties (getters) and recurses
+// through its cycles.
+func primitiveString(v goja.Value) (string, bool) {
+	if _, ok := v.(*goja.Object); ok || v == nil {
+		return "", false
+	}
+	s, ok := v.Export().(string)
+	return s, ok
+}
+
+// previewKeyText names a Map key in a circular reference's path. Only a
+// short primitive string is spelled out: exporting an object would read
+// its properties (getters) and recurse through its cycles.
 func previewKeyText(v goja.Value) string {
+	if _, ok := v.(*goja.Object); ok {
+		return "…"
+	}
 	if s, ok := v.Export().(string); ok && len(s) < 40 {
 		return strconv.Quote(s)
 	}
@@ -437,17 +679,51 @@ func (e *encoder) props(o *goja.Object, path string, depth int) object {
 	keys := e.enumerableKeys(o)
 	props := make(object, 0, min(len(keys), e.lim.Keys+1))
 	for i, k := range keys {
-		if i == e.lim.Keys {
+		if i == e.lim.Keys || e.budget <= 0 {
 			props = append(props, field{"…", tagged{"$t": "more", "count": len(keys) - i}})
 			break
 		}
-		if v, ok := e.ownData(o, k); ok {
+		k = e.key(k)
+		if v, ok := e.ownData(o, keys[i]); ok {
 			props = append(props, field{k, e.value(v, path+"."+k, depth+1)})
 		} else {
-			props = append(props, field{k, tagged{"$t": "getter"}})
+			props = append(props, field{k, e.accessor(o, keys[i])})
 		}
 	}
 	return props
+}
+
+// key caps a property key like a string (a 1 MB key is a value the snippet
+// chose) and counts it against the budget.
+func (e *encoder) key(k string) string {
+	if len(k) <= 64 {
+		e.spend(len(k) + 4)
+		return k
+	}
+	return e.str(k)
+}
+
+// accessor previews o's accessor property name as Node does: [Getter],
+// [Setter] or [Getter/Setter], without calling either.
+func (e *encoder) accessor(o *goja.Object, name string) any {
+	e.spend(12)
+	d, err := e.b.getDescriptor(goja.Undefined(), o, e.vm.ToValue(name))
+	if err != nil || goja.IsUndefined(d) {
+		return tagged{"$t": "getter"}
+	}
+	// A descriptor object's own properties are plain data: reading them
+	// runs no snippet code.
+	desc := d.ToObject(e.vm)
+	get, set := desc.Get("get"), desc.Get("set")
+	hasGet := get != nil && !goja.IsUndefined(get)
+	hasSet := set != nil && !goja.IsUndefined(set)
+	switch {
+	case hasGet && hasSet:
+		return tagged{"$t": "getter", "label": "Getter/Setter"}
+	case hasSet:
+		return tagged{"$t": "getter", "label": "Setter"}
+	}
+	return tagged{"$t": "getter"}
 }
 
 // enumerableKeys lists o's own enumerable string keys without running
@@ -490,7 +766,7 @@ func (e *encoder) hasOwn(o *goja.Object, name string) bool {
 // value (e.str) or a name (capName).
 func (e *encoder) dataString(o *goja.Object, prop string) string {
 	if v, ok := e.ownData(o, prop); ok {
-		if s, ok := v.Export().(string); ok {
+		if s, ok := primitiveString(v); ok {
 			return s
 		}
 	}
@@ -499,7 +775,7 @@ func (e *encoder) dataString(o *goja.Object, prop string) string {
 			return ""
 		}
 		if v, ok := e.ownData(p, prop); ok {
-			if s, ok := v.Export().(string); ok {
+			if s, ok := primitiveString(v); ok {
 				return s
 			}
 			return ""
@@ -542,7 +818,7 @@ func (e *encoder) constructorName(o *goja.Object) string {
 		return "Object"
 	}
 	if n, ok := e.ownData(co, "name"); ok {
-		if s, ok := n.Export().(string); ok && s != "" {
+		if s, ok := primitiveString(n); ok && s != "" {
 			return capName(s)
 		}
 	}

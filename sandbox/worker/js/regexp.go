@@ -43,7 +43,7 @@ func (e *Runtime) installRegExp() {
 				e.throw("SyntaxError", fmt.Sprintf("Invalid regular expression flags '%s': the %s flag is not supported in the playground", flags, name))
 			}
 		}
-		s, ok := args[0].Export().(string)
+		s, ok := primitiveString(args[0]) // an object is never exported (getters, cycles)
 		if !ok || !strings.Contains(flags, "u") || !strings.Contains(s, `\p{`) && !strings.Contains(s, `\P{`) {
 			return args
 		}

@@ -63,7 +63,7 @@ console.log(undefined, 12n, Symbol("s"), function f() {}, NaN, -0, new Date(0), 
 		}
 	}
 	got, _ := json.Marshal(args)
-	want := `[{"$t":"undefined"},{"$t":"bigint","v":"12"},{"$t":"symbol","v":"Symbol(s)"},{"$t":"function","name":"f"},{"$t":"number","v":"NaN"},{"$t":"number","v":"-0"},{"$t":"date","v":"1970-01-01T00:00:00.000Z"},{"$t":"regexp","v":"/a/g"},{"$t":"map","entries":[["k",1]]},{"$t":"set","values":[1]},{"$t":"array","items":[1,{"$t":"empty","count":1},3]},{"$t":"object","class":"Foo","props":{"a":1}},{"$t":"object","class":"Object","props":{"x":1,"self":{"$t":"circular","path":"$"}}},{"$t":"object","class":"Object","props":{"boom":{"$t":"getter"}}}]`
+	want := `[{"$t":"undefined"},{"$t":"bigint","v":"12"},{"$t":"symbol","v":"Symbol(s)"},{"$t":"function","name":"f"},{"$t":"number","v":"NaN"},{"$t":"number","v":"-0"},{"$t":"date","v":"1970-01-01T00:00:00.000Z"},{"$t":"regexp","v":"/a/g"},{"$t":"map","entries":[["k",1]]},{"$t":"set","values":[1]},{"$t":"array","items":[1,{"$t":"empty","count":1},3]},{"$t":"object","class":"Foo","props":{"a":1}},{"$t":"object","class":"Object","props":{"x":1,"self":{"$t":"circular","path":"$","ref":1}},"ref":1},{"$t":"object","class":"Object","props":{"boom":{"$t":"getter"}}}]`
 	if string(got) != want {
 		t.Errorf("args =\n%s\nwant\n%s", got, want)
 	}

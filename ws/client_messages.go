@@ -135,7 +135,8 @@ var Extensions = []string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".json"}
 // wrong types and missing required fields are errors. It never panics.
 func Decode(b []byte) (Message, error) {
 	var head struct {
-		Type *string `json:"type"`
+		Type *string         `json:"type"`
+		ID   json.RawMessage `json:"id"` // read in the same pass for decodeRun
 	}
 	if err := json.Unmarshal(b, &head); err != nil || !bytes.HasPrefix(bytes.TrimLeft(b, " \t\r\n"), []byte("{")) {
 		return nil, ErrBadJSON
@@ -145,7 +146,7 @@ func Decode(b []byte) (Message, error) {
 	}
 	switch *head.Type {
 	case TypeRun:
-		return decodeRun(b)
+		return decodeRun(b, head.ID)
 	case TypeCancel:
 		var m struct {
 			Type string  `json:"type"`
@@ -190,15 +191,11 @@ func PeekRunID(b []byte) (string, bool) {
 	return id, true
 }
 
-func decodeRun(b []byte) (Message, error) {
-	// The id first, loosely, so that a run broken elsewhere can still be
-	// answered with its own done.
-	var idOnly struct {
-		ID json.RawMessage `json:"id"`
-	}
-	_ = json.Unmarshal(b, &idOnly)
+func decodeRun(b []byte, rawID json.RawMessage) (Message, error) {
+	// The id first (rawID, read loosely with the type), so that a run
+	// broken elsewhere can still be answered with its own done.
 	var id string
-	if err := json.Unmarshal(idOnly.ID, &id); err != nil || !idPattern.MatchString(id) {
+	if err := json.Unmarshal(rawID, &id); err != nil || !idPattern.MatchString(id) {
 		return nil, fmt.Errorf("%w: run \"id\" must be 1-64 characters of [A-Za-z0-9._:-]", ErrBadField)
 	}
 	var m struct {

@@ -19,15 +19,18 @@ import (
 type Writer struct {
 	mu      sync.Mutex // guards the fields below
 	w       *bufio.Writer
-	pending bool        // WriteSoon left bytes that the timer must flush
-	timer   *time.Timer // flushes pending bytes after FlushDelay
+	pending bool          // WriteSoon left bytes that the timer must flush
+	timer   *time.Timer   // flushes pending bytes after delay
+	delay   time.Duration // FlushDelay
 }
 
 // FlushDelay is the longest a message from WriteSoon waits in the buffer.
 const FlushDelay = time.Millisecond
 
 // NewWriter returns a Writer on w.
-func NewWriter(w io.Writer) *Writer { return &Writer{w: bufio.NewWriterSize(w, 64<<10)} }
+func NewWriter(w io.Writer) *Writer {
+	return &Writer{w: bufio.NewWriterSize(w, 64<<10), delay: FlushDelay}
+}
 
 // Write encodes v as one line and flushes it with anything buffered. A
 // value whose encoding fails is not written.
@@ -66,9 +69,9 @@ func (w *Writer) write(v any, when int) error {
 		if !w.pending {
 			w.pending = true
 			if w.timer == nil {
-				w.timer = time.AfterFunc(FlushDelay, w.flushPending)
+				w.timer = time.AfterFunc(w.delay, w.flushPending)
 			} else {
-				w.timer.Reset(FlushDelay)
+				w.timer.Reset(w.delay)
 			}
 		}
 		return nil

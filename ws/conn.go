@@ -139,7 +139,7 @@ func (w *hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		nc.Close()
 		return nil, nil, err
 	}
-	w.cc = &corkConn{Conn: nc}
+	w.cc = &corkConn{Conn: nc, raw: newRawSocket(nc)}
 	brw.Writer.Reset(w.cc)
 	return w.cc, brw, nil
 }
@@ -148,13 +148,28 @@ func (w *hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 func (w *hijackWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // corkConn is a socket that can hold its writes (cork) and send them at
-// once (uncork). It is safe for concurrent use; a nil *corkConn does
+// once (uncork), read and written with raw system calls (rawSocket). It is safe for concurrent use; a nil *corkConn does
 // nothing.
 type corkConn struct {
 	net.Conn
+	raw    *rawSocket // nil: use Conn's own Read and Write
 	mu     sync.Mutex
 	corked bool
 	buf    []byte
+}
+
+func (c *corkConn) Read(p []byte) (int, error) {
+	if c.raw != nil {
+		return c.raw.read(p)
+	}
+	return c.Conn.Read(p)
+}
+
+func (c *corkConn) writeThrough(p []byte) (int, error) {
+	if c.raw != nil {
+		return c.raw.write(p)
+	}
+	return c.Conn.Write(p)
 }
 
 // maxCork is how much a cork holds before it writes through.
@@ -164,7 +179,7 @@ func (c *corkConn) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.corked {
-		return c.Conn.Write(p)
+		return c.writeThrough(p)
 	}
 	c.buf = append(c.buf, p...)
 	if len(c.buf) >= maxCork {
@@ -202,7 +217,7 @@ func (c *corkConn) uncork(timeout time.Duration) error {
 }
 
 func (c *corkConn) flushLocked() error {
-	_, err := c.Conn.Write(c.buf)
+	_, err := c.writeThrough(c.buf)
 	if cap(c.buf) > 4<<10 {
 		c.buf = nil // do not keep a large burst's buffer on an idle socket
 	} else {

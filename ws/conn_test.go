@@ -3,6 +3,8 @@ package ws
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -100,5 +102,68 @@ func TestCorkedFramesArriveInOrderAndBeforeClose(t *testing.T) {
 	}
 	if strings.Join(got, "") != `{"n":1}{"n":2}{"n":3}` {
 		t.Errorf("frames %q; want 1, 2, 3 in order", got)
+	}
+}
+
+func TestRawSocketMovesMoreThanTheSocketHolds(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			close(accepted)
+			return
+		}
+		accepted <- c
+	}()
+	client, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	server, ok := <-accepted
+	if !ok {
+		t.Fatal("accept failed")
+	}
+	defer server.Close()
+	a, b := newRawSocket(server), newRawSocket(client)
+	if a == nil || b == nil {
+		t.Fatal("a TCP socket got no raw reader and writer")
+	}
+	if p1, _ := net.Pipe(); newRawSocket(p1) != nil {
+		t.Error("an in-memory pipe got a raw socket; want it used as it is")
+	}
+	want := bytes.Repeat([]byte("0123456789abcdef"), 1<<17) // 2 MiB: the writer must wait for the reader
+	done := make(chan error, 1)
+	go func() {
+		_, err := a.write(want)
+		server.(*net.TCPConn).CloseWrite()
+		done <- err
+	}()
+	var got bytes.Buffer
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := b.read(buf)
+		got.Write(buf[:n])
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want) {
+		t.Errorf("read %d bytes; want the %d written, in order", got.Len(), len(want))
+	}
+	server.Close()
+	if _, err := a.read(buf); err == nil || !errors.Is(err, net.ErrClosed) {
+		t.Errorf("read on a closed socket: %v; want net.ErrClosed", err)
 	}
 }

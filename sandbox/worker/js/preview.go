@@ -53,9 +53,11 @@ var (
 	setType = reflect.TypeOf([]any{})
 )
 
-// builtins are the intrinsics a preview calls, captured when the runtime is
-// created and before any snippet code runs, so a snippet that replaces
-// Object.getOwnPropertyDescriptor or Map.prototype.forEach cannot intercept them.
+// builtins are the intrinsics a preview calls: Object's captured when the
+// runtime is created, before any snippet code runs, the others found on
+// first use and checked to be the intrinsics (runtime.go, newBuiltins), so
+// a snippet that replaces Object.getOwnPropertyDescriptor or
+// Map.prototype.forEach cannot intercept them.
 type builtins struct {
 	ownKeys        goja.Callable // Reflect.ownKeys
 	getDescriptor  goja.Callable // Object.getOwnPropertyDescriptor
@@ -73,53 +75,6 @@ type builtins struct {
 	setForEach     goja.Callable // Set.prototype.forEach
 	symbolString   goja.Callable // Symbol.prototype.toString
 	bigintString   goja.Callable // BigInt.prototype.toString
-}
-
-func captureBuiltins(vm *goja.Runtime) builtins {
-	fn := func(obj, name string) goja.Callable {
-		f, ok := goja.AssertFunction(vm.Get(obj).ToObject(vm).Get(name))
-		if !ok {
-			panic("sandbox: missing builtin " + obj + "." + name)
-		}
-		return f
-	}
-	proto := func(ctor string) *goja.Object { return vm.Get(ctor).ToObject(vm).Get("prototype").ToObject(vm) }
-	method := func(ctor, name string) goja.Callable {
-		f, ok := goja.AssertFunction(proto(ctor).Get(name))
-		if !ok {
-			panic("sandbox: missing builtin " + ctor + ".prototype." + name)
-		}
-		return f
-	}
-	getter := func(ctor, name string) goja.Callable {
-		desc, err := fn("Object", "getOwnPropertyDescriptor")(goja.Undefined(), proto(ctor), vm.ToValue(name))
-		if err != nil {
-			panic(err)
-		}
-		f, ok := goja.AssertFunction(desc.ToObject(vm).Get("get"))
-		if !ok {
-			panic("sandbox: missing getter " + ctor + ".prototype." + name)
-		}
-		return f
-	}
-	return builtins{
-		ownKeys:        fn("Reflect", "ownKeys"),
-		getDescriptor:  fn("Object", "getOwnPropertyDescriptor"),
-		getPrototypeOf: fn("Object", "getPrototypeOf"),
-		setPrototypeOf: fn("Object", "setPrototypeOf"),
-		reflectGet:     fn("Reflect", "get"),
-		reflectHas:     fn("Reflect", "has"),
-		freeze:         fn("Object", "freeze"),
-		jsonParse:      fn("JSON", "parse"),
-		dateISO:        method("Date", "toISOString"),
-		dateValue:      method("Date", "getTime"),
-		regexpSource:   getter("RegExp", "source"),
-		regexpFlags:    getter("RegExp", "flags"),
-		mapForEach:     method("Map", "forEach"),
-		setForEach:     method("Set", "forEach"),
-		symbolString:   method("Symbol", "toString"),
-		bigintString:   method("BigInt", "toString"),
-	}
 }
 
 // encoder turns goja values into previews (console arguments) or into JSON

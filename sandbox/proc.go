@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strconv"
 	"sync"
@@ -46,18 +47,31 @@ func startProc(argv, env []string, maxLine int, readyTimeout time.Duration, stop
 	cmd.SysProcAttr = workerSysProcAttr()
 	p := &proc{cmd: cmd, lines: make(chan []byte, 256), exited: make(chan struct{}), stderr: &stderrBuffer{max: 16 << 10}}
 	cmd.Stderr = p.stderr
-	if p.stdin, err = cmd.StdinPipe(); err != nil {
-		return nil, err
-	}
-	p.in = pipe.NewWriter(p.stdin)
-	stdout, err := cmd.StdoutPipe()
+	// The pipes are os.Pipe's (non-blocking, polled), read and written with
+	// raw system calls (pipe.RawFile) so that a run's messages do not wake
+	// the runtime's monitor thread.
+	stdinR, stdinW, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	stdoutR, stdoutW, err := os.Pipe()
+	if err != nil {
+		stdinR.Close()
+		stdinW.Close()
 		return nil, err
 	}
-	go p.read(stdout, maxLine)
+	cmd.Stdin, cmd.Stdout = stdinR, stdoutW
+	err = cmd.Start()
+	stdinR.Close() // the child's ends: the child holds them now
+	stdoutW.Close()
+	if err != nil {
+		stdinW.Close()
+		stdoutR.Close()
+		return nil, err
+	}
+	p.stdin = stdinW
+	p.in = pipe.NewWriter(pipe.RawFile(stdinW))
+	go p.read(stdoutR, maxLine)
 	select {
 	case line, ok := <-p.lines:
 		var m pipe.Message
@@ -80,8 +94,9 @@ func startProc(argv, env []string, maxLine int, readyTimeout time.Duration, stop
 
 // read is the process's stdout reader and its waiter. A line over maxLine
 // kills the process (lineTooLong then reports it).
-func (p *proc) read(stdout io.Reader, maxLine int) {
-	lr := pipe.NewReader(stdout, maxLine)
+func (p *proc) read(stdout *os.File, maxLine int) {
+	defer stdout.Close()
+	lr := pipe.NewReader(pipe.RawFile(stdout), maxLine)
 	for {
 		line, err := lr.Next()
 		if errors.Is(err, pipe.ErrLineTooLong) {

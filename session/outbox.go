@@ -116,6 +116,9 @@ func (s *Session) writeLoop(ctx context.Context, cancel context.CancelFunc) {
 			cancel()
 			return
 		}
+		if len(msgs) > 1 {
+			s.conn.Cork() // the batch leaves in one system call (issue 12)
+		}
 		for i, b := range msgs {
 			if ctx.Err() != nil {
 				s.out.written(total(msgs[i:]))
@@ -130,6 +133,10 @@ func (s *Session) writeLoop(ctx context.Context, cancel context.CancelFunc) {
 				cancel()
 				return
 			}
+		}
+		if err := s.conn.Uncork(s.cfg.WriteTimeout); err != nil {
+			cancel()
+			return
 		}
 		if code != 0 {
 			s.conn.Close(code, reason)

@@ -134,8 +134,15 @@ var Extensions = []string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".json"}
 // Decode parses one client message strictly: unknown fields, trailing data,
 // wrong types and missing required fields are errors. It never panics.
 func Decode(b []byte) (Message, error) {
+	// The common case first, in one pass: a well-formed run (issue 12).
+	// Anything else is decoded again below, for its precise error.
+	var fast runFields
+	if strict(b, &fast) == nil && fast.Type == TypeRun && idPattern.MatchString(fast.ID) {
+		return checkRun(fast.ID, &fast)
+	}
 	var head struct {
-		Type *string `json:"type"`
+		Type *string         `json:"type"`
+		ID   json.RawMessage `json:"id"` // read in the same pass for decodeRun
 	}
 	if err := json.Unmarshal(b, &head); err != nil || !bytes.HasPrefix(bytes.TrimLeft(b, " \t\r\n"), []byte("{")) {
 		return nil, ErrBadJSON
@@ -145,7 +152,7 @@ func Decode(b []byte) (Message, error) {
 	}
 	switch *head.Type {
 	case TypeRun:
-		return decodeRun(b)
+		return decodeRun(b, head.ID)
 	case TypeCancel:
 		var m struct {
 			Type string  `json:"type"`
@@ -190,30 +197,34 @@ func PeekRunID(b []byte) (string, bool) {
 	return id, true
 }
 
-func decodeRun(b []byte) (Message, error) {
-	// The id first, loosely, so that a run broken elsewhere can still be
-	// answered with its own done.
-	var idOnly struct {
-		ID json.RawMessage `json:"id"`
-	}
-	_ = json.Unmarshal(b, &idOnly)
+func decodeRun(b []byte, rawID json.RawMessage) (Message, error) {
+	// The id first (rawID, read loosely with the type), so that a run
+	// broken elsewhere can still be answered with its own done.
 	var id string
-	if err := json.Unmarshal(idOnly.ID, &id); err != nil || !idPattern.MatchString(id) {
+	if err := json.Unmarshal(rawID, &id); err != nil || !idPattern.MatchString(id) {
 		return nil, fmt.Errorf("%w: run \"id\" must be 1-64 characters of [A-Za-z0-9._:-]", ErrBadField)
 	}
-	var m struct {
-		Type          string          `json:"type"`
-		ID            string          `json:"id"`
-		Files         *[]File         `json:"files"`
-		Entry         *string         `json:"entry"`
-		Input         json.RawMessage `json:"input"`
-		TimeoutMs     *float64        `json:"timeoutMs"`
-		Deterministic *bool           `json:"deterministic"`
-		Mode          *string         `json:"mode"`
-	}
+	var m runFields
 	if err := strict(b, &m); err != nil {
 		return nil, &RunError{ID: id, Field: "message", Reason: strings.TrimPrefix(err.Error(), ErrBadField.Error()+": ")}
 	}
+	return checkRun(id, &m)
+}
+
+// runFields is a run message as it is decoded.
+type runFields struct {
+	Type          string          `json:"type"`
+	ID            string          `json:"id"`
+	Files         *[]File         `json:"files"`
+	Entry         *string         `json:"entry"`
+	Input         json.RawMessage `json:"input"`
+	TimeoutMs     *float64        `json:"timeoutMs"`
+	Deterministic *bool           `json:"deterministic"`
+	Mode          *string         `json:"mode"`
+}
+
+// checkRun checks a decoded run message whose id is id.
+func checkRun(id string, m *runFields) (Message, error) {
 	r := &Run{ID: id, Input: m.Input, TimeoutMs: m.TimeoutMs}
 	if m.Deterministic != nil {
 		r.Deterministic = *m.Deterministic

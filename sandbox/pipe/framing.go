@@ -8,29 +8,52 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 )
 
-// Writer writes one JSON object per line and flushes it, so that a message
-// arrives as it happens. It is safe for concurrent use: a worker's event
-// loop and watchdog, or a parent's run loop and host replies, share one.
+// Writer writes one JSON object per line. Write flushes at once, so that a
+// message arrives as it happens; WriteSoon lets a burst of messages (a
+// run's events) go out in one system call. It is safe for concurrent use:
+// a worker's event loop and watchdog, or a parent's run loop and host
+// replies, share one.
 type Writer struct {
-	mu sync.Mutex // guards w
-	w  *bufio.Writer
+	mu      sync.Mutex // guards the fields below
+	w       *bufio.Writer
+	pending bool          // WriteSoon left bytes that the timer must flush
+	timer   *time.Timer   // flushes pending bytes after delay
+	delay   time.Duration // FlushDelay
 }
 
+// FlushDelay is the longest a message from WriteSoon waits in the buffer.
+const FlushDelay = time.Millisecond
+
 // NewWriter returns a Writer on w.
-func NewWriter(w io.Writer) *Writer { return &Writer{w: bufio.NewWriterSize(w, 64<<10)} }
+func NewWriter(w io.Writer) *Writer {
+	return &Writer{w: bufio.NewWriterSize(w, 64<<10), delay: FlushDelay}
+}
 
 // Write encodes v as one line and flushes it with anything buffered. A
 // value whose encoding fails is not written.
-func (w *Writer) Write(v any) error { return w.write(v, true) }
+func (w *Writer) Write(v any) error { return w.write(v, flushNow) }
 
 // Buffer encodes v as one line but leaves it buffered: the next Write
 // sends both in one system call. For a message that is about to be
 // followed by another at once.
-func (w *Writer) Buffer(v any) error { return w.write(v, false) }
+func (w *Writer) Buffer(v any) error { return w.write(v, flushLater) }
 
-func (w *Writer) write(v any, flush bool) error {
+// WriteSoon encodes v as one line and flushes it within FlushDelay, or
+// earlier with the next Write. A worker sends a run's events this way: a
+// short run's events and its result leave in one system call (issue 12),
+// and a long run's still stream.
+func (w *Writer) WriteSoon(v any) error { return w.write(v, flushSoon) }
+
+const (
+	flushNow = iota
+	flushLater
+	flushSoon
+)
+
+func (w *Writer) write(v any, when int) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -39,10 +62,35 @@ func (w *Writer) write(v any, flush bool) error {
 	defer w.mu.Unlock()
 	w.w.Write(b)
 	w.w.WriteByte('\n')
-	if !flush {
+	switch when {
+	case flushLater:
+		return nil
+	case flushSoon:
+		if !w.pending {
+			w.pending = true
+			if w.timer == nil {
+				w.timer = time.AfterFunc(w.delay, w.flushPending)
+			} else {
+				w.timer.Reset(w.delay)
+			}
+		}
 		return nil
 	}
+	if w.pending {
+		w.pending = false
+		w.timer.Stop()
+	}
 	return w.w.Flush()
+}
+
+// flushPending is the timer's flush of what WriteSoon buffered.
+func (w *Writer) flushPending() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.pending {
+		w.pending = false
+		_ = w.w.Flush()
+	}
 }
 
 // ErrLineTooLong is returned by Reader.Next for a line over its cap.

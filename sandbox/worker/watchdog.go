@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"time"
 
@@ -14,23 +15,74 @@ import (
 // watchdogInterval is how often the watchdog checks the heap during a run.
 const watchdogInterval = 2 * time.Millisecond
 
+// idleCollect is how long a worker waits without a run before it collects
+// its garbage and returns free memory to the OS, so that an idle pool is
+// small even though gcPercent lets garbage pile up under load.
+const idleCollect = 500 * time.Millisecond
+
+// The worker's GOGC. A run allocates ~100–200 KiB of short-lived objects (a
+// fresh goja runtime) over a live heap of a few MiB: at the default 100 the
+// collector ran every few dozen runs and cost a sixth of a worker's CPU
+// (issue 12). So a worker whose live heap is small lets gcSlack of garbage
+// pile up (up to maxGCPercent), and one whose live heap is large, or whose
+// run's heap passes a quarter of the run cap, collects at the default:
+// near the cap, where the soft memory limit makes the collector work hard
+// and the watchdog confirms a limit hit with a full collection, a run
+// behaves as it did. idleCollect gives the garbage back between bursts.
+const (
+	gcSlack      = 24 << 20
+	maxGCPercent = 400
+)
+
+// gcPercentFor is the GOGC for a live heap of live bytes.
+func gcPercentFor(live int64) int {
+	if live <= 0 {
+		return maxGCPercent
+	}
+	return int(min(max(gcSlack*100/live, 100), maxGCPercent))
+}
+
 // watchdog checks the heap every watchdogInterval while a run is in
 // progress (pipe.MemoryLayout). Over Run it interrupts the run; if the run
 // is stuck in a builtin and the live heap passes Exit, it reports the run
-// itself and exits the process.
+// itself and exits the process. Between runs it sleeps, collecting garbage
+// once after idleCollect.
 func (wk *worker) watchdog() {
+	gcPercent := gcPercentFor(liveHeapBytes())
+	debug.SetGCPercent(gcPercent)
+	setGCPercent := func(p int) {
+		if p != gcPercent {
+			gcPercent = p
+			debug.SetGCPercent(p)
+		}
+	}
 	t := time.NewTicker(watchdogInterval)
 	defer t.Stop()
+	idle := time.NewTimer(idleCollect)
+	defer idle.Stop()
 	for range t.C {
 		if !wk.running() {
 			// Between runs nothing allocates: sleep until the next run
 			// starts instead of waking every 2 ms.
 			t.Stop()
-			<-wk.started
+			setGCPercent(gcPercentFor(liveHeapBytes()))
+			idle.Reset(idleCollect)
+			select {
+			case <-wk.started:
+			case <-idle.C:
+				// Not on this goroutine: a collection may take a while, and
+				// a run starting meanwhile needs its watchdog at once.
+				go debug.FreeOSMemory()
+				<-wk.started
+			}
 			t.Reset(watchdogInterval)
 			continue
 		}
-		if heapBytes() <= wk.mem.Run {
+		heap := heapBytes()
+		if heap > wk.mem.Run/4 {
+			setGCPercent(100)
+		}
+		if heap <= wk.mem.Run {
 			continue
 		}
 		runtime.GC()

@@ -49,7 +49,7 @@ const (
 // main or TestMain.
 func ServeIfWorker() {
 	if len(os.Args) == 2 && os.Args[1] == pipe.WorkerArg {
-		os.Exit(Main(os.Stdin, os.Stdout))
+		os.Exit(Main(pipe.Stdio()))
 	}
 }
 
@@ -226,7 +226,7 @@ func (wk *worker) serve(j *pipe.Job) pipe.Result {
 	if heapBytes() > wk.mem.Run/2 {
 		runtime.GC() // start from a clean heap: the last run's garbage is not this run's
 	}
-	emit := func(ev pipe.Event) { _ = wk.out.Write(pipe.Message{Event: &ev}) }
+	emit := func(ev pipe.Event) { _ = wk.out.WriteSoon(pipe.Message{Event: &ev}) }
 	call := func(c pipe.HostCall) { _ = wk.out.Write(pipe.Message{Call: &c}) }
 	res := wk.runJob(ctx, j, emit, call, replies)
 	wk.mu.Lock()

@@ -55,9 +55,11 @@ var (
 	bigIntType = reflect.TypeOf((*big.Int)(nil))
 )
 
-// builtins are the intrinsics a preview calls, captured when the runtime is
-// created and before any snippet code runs, so a snippet that replaces
-// Object.getOwnPropertyDescriptor or Map.prototype.forEach cannot intercept them.
+// builtins are the intrinsics a preview calls: Object's captured when the
+// runtime is created, before any snippet code runs, the others found on
+// first use and checked to be the intrinsics (runtime.go, newBuiltins), so
+// a snippet that replaces Object.getOwnPropertyDescriptor or
+// Map.prototype.forEach cannot intercept them.
 type builtins struct {
 	ownKeys        goja.Callable // Reflect.ownKeys
 	getDescriptor  goja.Callable // Object.getOwnPropertyDescriptor
@@ -81,67 +83,6 @@ type builtins struct {
 	number         goja.Callable // Number (%d)
 	parseInt       goja.Callable // parseInt (%i)
 	parseFloat     goja.Callable // parseFloat (%f)
-}
-
-func captureBuiltins(vm *goja.Runtime) builtins {
-	fn := func(obj, name string) goja.Callable {
-		f, ok := goja.AssertFunction(vm.Get(obj).ToObject(vm).Get(name))
-		if !ok {
-			panic("sandbox: missing builtin " + obj + "." + name)
-		}
-		return f
-	}
-	proto := func(ctor string) *goja.Object { return vm.Get(ctor).ToObject(vm).Get("prototype").ToObject(vm) }
-	method := func(ctor, name string) goja.Callable {
-		f, ok := goja.AssertFunction(proto(ctor).Get(name))
-		if !ok {
-			panic("sandbox: missing builtin " + ctor + ".prototype." + name)
-		}
-		return f
-	}
-	getter := func(ctor, name string) goja.Callable {
-		desc, err := fn("Object", "getOwnPropertyDescriptor")(goja.Undefined(), proto(ctor), vm.ToValue(name))
-		if err != nil {
-			panic(err)
-		}
-		f, ok := goja.AssertFunction(desc.ToObject(vm).Get("get"))
-		if !ok {
-			panic("sandbox: missing getter " + ctor + ".prototype." + name)
-		}
-		return f
-	}
-	return builtins{
-		ownKeys:        fn("Reflect", "ownKeys"),
-		getDescriptor:  fn("Object", "getOwnPropertyDescriptor"),
-		getPrototypeOf: fn("Object", "getPrototypeOf"),
-		setPrototypeOf: fn("Object", "setPrototypeOf"),
-		reflectGet:     fn("Reflect", "get"),
-		reflectHas:     fn("Reflect", "has"),
-		freeze:         fn("Object", "freeze"),
-		jsonParse:      fn("JSON", "parse"),
-		dateISO:        method("Date", "toISOString"),
-		dateValue:      method("Date", "getTime"),
-		regexpSource:   getter("RegExp", "source"),
-		regexpFlags:    getter("RegExp", "flags"),
-		mapForEach:     method("Map", "forEach"),
-		mapSize:        getter("Map", "size"),
-		setSize:        getter("Set", "size"),
-		setForEach:     method("Set", "forEach"),
-		symbolString:   method("Symbol", "toString"),
-		bigintString:   method("BigInt", "toString"),
-		stringValue:    method("String", "valueOf"),
-		number:         global(vm, "Number"),
-		parseInt:       global(vm, "parseInt"),
-		parseFloat:     global(vm, "parseFloat"),
-	}
-}
-
-func global(vm *goja.Runtime, name string) goja.Callable {
-	f, ok := goja.AssertFunction(vm.Get(name))
-	if !ok {
-		panic("sandbox: missing builtin " + name)
-	}
-	return f
 }
 
 // encoder turns goja values into previews (console arguments) or into JSON

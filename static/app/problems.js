@@ -14,18 +14,18 @@ let first = true;
 let hooks = { files: () => [], openAt: () => {} };
 
 /**
- * startProblems starts the type worker through start(host) (the editor's
- * startTypeWorker) and hands it to the editor; files() returns the
+ * startProblems starts the type worker through start(host, extra) (the
+ * editor's startTypeWorker; extra is { hostGlobals, modules } from hello) and hands it to the editor; files() returns the
  * snippet's [{ path, source }], openAt(path, line, column) shows a problem.
  * It resolves once the worker is ready; a worker that fails to start is
  * reported in the panel, and the editor goes on without types.
  */
-export async function startProblems({ start, host, files, openAt, useTypes }) {
+export async function startProblems({ start, host, extra = {}, files, openAt, useTypes }) {
   hooks = { files, openAt };
   const t0 = performance.now();
   $("types-status").textContent = "loading the type checker…";
   try {
-    worker = await start(host);
+    worker = await start(host, extra);
   } catch (err) {
     $("types-status").textContent = `the type checker could not start: ${err.message ?? err}`;
     return;
@@ -42,9 +42,9 @@ export function scheduleProblems() {
   timer = setTimeout(refresh, DEBOUNCE_MS);
 }
 
-/** setHost tells the worker the server's host functions (after a reconnect). */
-export function setHost(host) {
-  worker?.setHost(host);
+/** setHost tells the worker the server's host functions, host globals and modules (after a reconnect). */
+export function setHost(host, extra = {}) {
+  worker?.setHost(host, extra);
   scheduleProblems();
 }
 

@@ -74,6 +74,15 @@ ${req.length ? "/** Loads an allowed library: its CommonJS exports (lodash's cal
 `;
 }
 
+/**
+ * untypedModulesDeclaration declares each module the server announces
+ * (hello.modules) whose types the worker does not hold as `any`
+ * (`declare module "jstat";`), so importing it is not "Cannot find module".
+ */
+export function untypedModulesDeclaration(modules, typed) {
+  return modules.filter((m) => m !== "playground" && !typed(m)).map((m) => `declare module ${JSON.stringify(m)};`).join("\n") + "\n";
+}
+
 // Detection of script mode, the rule of sandbox/worker/bundle/detect.go
 // on TypeScript's syntax tree: the same regular expressions for output.
 const assignsOutput = /(^|[^.\w$])output\s*(=[^=]|\.[\w$]+\s*=[^=]|\[)/m;

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import ts from "typescript";
-import { hostDeclaration, hostGlobalsDeclaration, scriptDeclaration, isScript } from "./declarations.js";
+import { hostDeclaration, hostGlobalsDeclaration, scriptDeclaration, untypedModulesDeclaration, isScript } from "./declarations.js";
 
 const one = (code, path = "main.ts") => isScript([{ path, code }]);
 
@@ -64,8 +64,9 @@ test("hostGlobalsDeclaration: functions with known signatures, namespaces, unkno
 test("the declarations compile and type script-mode code", () => {
   const names = ["echo", "sleep", "kv.get"];
   const files = new Map([
-    ["/host.d.ts", hostDeclaration(names) + hostGlobalsDeclaration(["echo", "sleep", "kv"], names)],
+    ["/host.d.ts", hostDeclaration(names) + hostGlobalsDeclaration(["echo", "sleep", "kv"], names) + untypedModulesDeclaration(["playground", "jstat"], () => false)],
     ["/script.d.ts", scriptDeclaration(["lodash"], () => false)],
+    ["/mod.ts", `import jStat from "jstat";\nexport const m: number = jStat.mean([1, 2]);\n`],
     ["/main.ts", `const a: number = await sleep(1);\nconst b: string = await echo("x");\nconst c = await kv.get("k");\noutput = { a, b, c, n: input.n, l: require("lodash") };\n`],
     ["/bad.ts", `const a: string = await sleep(1);\nrequire("fs");\n`],
   ]);
@@ -79,10 +80,15 @@ test("the declarations compile and type script-mode code", () => {
   const program = ts.createProgram([...files.keys()], options, host);
   const diags = (f) => ts.getPreEmitDiagnostics(program, program.getSourceFile(f)).filter((d) => d.file?.fileName === f).map((d) => `${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`);
   assert.deepEqual(diags("/main.ts"), []);
+  assert.deepEqual(diags("/mod.ts"), [], "an announced module without types is any");
   assert.deepEqual(diags("/host.d.ts"), []);
   assert.deepEqual(diags("/script.d.ts"), []);
   const bad = diags("/bad.ts");
   assert.equal(bad.length, 2, bad.join("\n"));
   assert.match(bad[0], /^2322 Type 'number' is not assignable to type 'string'/);
   assert.match(bad[1], /^2345 Argument of type '"fs"' is not assignable to parameter of type '"lodash"'/);
+});
+
+test("untypedModulesDeclaration declares announced modules without types, not playground", () => {
+  assert.equal(untypedModulesDeclaration(["playground", "lodash", "jstat"], (m) => m === "lodash"), `declare module "jstat";\n`);
 });

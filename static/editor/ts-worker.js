@@ -13,7 +13,7 @@ import ts from "typescript";
 import { createSystem, createVirtualTypeScriptEnvironment } from "@typescript/vfs";
 import { createWorker } from "@valtown/codemirror-ts/worker";
 import typeFiles from "virtual:typefiles"; // { "/lib.es5.d.ts": text, "/types/globals.d.ts": text, "/node_modules/…": text }
-import { hostDeclaration, hostGlobalsDeclaration, scriptDeclaration, isScript } from "./declarations.js";
+import { hostDeclaration, hostGlobalsDeclaration, scriptDeclaration, untypedModulesDeclaration, isScript } from "./declarations.js";
 
 export const compilerOptions = {
   target: ts.ScriptTarget.ES2022,
@@ -46,7 +46,7 @@ let hello = { host: [], hostGlobals: [], modules: [] };
 const snippet = new Map();
 let script = false;
 
-const hostFile = () => hostDeclaration(hello.host) + hostGlobalsDeclaration(hello.hostGlobals, hello.host);
+const hostFile = () => hostDeclaration(hello.host) + hostGlobalsDeclaration(hello.hostGlobals, hello.host) + untypedModulesDeclaration(hello.modules, typed);
 const scriptFile = () => (script ? scriptDeclaration(hello.modules, typed) : MODULE_MODE);
 
 // own reports whether a path is a snippet file (not one of the worker's).

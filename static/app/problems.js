@@ -48,7 +48,31 @@ export function setHost(host, extra = {}) {
   scheduleProblems();
 }
 
-async function refresh() {
+// refresh rechecks the files, one check at a time: a check sends the files
+// as they are when it starts, so one that overlapped a newer one could
+// leave the worker (and the panel) with older text. A change during a
+// check runs one more after it.
+let running = null;
+let again = false;
+function refresh() {
+  if (running) {
+    again = true;
+    return running;
+  }
+  running = (async () => {
+    try {
+      do {
+        again = false;
+        await check();
+      } while (again);
+    } finally {
+      running = null;
+    }
+  })();
+  return running;
+}
+
+async function check() {
   const files = hooks.files();
   const paths = new Set(files.map((f) => "/" + f.path));
   for (const p of known) if (!paths.has(p)) await worker.deleteFile(p);

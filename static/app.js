@@ -66,10 +66,11 @@ $("vim-mode").addEventListener("change", () => {
 // host functions) once the page is idle, so it never delays the page.
 let typesStarted = false;
 client.addEventListener("hello", (e) => {
-  if (typesStarted) return setHost(e.detail.host ?? []);
+  const extra = { hostGlobals: e.detail.hostGlobals ?? [], modules: e.detail.modules ?? [] };
+  if (typesStarted) return setHost(e.detail.host ?? [], extra);
   typesStarted = true;
   const start = () => startProblems({
-    start: startTypeWorker, host: e.detail.host ?? [], files: files.currentFiles, openAt: files.openAt,
+    start: startTypeWorker, host: e.detail.host ?? [], extra, files: files.currentFiles, openAt: files.openAt,
     useTypes: (w) => editor.useTypes(w),
   });
   (window.requestIdleCallback ?? setTimeout)(start, { timeout: 500 });

@@ -11,7 +11,8 @@
 //
 // Every server message is dispatched as a CustomEvent named after its
 // "type" (hello, queued, started, log, fact, call, error, done, pong,
-// protocol_error) with the message as detail. "state" events carry
+// protocol_error) with the message as detail. A host call sends two
+// "call" messages (pending, then settled): see CallMessage. "state" events carry
 // { state: "connecting" | "open" | "closed", retryInMs? }.
 
 export const SUBPROTOCOL = "playground.v1";
@@ -19,19 +20,40 @@ export const SUBPROTOCOL = "playground.v1";
 /**
  * Fields every message of a run carries.
  * @typedef {{ id: string, seq: number, t: number }} RunFields
- * @typedef {{ type: "hello", protocol: string, session: string, limits: Record<string, any>, modules: string[], host: string[] }} HelloMessage
+ * @typedef {{ min: number, max: number, default: number }} Range
+ * Every limit the server enforces (times in ms, sizes in bytes); the server may add fields.
+ * @typedef {{ timeoutMs: Range, memoryBytes: number, maxFiles: number, maxSourceBytes: number,
+ *   maxOutputBytes: number, maxEvents: number, maxTimers: number, maxHostCalls: number,
+ *   maxMessageBytes: number, runsPerSecond: number, runBurst: number, previewDepth: number,
+ *   previewKeys: number, previewString: number, maxFactsBytes?: number,
+ *   maxSocketsPerClient?: number, maxRunsPerClient?: number, [more: string]: any }} Limits
+ * hostGlobals: the host functions (or namespaces, "kv") snippets may also call as globals.
+ * @typedef {{ type: "hello", protocol: string, session: string, limits: Limits, modules: string[], host: string[], hostGlobals?: string[] }} HelloMessage
  * @typedef {RunFields & { type: "queued", position: number }} QueuedMessage
- * @typedef {RunFields & { type: "started", timeoutMs: number }} StartedMessage
+ * @typedef {RunFields & { type: "started", timeoutMs: number, mode?: "module"|"script" }} StartedMessage
  * @typedef {RunFields & { type: "log", level: "log"|"info"|"warn"|"error"|"debug", text: string, args: any[] }} LogMessage
  * @typedef {RunFields & { type: "fact", key: string, value: any, deleted?: boolean }} FactMessage
- * @typedef {RunFields & { type: "call", name: string, ms: number, ok: boolean, error?: string, args: any[], result?: any }} CallMessage
+ * A host call is two call messages with the same callId (1, 2, 3 … per run): the start, with
+ * pending: true and the arguments, then the settled one, with ms, ok and the result or error (its
+ * args are [{ $t: "more", count: bytes }] when the arguments were over 16 KiB: the start has them).
+ * @typedef {RunFields & { type: "call", callId: number, pending: true, name: string, args: any[] }} CallStartMessage
+ * @typedef {RunFields & { type: "call", callId: number, pending?: undefined, name: string, ms: number, ok: boolean, error?: string, args: any[], result?: any }} CallSettledMessage
+ * @typedef {CallStartMessage | CallSettledMessage} CallMessage
  * @typedef {RunFields & { type: "error", kind: string, message: string, stack?: string, file?: string, line?: number, column?: number }} ErrorMessage
  * @typedef {RunFields & { type: "done", outcome: string, durationMs: number, timedOut: boolean, facts: Record<string, any>, output?: any, retryAfterMs?: number, stats: { queueMs: number, bundleMs: number, runMs: number, logs: number, outputBytes: number, truncated: boolean } }} DoneMessage
  * @typedef {{ path: string, source: string }} File
- * @typedef {{ files: File[], entry?: string, input?: any, timeoutMs?: number, deterministic?: boolean, id?: string }} RunOptions
+ * mode: "script" runs one file as agent code (globals input, output, require; top-level return);
+ * absent, the server detects it (see started.mode).
+ * @typedef {{ files: File[], entry?: string, input?: any, timeoutMs?: number, deterministic?: boolean, mode?: "module"|"script", id?: string }} RunOptions
  */
 
 export class PlaygroundClient extends EventTarget {
+  /**
+   * Connects at once (url defaults to this origin's /ws) and reconnects with
+   * exponential backoff (ms) unless reconnect is false or the server refused
+   * the socket by policy (1008).
+   * @param {{ url?: string, reconnect?: boolean, minBackoffMs?: number, maxBackoffMs?: number }} [opts]
+   */
   constructor({ url, reconnect = true, minBackoffMs = 250, maxBackoffMs = 8000 } = {}) {
     super();
     this.url = url ?? defaultURL();
@@ -105,7 +127,7 @@ export class PlaygroundClient extends EventTarget {
   run(opts) {
     const id = opts.id ?? `r${Date.now().toString(36)}-${++this.counter}`;
     const msg = { type: "run", id, files: opts.files };
-    for (const k of ["entry", "input", "timeoutMs", "deterministic"]) {
+    for (const k of ["entry", "input", "timeoutMs", "deterministic", "mode"]) {
       if (opts[k] !== undefined) msg[k] = opts[k];
     }
     return this.send(msg) ? id : null;

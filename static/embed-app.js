@@ -133,7 +133,9 @@ client.addEventListener("log", (e) => {
   current.logs.push({ level: e.detail.level, text: e.detail.text });
   appendLog(e.detail);
 });
-client.addEventListener("call", (e) => mine(e.detail) && callLine(e.detail));
+// A host call is two messages: the line is written when it settles.
+client.addEventListener("call", (e) => mine(e.detail) && !e.detail.pending && callLine(e.detail));
+client.addEventListener("started", (e) => { if (mine(e.detail) && current) current.mode = e.detail.mode; });
 client.addEventListener("error", (e) => {
   if (!mine(e.detail)) return;
   const { kind, message, file, line, column } = e.detail;
@@ -143,7 +145,7 @@ client.addEventListener("error", (e) => {
 client.addEventListener("done", (e) => {
   const m = e.detail;
   if (!mine(m)) return;
-  if (m.output !== undefined) systemLine(`default export: ${JSON.stringify(m.output)}`);
+  if (m.output !== undefined) systemLine(`${current?.mode === "script" ? "output" : "default export"}: ${JSON.stringify(m.output)}`);
   $("run-status").textContent = `${m.outcome} in ${m.durationMs.toFixed(1)} ms`;
   $("run-status").dataset.outcome = m.outcome;
   post({ type: "playground:result", outcome: m.outcome, durationMs: m.durationMs, logs: current.logs, errors: current.errors, facts: m.facts ?? {}, output: m.output });

@@ -26,6 +26,9 @@ type Config struct {
 	Modules []string
 	// Host lists the host function names announced in hello.
 	Host []string
+	// HostGlobals lists the host functions (or namespaces) snippets may also
+	// call as globals, announced in hello (sandbox.Config.HostGlobals).
+	HostGlobals []string
 	// OriginPatterns are browser origins allowed besides the server's own
 	// host (path.Match patterns such as "*.example.com").
 	OriginPatterns []string
@@ -258,7 +261,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	cfg := s.cfg.Session
 	cfg.Engine, cfg.Runner, cfg.Limiter, cfg.Key, cfg.Metrics = s.engine, s.cfg.Runner, s.cfg.Limiter, ip, &s.metrics
 	cfg.Budget = s.cfg.OutboxBudget
-	cfg.Hello = ws.Hello{Limits: s.cfg.Limits, Modules: s.cfg.Modules, Host: s.cfg.Host}
+	cfg.Hello = ws.Hello{Limits: s.cfg.Limits, Modules: s.cfg.Modules, Host: s.cfg.Host, HostGlobals: s.cfg.HostGlobals}
 	if cfg.Log == nil {
 		cfg.Log = s.cfg.Log
 	}

@@ -23,6 +23,10 @@ type Hello struct {
 	Modules  []string `json:"modules"`
 	// Host lists the host functions snippets may call as host.<name>().
 	Host []string `json:"host"`
+	// HostGlobals lists the names snippets may also call as globals
+	// (-host-globals): a host function's name ("sleep": await sleep(10)), or
+	// a namespace of dotted ones ("kv": kv.get(…)). Omitted when none.
+	HostGlobals []string `json:"hostGlobals,omitempty"`
 }
 
 // Limits announces every limit the server enforces. Times are in ms, sizes in bytes.

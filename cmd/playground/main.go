@@ -315,6 +315,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		Limits:         limits,
 		Modules:        a.Modules,
 		Host:           a.Host,
+		HostGlobals:    splitList(c.hostGlobals),
 		OriginPatterns: splitList(c.origins),
 		EmbedOrigins:   splitList(c.embedOrigins),
 		TrustedProxies: proxies,

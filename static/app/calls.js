@@ -51,6 +51,7 @@ export function renderRunInfo() {
     add("Outcome", state.current ? "running…" : "no run yet");
   } else {
     add("Outcome", d.outcome + (d.timedOut ? " (timed out)" : ""));
+    if (state.current.mode) add("Mode", state.current.mode === "script" ? "script (input, output, require globals)" : "module");
     add("Duration", `${d.durationMs.toFixed(1)} ms`);
     add("Queue", `${d.stats.queueMs.toFixed(1)} ms`);
     add("Bundle", `${d.stats.bundleMs.toFixed(1)} ms`);

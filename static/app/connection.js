@@ -132,7 +132,11 @@ client.addEventListener("message", (e) => {
   renderTimeline(true);
 });
 client.addEventListener("queued", (e) => mine(e.detail) && setStatus(`queued: position ${e.detail.position}`));
-client.addEventListener("started", (e) => mine(e.detail) && setStatus(`running (limit ${e.detail.timeoutMs} ms)…`));
+client.addEventListener("started", (e) => {
+  if (!mine(e.detail)) return;
+  state.current.mode = e.detail.mode; // "script" or "module" (absent from older servers)
+  setStatus(`running${e.detail.mode === "script" ? " as a script" : ""} (limit ${e.detail.timeoutMs} ms)…`);
+});
 client.addEventListener("log", (e) => mine(e.detail) && appendLog(e.detail));
 client.addEventListener("call", (e) => {
   const m = e.detail;
@@ -149,7 +153,8 @@ client.addEventListener("done", (e) => {
   renderFacts();
   renderRunInfo();
   renderTimeline();
-  if (m.output !== undefined) systemLine(`default export: ${JSON.stringify(m.output)}`);
+  // A script's output is its output global or top-level return; a module's, its default export.
+  if (m.output !== undefined) systemLine(`${state.current.mode === "script" ? "output" : "default export"}: ${JSON.stringify(m.output)}`);
   if (m.stats.truncated) systemLine("output was truncated at the limit: later output was not kept", "warn");
   if (m.outcome === "rate_limited" || m.outcome === "busy") {
     startCountdown(m.outcome, m.retryAfterMs ?? 1000);

@@ -14,18 +14,18 @@ let first = true;
 let hooks = { files: () => [], openAt: () => {} };
 
 /**
- * startProblems starts the type worker through start(host) (the editor's
- * startTypeWorker) and hands it to the editor; files() returns the
+ * startProblems starts the type worker through start(host, extra) (the
+ * editor's startTypeWorker; extra is { hostGlobals, modules } from hello) and hands it to the editor; files() returns the
  * snippet's [{ path, source }], openAt(path, line, column) shows a problem.
  * It resolves once the worker is ready; a worker that fails to start is
  * reported in the panel, and the editor goes on without types.
  */
-export async function startProblems({ start, host, files, openAt, useTypes }) {
+export async function startProblems({ start, host, extra = {}, files, openAt, useTypes }) {
   hooks = { files, openAt };
   const t0 = performance.now();
   $("types-status").textContent = "loading the type checker…";
   try {
-    worker = await start(host);
+    worker = await start(host, extra);
   } catch (err) {
     $("types-status").textContent = `the type checker could not start: ${err.message ?? err}`;
     return;
@@ -42,13 +42,37 @@ export function scheduleProblems() {
   timer = setTimeout(refresh, DEBOUNCE_MS);
 }
 
-/** setHost tells the worker the server's host functions (after a reconnect). */
-export function setHost(host) {
-  worker?.setHost(host);
+/** setHost tells the worker the server's host functions, host globals and modules (after a reconnect). */
+export function setHost(host, extra = {}) {
+  worker?.setHost(host, extra);
   scheduleProblems();
 }
 
-async function refresh() {
+// refresh rechecks the files, one check at a time: a check sends the files
+// as they are when it starts, so one that overlapped a newer one could
+// leave the worker (and the panel) with older text. A change during a
+// check runs one more after it.
+let running = null;
+let again = false;
+function refresh() {
+  if (running) {
+    again = true;
+    return running;
+  }
+  running = (async () => {
+    try {
+      do {
+        again = false;
+        await check();
+      } while (again);
+    } finally {
+      running = null;
+    }
+  })();
+  return running;
+}
+
+async function check() {
   const files = hooks.files();
   const paths = new Set(files.map((f) => "/" + f.path));
   for (const p of known) if (!paths.has(p)) await worker.deleteFile(p);

@@ -64,15 +64,18 @@ const tsCompletions = tsAutocompleteWorker();
 
 /**
  * startTypeWorker starts ../ts.worker.js and builds its environment for a
- * server whose hello lists host (function names). It resolves to the
- * worker's Comlink proxy: updateFile({ path, code }), deleteFile(path),
- * setHost(names), problems(paths) → [{ path, from, to, severity, message }].
+ * server whose hello lists host (function names); extra is
+ * { hostGlobals, modules } from the same hello (the host functions that are
+ * also globals, and the modules require() loads in script mode). It
+ * resolves to the worker's Comlink proxy: updateFile({ path, code }),
+ * deleteFile(path), setHost(names, extra), isScript(),
+ * problems(paths) → [{ path, from, to, severity, message }].
  * Paths are the snippet's paths with a leading "/".
  */
-export async function startTypeWorker(host) {
+export async function startTypeWorker(host, extra = {}) {
   const worker = new Worker(new URL("./ts.worker.js", import.meta.url), { type: "module", name: "types" });
   const proxy = Comlink.wrap(worker);
-  await proxy.initialize(host);
+  await proxy.initialize(host, extra);
   return proxy;
 }
 

@@ -336,7 +336,17 @@ const far = setInterval(() => { const t = performance.now(); if (t < last) back+
 // RUNTIME_ERROR, not a lost worker; the output before it is kept.
 func TestEngineFaultInATimer(t *testing.T) {
 	h := newHarness(t, Config{})
-	res, rec := run(t, h, Request{Files: files("main.js", `console.log("before"); setTimeout(() => { let n = 2n ** 62n; console.log(String(1n << n).length) }, 1); setTimeout(() => console.log("never"), 50)`)})
+	for _, src := range []string{
+		`console.log("before"); setTimeout(() => { let n = 2n ** 62n; console.log(String(1n << n).length) }, 1); setTimeout(() => console.log("never"), 50)`,
+		`console.log("before"); let n = 2n ** 62n; try { console.log(String(1n << n).length) } catch { console.log("never") }`, // in the entry module
+	} {
+		engineFault(t, h, src)
+	}
+}
+
+func engineFault(t *testing.T, h *harness, src string) {
+	t.Helper()
+	res, rec := run(t, h, Request{Files: files("main.js", src)})
 	if res.Outcome != OutcomeError {
 		t.Fatalf("outcome %s %+v", res.Outcome, rec.errors())
 	}

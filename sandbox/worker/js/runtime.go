@@ -330,7 +330,8 @@ func must(err error) {
 
 // run evaluates the bundle and then drives the event loop until nothing is
 // pending. A non-nil error means the runtime was interrupted.
-func (e *Runtime) run(ctx context.Context, prg *goja.Program) error {
+func (e *Runtime) run(ctx context.Context, prg *goja.Program) (err error) {
+	defer e.recoverEngineFault(&err) // a Go panic inside a builtin ends the run, not the worker
 	fnv, err := e.vm.RunProgram(prg)
 	if err != nil {
 		return e.uncaught(err)

@@ -101,23 +101,18 @@ export function isScript(files) {
   if (!code.includes("require") && !code.includes("output") && !code.includes("return")) return false;
   const kind = /\.tsx$/.test(path) ? ts.ScriptKind.TSX : /\.ts$|\.mts$|\.cts$/.test(path) ? ts.ScriptKind.TS : /\.jsx$/.test(path) ? ts.ScriptKind.JSX : ts.ScriptKind.JS;
   const sf = ts.createSourceFile(path, code, ts.ScriptTarget.Latest, true, kind);
-  let moduleSyntax = false, returns = false, requires = false, awaits = false;
+  let moduleSyntax = false, returns = false, requires = false;
   const exported = (n) => ts.canHaveModifiers(n) && (ts.getModifiers(n) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
   const visit = (n, top) => {
     if (ts.isImportDeclaration(n) || ts.isExportDeclaration(n) || ts.isExportAssignment(n) || ts.isImportEqualsDeclaration(n) || exported(n)) moduleSyntax = true;
     if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword) moduleSyntax = true;
     if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === "require" && n.arguments.length > 0 && ts.isStringLiteralLike(n.arguments[0])) requires = true;
     if (top && ts.isReturnStatement(n)) returns = true;
-    if (top && (ts.isAwaitExpression(n) || (ts.isForOfStatement(n) && n.awaitModifier))) awaits = true;
     const inner = top && !ts.isFunctionLike(n) && !ts.isClassLike(n);
     ts.forEachChild(n, (c) => visit(c, inner));
   };
   ts.forEachChild(sf, (c) => visit(c, true));
   if (moduleSyntax) return false;
-  // detect.go parses the file with esbuild, which refuses a top-level
-  // return next to a top-level await (an ES module): such a file runs as a
-  // module, where its return is the error TS1108 reports here too.
-  if (returns && awaits) return false;
   return returns || requires || (assignsOutput.test(code) && !declaresOutput.test(code));
 }
 

@@ -30,7 +30,7 @@ test("isScript follows sandbox/worker/bundle/detect.go", () => {
     [`const name = "lodash";\nrequire(name);`, false, "require of a variable (esbuild sees no module)"],
     [`const ms = await sleep(10);\nconsole.log(ms);`, false, "top-level await alone"],
     [`const _ = require("lodash");\nawait sleep(1);\noutput = 1;`, true, "top-level await with require"],
-    [`await sleep(1);\nreturn 1;`, false, "top-level await and return: esbuild refuses the pair, a module"],
+    [`await sleep(1);\nreturn 1;`, true, "top-level await and return"],
     [`console.log("hello");`, false, "plain code"],
   ];
   for (const [code, want, why] of cases) assert.equal(one(code), want, `${why}: ${JSON.stringify(code)}`);

@@ -16,6 +16,7 @@ var (
 	assignsOutput  = regexp.MustCompile(`(^|[^.\w$])output\s*(=[^=]|\.[\w$]+\s*=[^=]|\[)`)
 	declaresOutput = regexp.MustCompile(`\b(let|const|var|function|class)\s+output\b`)
 	hasExport      = regexp.MustCompile(`(?m)^\s*export\b`)
+	hasStatic      = regexp.MustCompile(`(?m)^\s*(import\s*[\w{*'"]|export\b)`) // an import or export statement
 )
 
 // Detect reports whether a run that names no mode is a script (agent code,
@@ -60,7 +61,14 @@ func Detect(files []pipe.File, entry string) bool {
 		}}},
 	})
 	if len(res.Errors) > 0 {
-		return false
+		// Top-level await makes esbuild read the file as an ES module,
+		// where a top-level return is an error: a script that uses both.
+		for _, m := range res.Errors {
+			if !strings.Contains(m.Text, "Top-level return") {
+				return false
+			}
+		}
+		return !hasStatic.MatchString(src)
 	}
 	var meta struct {
 		Inputs map[string]struct {

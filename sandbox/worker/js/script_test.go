@@ -98,6 +98,7 @@ return { max: Math.max(...input.values) };
 		{"top-level await", `const v = await new Promise(r => setTimeout(() => r(7), 1)); output = v * 6;`, ``, `42`},
 		{"dynamic require", `const name = 'lodash'; const _ = require(name); return _.sum([1, 2]);`, ``, `3`},
 		{"output set later", `setTimeout(() => { output = 'late'; }, 5);`, ``, `"late"`},
+		{"top-level await and return", `const v = await new Promise(r => setTimeout(() => r(input.n), 1)); return v * 2;`, `{"n":21}`, `42`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

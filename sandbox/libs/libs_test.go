@@ -1,8 +1,11 @@
 package libs
 
 import (
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -76,5 +79,40 @@ func TestOperatorDirectory(t *testing.T) {
 				t.Errorf("New(dir with %s) = %v; want an error naming the file and %q", tc.file, err, tc.want)
 			}
 		})
+	}
+}
+
+// TestLighterEntryMatchesFullLibrary runs testdata/lighter.mjs under Node
+// (the packages `npm ci` installed here) to compare mathjs/number with
+// mathjs for every name a snippet may get from the lighter entry: results
+// must be equal, except that mathjs/number throws where mathjs maps the
+// documented element-wise names over an array (gen.go, lighterSame).
+func TestLighterEntryMatchesFullLibrary(t *testing.T) {
+	if _, err := os.Stat("node_modules/mathjs"); err != nil {
+		t.Fatalf("the npm packages are not installed (npm ci in sandbox/libs; scripts/test.sh does it): %v", err)
+	}
+	set, err := New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, ok := set.ESM("mathjs")
+	if !ok || len(src.LighterExports) == 0 {
+		t.Fatal("mathjs has no lighter entry")
+	}
+	names, _ := json.Marshal(src.LighterExports)
+	out, err := exec.Command("node", "testdata/lighter.mjs", string(names)).Output()
+	if err != nil {
+		t.Fatalf("node: %v", err)
+	}
+	elementwise := []string{"mean", "round", "abs", "floor", "ceil"}
+	for line := range strings.Lines(string(out)) {
+		var d struct{ Name, Full, Lighter string }
+		if err := json.Unmarshal([]byte(line), &d); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if d.Lighter == "ERR" && slices.Contains(elementwise, d.Name) && strings.HasSuffix(d.Full, ":array") {
+			continue
+		}
+		t.Errorf("mathjs/number differs from mathjs: %s", strings.TrimSpace(line))
 	}
 }

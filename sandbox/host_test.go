@@ -257,7 +257,7 @@ facts.c = "last"; // a second set at once: sent at once too
 	}{
 		{"killed in a builtin at the deadline", "Array.prototype.indexOf.call({ length: 2 ** 53 - 1 }, 1);", 300 * time.Millisecond, OutcomeTimeout},
 		{"loop interrupted at the deadline", "while (true) {}", 300 * time.Millisecond, OutcomeTimeout},
-		{"memory limit", "const s = 'x'.repeat(2 ** 29); console.log(s.length);", 30 * time.Second, OutcomeMemoryLimit},
+		{"memory limit", "const a = []; for (;;) a.push('x'.repeat(2 ** 24) + a.length);", 30 * time.Second, OutcomeMemoryLimit},
 		{"facts cap", "for (let i = 0; i < 100; i++) facts['k' + i] = 'x'.repeat(100);", 30 * time.Second, OutcomeOutputLimit},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

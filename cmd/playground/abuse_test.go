@@ -412,13 +412,19 @@ func TestAbusePerRunLimits(t *testing.T) {
 		{name: "a facts flood", code: "for (let i = 0; ; i++) facts['k' + i] = 'v'.repeat(1000);", outcome: "output_limit"},
 		{name: "host calls", code: "for (let i = 0; i < 100; i++) await host.sleep(0);", outcome: "error",
 			check: func(t *testing.T, ms []msg, done msg) {
-				if n := len(only(ms, "call")); n > maxCalls {
-					t.Errorf("%d host calls answered; want at most %d", n, maxCalls)
+				settled := 0
+				for _, c := range only(ms, "call") {
+					if c["pending"] != true {
+						settled++
+					}
+				}
+				if settled > maxCalls {
+					t.Errorf("%d host calls answered; want at most %d", settled, maxCalls)
 				}
 			}},
 		{name: "the deadline", code: "while (true) {}", timeoutMs: 300, outcome: "timeout"},
 		{name: "compile-time BigInt", code: "const x = 1n << 400000000n;\nconsole.log(String(x).length);", timeoutMs: 1000, outcome: "timeout"},
-		{name: "memory", code: "const a = [];\nfor (let i = 0; ; i++) a.push('x'.repeat(2 ** 22) + i);", outcome: "memory_limit"},
+		{name: "memory", code: "const a = [];\nfor (;;) a.push(new Uint8Array(2 ** 26));", outcome: "memory_limit"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, _, err := dialFrom(t, addr, attacker)

@@ -170,6 +170,8 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 			pk.reply(r)
 		case <-pk.C():
 			pk.tick()
+		case <-pk.wakeC():
+			pk.tick()
 		case rel := <-pk.grantC():
 			pk.resume(rel)
 		case <-p.closed:

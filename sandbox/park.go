@@ -16,11 +16,14 @@ import (
 // takes (host.sleep: seconds), and a few clients could hold every slot
 // that way. So such a run parks:
 //
-//   - When a host call has been in flight for Config.ParkAfter (2 ms: fast
-//     calls such as host.echo never park) and the worker used less than
-//     half of that window's CPU (procCPU: its process CPU-time clock), the
-//     run gives its slot back (the queue hands it to the next run, fairly)
-//     and keeps its worker process, which waits. At most Config.MaxParked
+//   - When host calls have been in flight for Config.ParkAfter (2 ms: fast
+//     calls such as host.echo never park), the worker used less than half
+//     of the last window's CPU (procCPU: its process CPU-time clock), and
+//     another run waits for a slot (queue.contended: parking when nobody
+//     waits would only churn), the run gives its slot back (the queue hands
+//     it to the next run, fairly) and keeps its worker process, which
+//     waits. A run that could park watches the queue (its wake channel, and
+//     every parkCheck) until it parks or its calls end. At most Config.MaxParked
 //     runs are parked at once; past it a run keeps its slot (the behaviour
 //     without parking). The per-IP run cap of the session layer bounds one
 //     client's parked runs.
@@ -156,12 +159,15 @@ type parker struct {
 	send func(pipe.HostReply)
 
 	inflight int              // host calls the server is executing
+	since    time.Time        // when inflight last went from 0 to 1
 	pending  []pipe.HostReply // replies held while parked
 	parked   bool
 	stopped  bool // the worker is SIGSTOPped
 	parkedAt time.Time
 	cpuPark  time.Duration // the worker's CPU clock when it parked
 	cpu0     time.Duration // … when the park check was armed
+	cpu0At   time.Time
+	wake     <-chan struct{} // the queue's, while the run could park but nobody waits
 	timer    *time.Timer
 	armed    bool
 
@@ -207,15 +213,17 @@ func (k *parker) freeze(stop bool) {
 
 // call notes a host call sent to the server.
 func (k *parker) call() {
-	k.inflight++
-	if !k.enabled() || k.parked || k.armed {
+	if k.inflight++; k.inflight > 1 || !k.enabled() || k.parked {
 		return
 	}
 	if c, ok := k.cpu(); ok {
-		k.cpu0 = c
+		k.since, k.cpu0, k.cpu0At = time.Now(), c, time.Now()
 		k.arm(k.p.cfg.ParkAfter)
 	}
 }
+
+// wakeC fires when a run is queued while this run could park.
+func (k *parker) wakeC() <-chan struct{} { return k.wake }
 
 // reply delivers a host reply, or holds it and asks to resume when parked.
 func (k *parker) reply(r pipe.HostReply) {
@@ -231,21 +239,33 @@ func (k *parker) reply(r pipe.HostReply) {
 // tick parks the run, or checks a parked worker's CPU.
 func (k *parker) tick() {
 	k.armed = false
+	k.wake = nil
 	now, ok := k.cpu()
 	if !ok {
 		return // the process is gone: the exec loop sees its end
 	}
 	switch {
 	case !k.parked && k.inflight == 0:
+	case !k.parked && time.Since(k.since) < k.p.cfg.ParkAfter:
+		// calls ended and new ones began since the check was armed: a
+		// burst of fast calls, not a wait
+		k.arm(k.p.cfg.ParkAfter - time.Since(k.since))
 	case !k.parked:
-		if now-k.cpu0 < k.p.cfg.ParkAfter/2 && k.rs.tryPark() {
+		waits, wake := k.p.queue.contended()
+		idle := now-k.cpu0 < time.Since(k.cpu0At)/2
+		if idle && (waits || k.p.parkEager) && k.rs.tryPark() {
 			k.parked, k.parkedAt, k.cpuPark = true, time.Now(), now
 			k.p.parks.Add(1)
 			k.arm(parkCheck)
 			return
 		}
-		k.cpu0 = now
-		k.arm(k.p.cfg.ParkAfter)
+		k.cpu0, k.cpu0At = now, time.Now()
+		if !waits {
+			k.wake = wake // check at once when a run is queued
+			k.arm(parkCheck)
+		} else {
+			k.arm(k.p.cfg.ParkAfter) // the worker was busy: look again soon
+		}
 	case !k.stopped:
 		if now-k.cpuPark > parkCPU+time.Since(k.parkedAt)/50 {
 			k.freeze(true)
@@ -292,6 +312,7 @@ func (k *parker) resume(release func()) {
 	k.parked = false
 	k.timer.Stop()
 	k.armed = false
+	k.wake = nil
 	k.rs.unpark(release)
 	if k.stopped {
 		k.freeze(false)
@@ -303,7 +324,7 @@ func (k *parker) resume(release func()) {
 	k.pending = nil
 	if k.inflight > 0 {
 		if c, ok := k.cpu(); ok {
-			k.cpu0 = c
+			k.since, k.cpu0, k.cpu0At = time.Now(), c, time.Now()
 			k.arm(k.p.cfg.ParkAfter)
 		}
 	}
@@ -315,6 +336,7 @@ func (k *parker) resume(release func()) {
 func (k *parker) end() {
 	k.timer.Stop()
 	k.armed = false
+	k.wake = nil
 	if k.resuming {
 		k.cancel()
 		<-k.resumed

@@ -38,6 +38,7 @@ type Pool struct {
 	running, runs                      atomic.Int64 // running: runs holding a slot (parked ones do not)
 	parked, peakRunning                atomic.Int64 // parked runs (park.go); the most runs ever holding a slot at once
 	parks, stops                       atomic.Int64 // times runs parked; parked workers stopped for using CPU
+	parkEager                          bool         // tests: park without waiting for another run to want the slot
 	kills, crashes, restarts, failures atomic.Int64
 	live                               atomic.Int64 // worker processes started and not yet retired
 

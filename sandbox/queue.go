@@ -46,6 +46,7 @@ type queue struct {
 	waiting map[string][]*waiter // each key's line: its resume waiters first
 	n       int                  // waiters, resume waiters included
 	resumes int                  // resume waiters
+	wake    chan struct{}        // closed when a waiter is queued (see contended)
 }
 
 type waiter struct {
@@ -121,6 +122,10 @@ func (q *queue) wait(ctx context.Context, key string, resume bool, onPosition fu
 	q.waiting[key] = slices.Insert(ws, at, w)
 	q.n++
 	q.renumberLocked()
+	if q.wake != nil {
+		close(q.wake)
+		q.wake = nil
+	}
 	q.mu.Unlock()
 
 	for {
@@ -301,6 +306,18 @@ func (q *queue) renumberLocked() {
 			pos++
 		}
 	}
+}
+
+// contended reports whether a run waits for a slot (a new run or a
+// parked one to resume), and returns a channel closed when one is next
+// queued.
+func (q *queue) contended() (bool, <-chan struct{}) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.wake == nil {
+		q.wake = make(chan struct{})
+	}
+	return q.n > 0, q.wake
 }
 
 // len reports the number of waiting new runs (parked runs waiting to

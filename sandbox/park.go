@@ -42,12 +42,12 @@ import (
 //     timeout (its worker is killed, stopped or not) or at once on cancel.
 //
 // Processes: a parked run keeps its worker, so the pool needs more
-// processes than slots. Parking itself starts none; when a run is granted a
-// slot, the pool starts workers so that Spares idle ones stay ready beside
-// the busy and parked ones (Pool.wantProcs; at most Workers + Spares +
-// MaxParked processes), so that the next run granted a slot does not wait
-// for a start (tens of ms). Surplus idle workers are retired as parked runs
-// resume or end. Each parked worker holds its run's
+// processes than slots: it starts one per parked run (Pool.wantProcs:
+// Workers + Spares + parked, at most Workers + Spares + MaxParked
+// processes). The run given the slot takes an idle spare at once and the
+// new process becomes the spare, so nobody waits for a start (tens of ms).
+// When runs end, idle workers beyond wantProcs + Workers are retired
+// (Pool.surplus). Each parked worker holds its run's
 // heap (up to Config.MemoryBytes, typically a few MB) besides the worker's
 // own ~10–20 MB.
 //
@@ -74,7 +74,6 @@ type runSlot struct {
 // newRunSlot counts a run that was just granted a slot (release).
 func (p *Pool) newRunSlot(key string, release func()) *runSlot {
 	p.addRunning(1)
-	p.spawn(false) // keeps Spares idle workers beside the busy ones (wantProcs)
 	return &runSlot{p: p, key: key, release: release}
 }
 
@@ -93,6 +92,7 @@ func (s *runSlot) tryPark() bool {
 	s.release()
 	s.release = nil
 	p.addRunning(-1)
+	p.spawn(false) // the run given the slot takes a spare: start another (wantProcs grew)
 	return true
 }
 
@@ -126,19 +126,24 @@ func (p *Pool) addRunning(d int64) {
 	}
 }
 
-// wantProcs is how many worker processes the pool keeps: one per run
-// holding one (running or parked) plus Spares idle ones, and never fewer
-// than Workers + Spares. Since running ≤ Workers + 1 (the reserve slot,
-// which exists only with a spare) and parked ≤ MaxParked, it is at most
-// Workers + Spares + MaxParked.
+// wantProcs is how many worker processes the pool starts: Workers +
+// Spares, and one per parked run (at most Workers + Spares + MaxParked).
 func (p *Pool) wantProcs() int64 {
-	base := int64(p.cfg.Workers + p.cfg.Spares)
-	return max(base, p.running.Load()+p.parked.Load()+int64(p.cfg.Spares))
+	return int64(p.cfg.Workers+p.cfg.Spares) + p.parked.Load()
 }
 
-// trim retires one idle worker when the pool has more than it wants.
+// surplus reports whether the pool holds more workers than it wants by
+// more than Workers: up to that many idle ones are kept, so that runs that
+// park and resume over and over (host.sleep in a loop) do not make the
+// pool start and retire a process each time (a start costs tens of ms of
+// CPU).
+func (p *Pool) surplus() bool {
+	return p.live.Load() > p.wantProcs()+int64(p.cfg.Workers)
+}
+
+// trim retires one idle worker when the pool has a surplus.
 func (p *Pool) trim() {
-	if p.live.Load() <= p.wantProcs() {
+	if !p.surplus() {
 		return
 	}
 	select {

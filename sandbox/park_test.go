@@ -174,9 +174,9 @@ func TestParkedSleepersDoNotStarve(t *testing.T) {
 	if p.parks.Load() < 4 {
 		t.Errorf("parks = %d; want at least 4 (three to let the others start, one for the victim)", p.parks.Load())
 	}
-	waitFor(t, "the pool back to Workers+Spares processes", func() bool {
+	waitFor(t, "the pool back to at most Workers+Spares+Workers processes", func() bool {
 		st := p.Stats()
-		return st.Parked == 0 && st.Busy == 0 && st.Live == 3 && st.Idle == 3
+		return st.Parked == 0 && st.Busy == 0 && st.Live <= 3+2 && st.Live >= 3 && int64(st.Idle) == st.Live
 	})
 }
 
@@ -231,7 +231,7 @@ func TestParkedRunCancelAndTimeout(t *testing.T) {
 	}
 	waitFor(t, "everything free", func() bool {
 		st := p.Stats()
-		return st.Parked == 0 && st.Busy == 0 && st.Queued == 0 && st.Idle == 2 && st.Live == 2
+		return st.Parked == 0 && st.Busy == 0 && st.Queued == 0 && st.Live >= 2 && st.Live <= 3 && int64(st.Idle) == st.Live
 	})
 	res, rec = run(t, p, Request{Key: "a", Files: files("main.ts", `console.log("next")`)})
 	if res.Outcome != OutcomeOK || !slices.Equal(rec.logs(), []string{"next"}) {

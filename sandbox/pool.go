@@ -207,7 +207,7 @@ func (p *Pool) take(ctx context.Context) (*proc, error) {
 // served MaxRunsPerWorker runs).
 func (p *Pool) release(w *proc, r *Result) {
 	w.runs++
-	if r.Outcome == OutcomeMemoryLimit || r.Retire || w.runs >= p.cfg.MaxRunsPerWorker || p.live.Load() > p.wantProcs() {
+	if r.Outcome == OutcomeMemoryLimit || r.Retire || w.runs >= p.cfg.MaxRunsPerWorker || p.surplus() {
 		p.retire(w, false) // the last: a surplus worker (parked runs resumed) goes without a replacement
 		return
 	}

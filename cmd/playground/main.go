@@ -283,7 +283,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		sockets = ratelimit.NewSharedCounts(store, "sockets", c.socketsPerIP)
 		runs = ratelimit.NewSharedCounts(store, "active", c.runsPerIP)
 	}
-	maxSockets := fitSockets(c.maxSockets, c.workers, log)
+	parked := c.maxParked // parked runs keep their worker processes: descriptors for them too
+	if parked == 0 {
+		parked = sandbox.ParkPerWorker * c.workers
+	}
+	maxSockets := fitSockets(c.maxSockets, c.workers+c.spares+max(parked, 0), log)
 
 	poolStats := func() metrics.Pool {
 		st := pool.Stats()

@@ -47,17 +47,18 @@ import (
 // processes). The run given the slot takes an idle spare at once and the
 // new process becomes the spare, so nobody waits for a start (tens of ms).
 // When runs end, idle workers beyond wantProcs + Workers are retired
-// (Pool.surplus). Each parked worker holds its run's
-// heap (up to Config.MemoryBytes, typically a few MB) besides the worker's
-// own ~10–20 MB.
+// (Pool.surplus). Each parked worker holds its run's heap (up to
+// Config.MemoryBytes, typically a few MB) besides the worker's own ~10 MB
+// (PSS of an idle worker, /api/stats pssBytes ÷ live).
 //
 // Clients see none of this except timing: a resumed run may wait for a
 // slot before its host call's promise settles, as a new run waits in the
 // queue.
 
 // parkCheck is how often a parked worker's CPU clock is read; parkCPU is
-// the CPU a parked worker may use before it is stopped (the Go runtime of
-// an idle worker uses a few µs per second), plus 2% of the time parked.
+// the CPU a parked worker may use before it is stopped, plus 2% of the
+// time parked: room for an idle worker's Go runtime and its memory
+// watchdog (a wake-up every 2 ms), not for JavaScript.
 const (
 	parkCheck = 10 * time.Millisecond
 	parkCPU   = 2 * time.Millisecond

@@ -18,6 +18,17 @@ type Config struct {
 	// Spares is how many started workers wait beyond Workers, so that a
 	// killed worker's slot is usable at once.
 	Spares int
+	// MaxParked is how many runs may be parked at once: runs that gave their
+	// slot back while they wait on host calls, each keeping its worker
+	// process (and the run's heap in it: up to MemoryBytes, beside the
+	// worker's own ~10–20 MB). The pool then runs up to Workers + Spares +
+	// MaxParked processes. Zero means ParkPerWorker × Workers; negative
+	// disables parking (a run waiting on the host holds its slot). See
+	// park.go.
+	MaxParked int
+	// ParkAfter is how long a host call must be in flight, the worker idle,
+	// before its run parks: fast calls (host.echo) never park.
+	ParkAfter time.Duration
 	// QueueSize is how many runs may wait for a worker; past it Run answers
 	// OutcomeBusy. Zero means QueuePerWorker × Workers.
 	QueueSize int
@@ -76,12 +87,19 @@ type Config struct {
 // Config.QueueSize is zero.
 const QueuePerWorker = 64
 
+// ParkPerWorker is how many runs may be parked per worker when
+// Config.MaxParked is zero: with the session's cap of 8 runs per IP, two
+// clients' runs all sleeping on the host fit in 16 parked places with 2
+// workers, and a third client still gets a slot at once.
+const ParkPerWorker = 8
+
 // DefaultConfig returns the defaults of every field: the one place they are
 // written. The flags of cmd/playground read theirs from it.
 func DefaultConfig() Config {
 	return Config{
 		Workers:          runtime.NumCPU(),
 		Spares:           1,
+		ParkAfter:        2 * time.Millisecond,
 		DefaultTimeout:   5 * time.Second,
 		MinTimeout:       50 * time.Millisecond,
 		MaxTimeout:       30 * time.Second,
@@ -113,6 +131,10 @@ func (c Config) withDefaults() Config {
 	}
 	set(&c.Workers, d.Workers)
 	set(&c.Spares, d.Spares)
+	if c.MaxParked == 0 {
+		c.MaxParked = ParkPerWorker * c.Workers
+	}
+	setD(&c.ParkAfter, d.ParkAfter)
 	if c.QueueSize <= 0 {
 		c.QueueSize = QueuePerWorker * c.Workers
 	}

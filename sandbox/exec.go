@@ -24,11 +24,17 @@ var errNotStarted = errors.New("the worker did not take the job")
 
 // exec drives one job on worker w: it forwards events after re-checking
 // the caps, and enforces the deadline and cancellation by killing w when
-// w does not stop by itself.
-func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, emit func(Event)) (Result, error) {
+// w does not stop by itself. Host calls are served in the background and
+// their replies come back through this loop, which parks the run (rs)
+// while it only waits on them (park.go). When the pool closes, the run ends
+// cancelled and w is killed.
+func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, emit func(Event), rs *runSlot) (Result, error) {
 	res := Result{Facts: map[string]json.RawMessage{}}
 	hostCtx, stopHost := context.WithCancel(ctx) // host handlers end with the run
 	defer stopHost()
+	replies := make(chan pipe.HostReply)
+	pk := p.newParker(ctx, w, rs, func(r pipe.HostReply) { _ = w.send(pipe.Command{Op: pipe.OpReply, Reply: &r}) })
+	defer pk.end()
 	calls := 0
 	if err := w.send(pipe.Command{Op: pipe.OpRun, Job: job}); err != nil {
 		p.retire(w, true)
@@ -46,6 +52,7 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 	deadline := time.NewTimer(p.cfg.AcceptTimeout) // then the run's own, from its acceptance
 	defer deadline.Stop()
 	stop := func(outcome Outcome, e *Error) Result {
+		pk.end()
 		p.kill(w)
 		if e != nil {
 			emit(Event{Kind: EventError, T: lastT, Error: e})
@@ -99,6 +106,7 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 				// snapshot: a worker that ended itself (its memory watchdog)
 				// sends none, and the parent trusts no size it did not count.
 				r.Facts = facts.snapshot()
+				pk.end()
 				p.release(w, &r)
 				return r, nil
 			}
@@ -106,8 +114,14 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 				if calls++; calls > lim.MaxHostCalls {
 					return stop(OutcomeError, &Error{Kind: KindSecurity, Message: fmt.Sprintf("run exceeded its %d host calls", lim.MaxHostCalls)}), nil
 				}
+				pk.call()
 				p.wg.Go(func() {
-					p.serveHostCall(hostCtx, req, *c, func(r pipe.HostReply) { _ = w.send(pipe.Command{Op: pipe.OpReply, Reply: &r}) })
+					p.serveHostCall(hostCtx, req, *c, func(r pipe.HostReply) {
+						select {
+						case replies <- r:
+						case <-hostCtx.Done():
+						}
+					})
 				})
 				continue
 			}
@@ -152,7 +166,18 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 				return res, fmt.Errorf("%w: the worker did not accept its job within %v", errNotStarted, p.cfg.AcceptTimeout)
 			}
 			return stop(OutcomeTimeout, pipe.TimeoutError(job.Timeout)), nil
+		case r := <-replies:
+			pk.reply(r)
+		case <-pk.C():
+			pk.tick()
+		case <-pk.wakeC():
+			pk.tick()
+		case rel := <-pk.grantC():
+			pk.resume(rel)
+		case <-p.closed:
+			return stop(OutcomeCancelled, nil), nil
 		case <-ctx.Done():
+			pk.end()
 			_ = w.send(pipe.Command{Op: pipe.OpCancel})
 			p.wg.Go(func() { p.reap(w) })
 			res.Outcome = OutcomeCancelled

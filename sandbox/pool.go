@@ -16,7 +16,10 @@ import (
 )
 
 // Pool runs snippets in pre-started worker processes, at most
-// Config.Workers at once, queueing the rest fairly by Request.Key. A worker
+// Config.Workers at once (plus one reserve slot for a key holding none, see
+// queue), queueing the rest fairly by Request.Key. A run that only waits on
+// host calls parks: it gives its slot back and keeps its worker (park.go),
+// so processes may outnumber slots, up to Workers + Spares + MaxParked. A worker
 // serves many runs, each in a fresh goja.Runtime, and is replaced after a
 // kill, a crash, a memory limit or MaxRunsPerWorker runs. It is safe for
 // concurrent use.
@@ -32,7 +35,10 @@ type Pool struct {
 	hostNames []string  // Config.Host's names, sorted: what a job may call
 	libs      *libs.Set // to announce; workers load their own from the same Config
 
-	running, runs                      atomic.Int64
+	running, runs                      atomic.Int64 // running: runs holding a slot (parked ones do not)
+	parked, peakRunning                atomic.Int64 // parked runs (park.go); the most runs ever holding a slot at once
+	parks, stops                       atomic.Int64 // times runs parked; parked workers stopped for using CPU
+	parkEager                          bool         // tests: park without waiting for another run to want the slot
 	kills, crashes, restarts, failures atomic.Int64
 	live                               atomic.Int64 // worker processes started and not yet retired
 
@@ -109,9 +115,8 @@ func (p *Pool) Run(ctx context.Context, req Request, emit func(Event)) (Result, 
 		res.Outcome = OutcomeCancelled
 		return res, nil
 	}
-	defer release()
-	p.running.Add(1)
-	defer p.running.Add(-1)
+	rs := p.newRunSlot(req.Key, release)
+	defer rs.done()
 	p.runs.Add(1)
 	job := &pipe.Job{Files: req.Files, Entry: entry, Input: req.Input, Timeout: timeout, Deterministic: req.Deterministic,
 		Mode: req.Mode, Limits: p.cfg.Limits, Host: p.hostNames, Globals: p.cfg.HostGlobals}
@@ -125,7 +130,7 @@ func (p *Pool) Run(ctx context.Context, req Request, emit func(Event)) (Result, 
 			}
 			return res, err
 		}
-		out, err := p.exec(ctx, w, req, job, emit)
+		out, err := p.exec(ctx, w, req, job, emit, rs)
 		if errors.Is(err, errNotStarted) && attempt == 0 {
 			// The worker died or stopped answering before it took the job:
 			// not the job's doing, so it gets one fresh worker.
@@ -202,8 +207,8 @@ func (p *Pool) take(ctx context.Context) (*proc, error) {
 // served MaxRunsPerWorker runs).
 func (p *Pool) release(w *proc, r *Result) {
 	w.runs++
-	if r.Outcome == OutcomeMemoryLimit || r.Retire || w.runs >= p.cfg.MaxRunsPerWorker {
-		p.retire(w, false)
+	if r.Outcome == OutcomeMemoryLimit || r.Retire || w.runs >= p.cfg.MaxRunsPerWorker || p.surplus() {
+		p.retire(w, false) // the last: a surplus worker (parked runs resumed) goes without a replacement
 		return
 	}
 	p.toIdle(w)
@@ -227,8 +232,9 @@ func (p *Pool) kill(w *proc) {
 	p.retire(w, false)
 }
 
-// retire stops w in the background and starts its replacement, once per
-// worker whoever calls it (a run's end, a kill, the watcher of its exit).
+// retire stops w in the background and starts its replacement if the pool
+// wants one (wantProcs), once per worker whoever calls it (a run's end, a
+// kill, the watcher of its exit).
 func (p *Pool) retire(w *proc, crashed bool) {
 	if !w.retired.CompareAndSwap(false, true) {
 		return

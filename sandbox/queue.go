@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 )
 
@@ -24,8 +25,15 @@ var ErrBusy = errors.New("sandbox queue is full")
 // whose key has fewer waiters than the key with the most takes the place of
 // that key's newest waiter, which ends with ErrBusy (longest queue drop).
 // Many clients each at their own run cap then cannot fill the queue so that
-// a client with nothing queued is answered busy. The zero value is not
-// usable; use newQueue. It is safe for concurrent use.
+// a client with nothing queued is answered busy.
+//
+// A parked run (see park.go) gave its slot back while it waits on the host
+// and takes one again with resume before its worker goes on. Its resume
+// waiter is never dropped, takes no waiting place (max counts new runs
+// only), is not counted in len, and stands ahead of its key's new runs:
+// keys are still served round-robin, so a key's parked runs resume before
+// its new runs start but never ahead of another key's turn. The zero value
+// is not usable; use newQueue. It is safe for concurrent use.
 type queue struct {
 	max int // waiters allowed at once
 
@@ -35,12 +43,15 @@ type queue struct {
 	held    map[string]int
 	keys    []string // keys with waiters, in service order starting at next
 	next    int
-	waiting map[string][]*waiter
-	n       int
+	waiting map[string][]*waiter // each key's line: its resume waiters first
+	n       int                  // waiters, resume waiters included
+	resumes int                  // resume waiters
+	wake    chan struct{}        // closed when a waiter is queued (see contended)
 }
 
 type waiter struct {
 	key     string
+	resume  bool          // a parked run taking a slot back
 	granted chan struct{} // closed when a slot is handed over
 	dropped chan struct{} // closed when a waiter of a shorter key took its place
 	slot    slot          // which, set before granted is closed
@@ -68,6 +79,17 @@ func newQueue(slots, reserve, max int) *queue {
 // the queue. On success it
 // returns release, which gives the slot back and must be called once.
 func (q *queue) acquire(ctx context.Context, key string, onPosition func(int)) (release func(), err error) {
+	return q.wait(ctx, key, false, onPosition)
+}
+
+// resume waits for a slot for a parked run of key (see queue): it never
+// returns ErrBusy, only ctx's error when ctx ends first. On success it
+// returns release, as acquire does.
+func (q *queue) resume(ctx context.Context, key string) (release func(), err error) {
+	return q.wait(ctx, key, true, func(int) {})
+}
+
+func (q *queue) wait(ctx context.Context, key string, resume bool, onPosition func(int)) (release func(), err error) {
 	q.mu.Lock()
 	switch {
 	case q.free > 0 && q.n == 0:
@@ -76,24 +98,34 @@ func (q *queue) acquire(ctx context.Context, key string, onPosition func(int)) (
 	case q.reserve > 0 && q.held[key] == 0:
 		q.reserve--
 		return q.grantLocked(key, reserveSlot), nil
-	case q.n >= q.max:
+	case !resume && q.n-q.resumes >= q.max:
 		long := q.longestLocked()
-		if long == "" || len(q.waiting[long]) < len(q.waiting[key])+2 {
+		if long == "" || q.lineLocked(long) < q.lineLocked(key)+2 {
 			q.mu.Unlock()
 			return nil, ErrBusy
 		}
 		ws := q.waiting[long]
-		drop := ws[len(ws)-1] // the longest line's newest waiter makes room
+		drop := ws[len(ws)-1] // the longest line's newest waiter (never a resume one) makes room
 		q.removeLocked(drop)
 		close(drop.dropped)
 	}
-	w := &waiter{key: key, granted: make(chan struct{}), dropped: make(chan struct{}), pos: make(chan int, 1)}
-	if len(q.waiting[key]) == 0 {
+	w := &waiter{key: key, resume: resume, granted: make(chan struct{}), dropped: make(chan struct{}), pos: make(chan int, 1)}
+	ws := q.waiting[key]
+	if len(ws) == 0 {
 		q.keys = append(q.keys, key)
 	}
-	q.waiting[key] = append(q.waiting[key], w)
+	at := len(ws)
+	if resume {
+		at = len(ws) - q.lineLocked(key) // behind the key's earlier resume waiters, ahead of its new runs
+		q.resumes++
+	}
+	q.waiting[key] = slices.Insert(ws, at, w)
 	q.n++
 	q.renumberLocked()
+	if q.wake != nil {
+		close(q.wake)
+		q.wake = nil
+	}
 	q.mu.Unlock()
 
 	for {
@@ -198,11 +230,23 @@ func (q *queue) nextLocked(may func(key string) bool) *waiter {
 func (q *queue) longestLocked() string {
 	long := ""
 	for _, k := range q.keys {
-		if long == "" || len(q.waiting[k]) > len(q.waiting[long]) {
+		if q.lineLocked(k) > 0 && (long == "" || q.lineLocked(k) > q.lineLocked(long)) {
 			long = k
 		}
 	}
 	return long
+}
+
+// lineLocked counts key's waiting new runs (its resume waiters left out).
+// q.mu must be held.
+func (q *queue) lineLocked(key string) int {
+	n := 0
+	for _, w := range q.waiting[key] {
+		if !w.resume {
+			n++
+		}
+	}
+	return n
 }
 
 // removeLocked takes w out of its key's line. q.mu must be held.
@@ -213,6 +257,9 @@ func (q *queue) removeLocked(w *waiter) {
 		if x == w {
 			ws = append(ws[:i], ws[i+1:]...)
 			q.n--
+			if w.resume {
+				q.resumes--
+			}
 			break
 		}
 	}
@@ -261,9 +308,22 @@ func (q *queue) renumberLocked() {
 	}
 }
 
-// len reports the number of waiting runs.
+// contended reports whether a run waits for a slot (a new run or a
+// parked one to resume), and returns a channel closed when one is next
+// queued.
+func (q *queue) contended() (bool, <-chan struct{}) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.wake == nil {
+		q.wake = make(chan struct{})
+	}
+	return q.n > 0, q.wake
+}
+
+// len reports the number of waiting new runs (parked runs waiting to
+// resume are not counted).
 func (q *queue) len() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return q.n
+	return q.n - q.resumes
 }

@@ -11,7 +11,8 @@ import (
 // Starting worker processes, and the circuit breaker that keeps a broken
 // binary from burning the machine.
 
-// spawn starts one worker in the background and adds it to the idle set.
+// spawn starts one worker in the background and adds it to the idle set,
+// unless the pool has the processes it wants (wantProcs) or is closing.
 // Repeated start failures open a circuit breaker: spawn waits, doubling the
 // wait up to 10s, so that a broken binary does not burn the machine.
 func (p *Pool) spawn(restart bool) {
@@ -19,7 +20,7 @@ func (p *Pool) spawn(restart bool) {
 	// outside wg): a spawner must not join wg once Close waits for it.
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.closing {
+	if p.closing || p.live.Load() >= p.wantProcs() {
 		return
 	}
 	p.live.Add(1)

@@ -7,16 +7,19 @@ import (
 
 // PoolStats is a point-in-time view of a pool.
 type PoolStats struct {
-	Workers  int   `json:"workers"`  // runs that may execute at once
-	Live     int64 `json:"live"`     // worker processes started or starting
-	Idle     int   `json:"idle"`     // started workers waiting for a run
-	Busy     int64 `json:"busy"`     // runs executing
-	Queued   int   `json:"queued"`   // runs waiting for a worker
-	Runs     int64 `json:"runs"`     // runs executed
-	Kills    int64 `json:"kills"`    // workers killed (deadline, cancel, limit)
-	Crashes  int64 `json:"crashes"`  // workers that died on their own
-	Restarts int64 `json:"restarts"` // replacement workers started
-	Failures int64 `json:"failures"` // workers that failed to start
+	Workers int   `json:"workers"` // runs that may execute at once
+	Live    int64 `json:"live"`    // worker processes started or starting (busy, parked and idle ones)
+	Idle    int   `json:"idle"`    // started workers waiting for a run
+	Busy    int64 `json:"busy"`    // runs holding a slot (executing; parked runs not counted)
+	Parked  int64 `json:"parked"`  // runs parked: waiting on host calls, their slot given back, their worker kept
+	// MaxParked is Config.MaxParked (negative: parking is off).
+	MaxParked int   `json:"maxParked"`
+	Queued    int   `json:"queued"`   // runs waiting for a worker (parked runs waiting to resume not counted)
+	Runs      int64 `json:"runs"`     // runs executed
+	Kills     int64 `json:"kills"`    // workers killed (deadline, cancel, limit)
+	Crashes   int64 `json:"crashes"`  // workers that died on their own
+	Restarts  int64 `json:"restarts"` // replacement workers started
+	Failures  int64 `json:"failures"` // workers that failed to start
 	// PSSBytes is the proportional resident memory of all worker processes
 	// (shared pages split among them; Linux, 0 elsewhere).
 	PSSBytes int64 `json:"pssBytes"`
@@ -28,7 +31,7 @@ type PoolStats struct {
 // Stats reports the pool's current load.
 func (p *Pool) Stats() PoolStats {
 	return PoolStats{
-		Workers: p.cfg.Workers, Live: p.live.Load(), Idle: p.idleCount(), Busy: p.running.Load(),
+		Workers: p.cfg.Workers, Live: p.live.Load(), Idle: p.idleCount(), Busy: p.running.Load(), Parked: p.parked.Load(), MaxParked: p.cfg.MaxParked,
 		Queued: p.queue.len(), Runs: p.runs.Load(), Kills: p.kills.Load(), Crashes: p.crashes.Load(),
 		Restarts: p.restarts.Load(), Failures: p.failures.Load(), PSSBytes: p.workersPSS(), BreakerOpen: p.breakerWait() > 0,
 	}

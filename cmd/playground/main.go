@@ -70,6 +70,7 @@ type config struct {
 	hostGlobals    string
 	libraryDir     string
 	spares         int
+	maxParked      int
 	logLevel       string
 	apiKeys        string
 	apiOrigins     string
@@ -108,6 +109,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.IntVar(&c.burst, "burst", rl.Burst, "runs a client IP may start at once (token bucket size)")
 	fs.IntVar(&c.workers, "workers", d.Workers, "runs executing at once (each in a pre-started worker process)")
 	fs.IntVar(&c.spares, "spare-workers", d.Spares, "started worker processes kept beyond -workers, so a killed worker's slot is usable at once")
+	fs.IntVar(&c.maxParked, "max-parked", 0, fmt.Sprintf("runs that may wait on host calls with their worker slot given back (parked), each keeping its worker process and heap (0: %d per worker; -1: off, such a run holds its slot)", sandbox.ParkPerWorker))
 	fs.Int64Var(&c.memory, "memory-bytes", d.MemoryBytes, "heap one run may use; past it the run ends memory_limit")
 	fs.IntVar(&c.queue, "queue", 0, fmt.Sprintf("runs that may wait for a worker before the server answers busy (0: %d per worker)", sandbox.QueuePerWorker))
 	fs.IntVar(&c.maxFiles, "max-files", d.MaxFiles, "files one run may have")
@@ -250,6 +252,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	pool, err := sandbox.NewPool(sandbox.Config{
 		Workers:        c.workers,
 		Spares:         c.spares,
+		MaxParked:      c.maxParked,
 		MemoryBytes:    c.memory,
 		QueueSize:      c.queue,
 		DefaultTimeout: c.timeout,
@@ -280,7 +283,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		sockets = ratelimit.NewSharedCounts(store, "sockets", c.socketsPerIP)
 		runs = ratelimit.NewSharedCounts(store, "active", c.runsPerIP)
 	}
-	maxSockets := fitSockets(c.maxSockets, c.workers, log)
+	parked := c.maxParked // parked runs keep their worker processes: descriptors for them too
+	if parked == 0 {
+		parked = sandbox.ParkPerWorker * c.workers
+	}
+	maxSockets := fitSockets(c.maxSockets, c.workers+c.spares+max(parked, 0), log)
 
 	poolStats := func() metrics.Pool {
 		st := pool.Stats()

@@ -33,6 +33,7 @@ type Pool struct {
 	Live          int64 // worker processes started or starting
 	Idle          int64 // started workers waiting for a run
 	Busy          int64 // runs executing
+	Parked        int64 // runs waiting on host calls with their slot given back (their worker kept)
 	Queued        int64 // runs waiting for a worker
 	Runs          int64 // runs executed, in all
 	Kills         int64 // workers killed (deadline, cancel, limit)
@@ -289,6 +290,7 @@ var (
 	dLive       = desc("workers_live", "Worker processes started or starting.")
 	dIdle       = desc("workers_idle", "Started workers waiting for a run.")
 	dBusy       = desc("workers_busy", "Workers executing a run.")
+	dParked     = desc("runs_parked", "Runs waiting on host calls with their slot given back (their worker process kept).")
 	dPoolQueued = desc("pool_queued_runs", "Runs waiting in the pool's queue.")
 	dPoolRuns   = desc("pool_runs_total", "Runs the pool executed.")
 	dKills      = desc("worker_kills_total", "Workers killed (deadline, cancel, memory or output limit).")
@@ -308,7 +310,7 @@ func (s *snapshots) Describe(ch chan<- *prometheus.Desc) {
 		ch <- dQueued
 	}
 	if s.cfg.Pool != nil {
-		for _, d := range []*prometheus.Desc{dWorkersMax, dLive, dIdle, dBusy, dPoolQueued, dPoolRuns, dKills, dCrashes, dRestarts, dFailures, dPSS, dBreaker} {
+		for _, d := range []*prometheus.Desc{dWorkersMax, dLive, dIdle, dBusy, dParked, dPoolQueued, dPoolRuns, dKills, dCrashes, dRestarts, dFailures, dPSS, dBreaker} {
 			ch <- d
 		}
 	}
@@ -335,6 +337,7 @@ func (s *snapshots) Collect(ch chan<- prometheus.Metric) {
 		gauge(dLive, float64(p.Live))
 		gauge(dIdle, float64(p.Idle))
 		gauge(dBusy, float64(p.Busy))
+		gauge(dParked, float64(p.Parked))
 		gauge(dPoolQueued, float64(p.Queued))
 		counter(dPoolRuns, float64(p.Runs))
 		counter(dKills, float64(p.Kills))

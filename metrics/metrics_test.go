@@ -86,7 +86,7 @@ func TestScrape(t *testing.T) {
 	m := metrics.New(metrics.Config{
 		Pool: func() metrics.Pool {
 			poolCalls.Add(1)
-			return metrics.Pool{Workers: 2, Live: 3, Idle: 1, Busy: 2, Queued: 5, Runs: 1234, Kills: 7, Crashes: 2,
+			return metrics.Pool{Workers: 2, Live: 3, Idle: 1, Busy: 2, Parked: 3, Queued: 5, Runs: 1234, Kills: 7, Crashes: 2,
 				Restarts: 9, StartFailures: 1, PSSBytes: 28 << 20, BreakerOpen: true}
 		},
 		Sessions: func() metrics.Sessions { return metrics.Sessions{Open: 11, ActiveRuns: 4, QueuedRuns: 2} },
@@ -143,6 +143,7 @@ func TestScrape(t *testing.T) {
 		{"playground_workers_live", G, nil, 3},
 		{"playground_workers_idle", G, nil, 1},
 		{"playground_workers_busy", G, nil, 2},
+		{"playground_runs_parked", G, nil, 3},
 		{"playground_pool_queued_runs", G, nil, 5},
 		{"playground_pool_runs_total", C, nil, 1234},
 		{"playground_worker_kills_total", C, nil, 7},

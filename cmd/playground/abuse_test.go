@@ -650,7 +650,8 @@ func TestAbuseConnectionCap(t *testing.T) {
 // a third client's run still gets a place (the hog's newest waiter ends
 // busy instead) and runs; the hog's other runs keep everything they log.
 func TestAbuseFullQueueSharedFairly(t *testing.T) {
-	addr := server(t, "-workers", "1", "-queue", "3", "-rate", "100", "-burst", "100")
+	addr := server(t, "-workers", "1", "-queue", "3", "-rate", "100", "-burst", "100",
+		"-max-parked", "-1") // sleeping runs hold their slots, so the queue fills
 	sleeper := "import { host } from 'playground';\nconsole.log('before');\nawait host.sleep(1000);\nconsole.log('after');"
 	// A second attacker address takes the reserve worker (the first will
 	// hold the only other), so that the victim must queue.

@@ -291,7 +291,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 
 	poolStats := func() metrics.Pool {
 		st := pool.Stats()
-		return metrics.Pool{Workers: st.Workers, Live: st.Live, Idle: int64(st.Idle), Busy: st.Busy, Queued: int64(st.Queued),
+		return metrics.Pool{Workers: st.Workers, Live: st.Live, Idle: int64(st.Idle), Busy: st.Busy, Parked: st.Parked, Queued: int64(st.Queued),
 			Runs: st.Runs, Kills: st.Kills, Crashes: st.Crashes, Restarts: st.Restarts, StartFailures: st.Failures,
 			PSSBytes: st.PSSBytes, BreakerOpen: st.BreakerOpen}
 	}

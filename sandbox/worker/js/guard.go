@@ -156,7 +156,9 @@ func (e *Runtime) installGuards() {
 func (e *Runtime) replace(holder *goja.Object, name string, length int, fn func(goja.FunctionCall) goja.Value) {
 	f := e.vm.ToValue(fn).(*goja.Object)
 	must(f.DefineDataProperty("name", e.vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
-	must(f.DefineDataProperty("length", e.vm.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+	if length != 0 { // a Go function's length is 0
+		must(f.DefineDataProperty("length", e.vm.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+	}
 	must(holder.DefineDataProperty(name, f, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
 }
 

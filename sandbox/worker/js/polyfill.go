@@ -119,17 +119,7 @@ func (e *Runtime) installPolyfills() {
 	}
 	e.poly.groups = map[string]*goja.Object{}
 	g := vm.GlobalObject()
-	byHolder := map[string]map[string]lazyName{}
-	for _, l := range lazyNames {
-		if byHolder[l.holder] == nil {
-			byHolder[l.holder] = map[string]lazyName{}
-		}
-		byHolder[l.holder][l.name] = l
-	}
-	byHolder["Iterator.prototype"] = map[string]lazyName{}
-	for _, n := range iteratorHelpers {
-		byHolder["Iterator.prototype"][n] = lazyName{"Iterator.prototype", n, "Iterator", n}
-	}
+	byHolder := lazyByHolder()
 	for path, names := range byHolder {
 		var h *goja.Object
 		switch path {
@@ -146,12 +136,29 @@ func (e *Runtime) installPolyfills() {
 	}
 }
 
+// lazyByHolder is lazyNames and iteratorHelpers by holder path, built once
+// per process (the maps are only read).
+var lazyByHolder = sync.OnceValue(func() map[string]map[string]lazyName {
+	byHolder := map[string]map[string]lazyName{}
+	for _, l := range lazyNames {
+		if byHolder[l.holder] == nil {
+			byHolder[l.holder] = map[string]lazyName{}
+		}
+		byHolder[l.holder][l.name] = l
+	}
+	byHolder["Iterator.prototype"] = map[string]lazyName{}
+	for _, n := range iteratorHelpers {
+		byHolder["Iterator.prototype"][n] = lazyName{"Iterator.prototype", n, "Iterator", n}
+	}
+	return byHolder
+})
+
 // lazyHolder puts the Proxy of h's prototype between h and it.
 func (e *Runtime) lazyHolder(h *goja.Object, names map[string]lazyName) {
 	vm := e.vm
-	protoV, err := e.b.getPrototypeOf(goja.Undefined(), h)
-	must(err)
-	proto := protoV.ToObject(vm)
+	// No snippet code has run yet: h and its prototype are the runtime's own
+	// (Prototype and SetPrototype are Go calls, no intrinsic to look up).
+	proto := h.Prototype()
 	lookup := func(property string) (lazyName, bool) {
 		l, ok := names[property]
 		return l, ok && !e.poly.loading[l.group]
@@ -185,8 +192,7 @@ func (e *Runtime) lazyHolder(h *goja.Object, names map[string]lazyName) {
 			return v
 		},
 	})
-	_, err = e.b.setPrototypeOf(goja.Undefined(), h, vm.ToValue(p))
-	must(err)
+	must(h.SetPrototype(vm.ToValue(p).(*goja.Object)))
 }
 
 // iteratorPrototype is %IteratorPrototype%, read without running snippet code.
@@ -195,11 +201,7 @@ func (e *Runtime) iteratorPrototype() *goja.Object {
 	values, _ := goja.AssertFunction(arr.Get("values"))
 	it, err := values(arr)
 	must(err)
-	p1, err := e.b.getPrototypeOf(goja.Undefined(), it)
-	must(err)
-	p2, err := e.b.getPrototypeOf(goja.Undefined(), p1)
-	must(err)
-	return p2.ToObject(e.vm)
+	return it.ToObject(e.vm).Prototype().Prototype()
 }
 
 // captureIntrinsics is what the polyfills use, read from the global object

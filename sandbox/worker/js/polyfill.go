@@ -118,23 +118,36 @@ func (e *Runtime) installPolyfills() {
 		}
 	}
 	e.poly.groups = map[string]*goja.Object{}
+	if benchOff.holders {
+		return
+	}
 	g := vm.GlobalObject()
-	byHolder := lazyByHolder()
-	for path, names := range byHolder {
+	statics := map[string][]lazyName{}
+	for path, names := range lazyByHolder() {
 		var h *goja.Object
 		switch path {
 		case "":
 			h = g
 		case "String.prototype":
-			h = g.Get("String").ToObject(vm).Get("prototype").ToObject(vm)
+			// String.prototype without building the String constructor.
+			h = vm.ToValue("").ToObject(vm).Prototype()
 		case "Iterator.prototype":
 			h = e.iteratorPrototype()
-		default:
-			h = g.Get(path).ToObject(vm)
+		default: // a constructor's statics: on Function.prototype, below
+			for name, l := range names {
+				statics[name] = append(statics[name], l)
+			}
+			continue
 		}
 		e.lazyHolder(h, names)
 	}
+	e.lazyStatics(g.Get("Function").ToObject(vm).Get("prototype").ToObject(vm), statics)
 }
+
+// benchOff turns single Node additions off: only BenchmarkNewHello sets
+// it, to measure what each costs a plain run (nodeAdditions turns them all
+// off, guardsOn the guards).
+var benchOff struct{ regexp, locale, holders bool }
 
 // lazyByHolder is lazyNames and iteratorHelpers by holder path, built once
 // per process (the maps are only read).
@@ -173,6 +186,9 @@ func (e *Runtime) lazyHolder(h *goja.Object, names map[string]lazyName) {
 		return v
 	}
 	p := vm.NewProxy(proto, &goja.ProxyTrapConfig{
+		// The Proxy stands for proto in h's chain: its own prototype is
+		// proto, so instanceof and isPrototypeOf still find proto.
+		GetPrototypeOf: func(target *goja.Object) *goja.Object { return target },
 		Has: func(target *goja.Object, property string) bool {
 			if _, ok := lookup(property); ok {
 				return true
@@ -193,6 +209,67 @@ func (e *Runtime) lazyHolder(h *goja.Object, names map[string]lazyName) {
 		},
 	})
 	must(h.SetPrototype(vm.ToValue(p).(*goja.Object)))
+}
+
+// lazyStatics resolves the constructors' lazy statics (Map.groupBy,
+// Array.fromAsync, Promise.withResolvers, Object.groupBy,
+// Symbol.asyncIterator) without building those constructors in a run that
+// never reads them (goja builds a built-in the first time anything touches
+// it; Map alone is about 10 KiB per run): one Proxy of Object.prototype
+// sits between Function.prototype and Object.prototype, and its get trap
+// answers a lazy name when the receiver is the global object's own data
+// property of that holder (the constructor the snippet reached it
+// through), defining it on the constructor as lazyHolder does. Any other
+// lookup passes through. The has trap knows no receiver: `"groupBy" in f`
+// is true for every function f (in Node only for Object and Map).
+func (e *Runtime) lazyStatics(fp *goja.Object, names map[string][]lazyName) {
+	vm := e.vm
+	g := vm.GlobalObject()
+	lookup := func(property string, receiver goja.Value) (lazyName, *goja.Object, bool) {
+		r, ok := receiver.(*goja.Object)
+		if !ok {
+			return lazyName{}, nil, false
+		}
+		for _, l := range names[property] {
+			if e.poly.loading[l.group] {
+				continue
+			}
+			if h, ok := e.enc.ownData(g, l.holder); ok && h.SameAs(r) {
+				return l, r, true
+			}
+		}
+		return lazyName{}, nil, false
+	}
+	p := vm.NewProxy(fp.Prototype(), &goja.ProxyTrapConfig{
+		GetPrototypeOf: func(target *goja.Object) *goja.Object { return target },
+		Has: func(target *goja.Object, property string) bool {
+			for _, l := range names[property] {
+				if !e.poly.loading[l.group] {
+					return true
+				}
+			}
+			ok, err := e.b.reflectHas(goja.Undefined(), target, vm.ToValue(property))
+			must(err)
+			return ok.ToBoolean()
+		},
+		Get: func(target *goja.Object, property string, receiver goja.Value) goja.Value {
+			if l, h, ok := lookup(property, receiver); ok {
+				v := e.group(l.group).Get(l.key)
+				if l.name == "asyncIterator" { // well-known symbols are non-writable, non-configurable
+					must(h.DefineDataProperty(l.name, v, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
+				} else {
+					must(h.DefineDataProperty(l.name, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+				}
+				return v
+			}
+			v, err := e.b.reflectGet(goja.Undefined(), target, vm.ToValue(property), receiver)
+			if err != nil {
+				panic(err)
+			}
+			return v
+		},
+	})
+	must(fp.SetPrototype(vm.ToValue(p).(*goja.Object)))
 }
 
 // iteratorPrototype is %IteratorPrototype%, read without running snippet code.

@@ -25,6 +25,9 @@ import (
 
 // installRegExp replaces the global RegExp with the rewriting Proxy.
 func (e *Runtime) installRegExp() {
+	if benchOff.regexp {
+		return
+	}
 	vm := e.vm
 	g := vm.GlobalObject()
 	target := g.Get("RegExp").ToObject(vm)

@@ -62,8 +62,10 @@ func (e *Runtime) installGuards() {
 		}
 		return f
 	}
-	str := proto("String")
-	arr := proto("Array")
+	// The prototypes of a wrapper and of an array, not the constructors'
+	// properties: a plain run need not build String and Array.
+	str := vm.ToValue("").ToObject(vm).Prototype()
+	arr := vm.NewArray().Prototype()
 	fn := proto("Function")
 	bigint := vm.Get("BigInt").ToObject(vm)
 	reflect := vm.Get("Reflect").ToObject(vm)

@@ -82,6 +82,10 @@ type polyfills struct {
 	factories  *goja.Object
 	groups     map[string]*goja.Object
 	loading    map[string]bool // groups being evaluated
+	// settled are the lazy names defined on their holders already
+	// (lazyName.holder + "." + lazyName.name): after a delete, a lookup
+	// must not bring them back.
+	settled map[string]bool
 	// natives are the functions Function.prototype.toString prints as
 	// native code, with their names (natives.go).
 	natives map[*goja.Object]string
@@ -174,10 +178,11 @@ func (e *Runtime) lazyHolder(h *goja.Object, names map[string]lazyName) {
 	proto := h.Prototype()
 	lookup := func(property string) (lazyName, bool) {
 		l, ok := names[property]
-		return l, ok && !e.poly.loading[l.group]
+		return l, ok && e.lazyPending(l)
 	}
 	settle := func(l lazyName) goja.Value {
 		v := e.group(l.group).Get(l.key)
+		e.settle(l)
 		if l.name == "asyncIterator" { // well-known symbols are non-writable, non-configurable
 			must(h.DefineDataProperty(l.name, v, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
 		} else {
@@ -217,9 +222,9 @@ func (e *Runtime) lazyHolder(h *goja.Object, names map[string]lazyName) {
 // never reads them (goja builds a built-in the first time anything touches
 // it; Map alone is about 10 KiB per run): one Proxy of Object.prototype
 // sits between Function.prototype and Object.prototype, and its get trap
-// answers a lazy name when the receiver is the global object's own data
-// property of that holder (the constructor the snippet reached it
-// through), defining it on the constructor as lazyHolder does. Any other
+// answers a lazy name when the receiver is, or inherits from, the global
+// object's own data property of that holder (the constructor the snippet
+// reached it through), defining it on the constructor as lazyHolder does. Any other
 // lookup passes through. The has trap knows no receiver: `"groupBy" in f`
 // is true for every function f (in Node only for Object and Map).
 func (e *Runtime) lazyStatics(fp *goja.Object, names map[string][]lazyName) {
@@ -231,11 +236,23 @@ func (e *Runtime) lazyStatics(fp *goja.Object, names map[string][]lazyName) {
 			return lazyName{}, nil, false
 		}
 		for _, l := range names[property] {
-			if e.poly.loading[l.group] {
+			if !e.lazyPending(l) {
 				continue
 			}
-			if h, ok := e.enc.ownData(g, l.holder); ok && h.SameAs(r) {
-				return l, r, true
+			hv, ok := e.enc.ownData(g, l.holder)
+			if !ok {
+				continue
+			}
+			// The receiver is the holder or inherits from it (class C
+			// extends Map: C.groupBy is Map's).
+			depth := 0 // a Proxy's getPrototypeOf could make the chain endless
+			for o := r; o != nil && depth < 64; o, depth = o.Prototype(), depth+1 {
+				if hv.SameAs(o) {
+					return l, hv.(*goja.Object), true
+				}
+				if o.SameAs(fp) {
+					break // the holders are functions: none is above Function.prototype
+				}
 			}
 		}
 		return lazyName{}, nil, false
@@ -244,7 +261,7 @@ func (e *Runtime) lazyStatics(fp *goja.Object, names map[string][]lazyName) {
 		GetPrototypeOf: func(target *goja.Object) *goja.Object { return target },
 		Has: func(target *goja.Object, property string) bool {
 			for _, l := range names[property] {
-				if !e.poly.loading[l.group] {
+				if e.lazyPending(l) {
 					return true
 				}
 			}
@@ -255,6 +272,7 @@ func (e *Runtime) lazyStatics(fp *goja.Object, names map[string][]lazyName) {
 		Get: func(target *goja.Object, property string, receiver goja.Value) goja.Value {
 			if l, h, ok := lookup(property, receiver); ok {
 				v := e.group(l.group).Get(l.key)
+				e.settle(l)
 				if l.name == "asyncIterator" { // well-known symbols are non-writable, non-configurable
 					must(h.DefineDataProperty(l.name, v, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
 				} else {
@@ -270,6 +288,19 @@ func (e *Runtime) lazyStatics(fp *goja.Object, names map[string][]lazyName) {
 		},
 	})
 	must(fp.SetPrototype(vm.ToValue(p).(*goja.Object)))
+}
+
+// lazyPending reports whether l is still to be answered by its trap: not
+// defined on its holder yet, and its group not being evaluated.
+func (e *Runtime) lazyPending(l lazyName) bool {
+	return !e.poly.loading[l.group] && !e.poly.settled[l.holder+"."+l.name]
+}
+
+func (e *Runtime) settle(l lazyName) {
+	if e.poly.settled == nil {
+		e.poly.settled = map[string]bool{}
+	}
+	e.poly.settled[l.holder+"."+l.name] = true
 }
 
 // iteratorPrototype is %IteratorPrototype%, read without running snippet code.

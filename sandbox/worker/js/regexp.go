@@ -95,7 +95,9 @@ func (e *Runtime) installRegExp() {
 		}
 		return vm.ToValue(false)
 	}), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
-	must(g.DefineDataProperty("RegExp", vm.ToValue(p), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+	po := vm.ToValue(p).(*goja.Object)
+	e.markNative(po, "RegExp") // the Proxy prints as the native constructor
+	must(g.DefineDataProperty("RegExp", po, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
 }
 
 // rewriteUnicodeProperties replaces each \p{…} and \P{…} of a unicode

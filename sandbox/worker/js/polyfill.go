@@ -13,13 +13,15 @@ import (
 // from core-js-pure, thirdparty/url.js: WHATWG-conformant, where
 // github.com/dop251/goja_nodejs/url, a layer over net/url, resolved "../"
 // wrongly, dropped the port from origin and did not write searchParams
-// changes back to href), installed lazily: a fresh runtime gets
-// an accessor per name, and the first read of one evaluates its group (the
-// polyfill program is compiled once per process) and replaces the accessors
-// with plain data properties, so that a plain run pays a few microseconds
-// for names it never touches (bench: BenchmarkNew).
+// changes back to href), installed lazily: no name is defined in a fresh
+// runtime; Proxies in the prototype chains of the holders (installPolyfills)
+// answer the lazy names, and the first read of one evaluates its group (the
+// polyfill program is compiled once per process) and defines the name on
+// its holder as a plain data property (writable, configurable, not
+// enumerable, as in Node). A plain run pays for a few Proxies, and builds
+// no goja built-in for names it never touches (BenchmarkNewHello).
 //
-// What a group provides is listed in lazyGlobals; what Node has and the
+// What a group provides is listed in lazyNames; what Node has and the
 // playground does not is undefined (Intl: see locale.go).
 
 //go:embed polyfill.js
@@ -91,15 +93,19 @@ type polyfills struct {
 	natives map[*goja.Object]string
 }
 
-// installPolyfills makes the lazy names resolvable without creating a
-// function per name (each goja function costs about a microsecond, and a
-// plain run would pay for 30 it never calls): each holder (the global
-// object, Symbol, Object, Map, Promise, Array, String.prototype,
-// %IteratorPrototype%) gets a Proxy of its old prototype as its prototype,
-// with Go traps that answer the holder's lazy names; a lookup of any other
-// name passes through to the old prototype. The first read of a lazy name
-// evaluates its group and defines the name on the holder itself, so the
-// Proxy is not consulted for it again.
+// installPolyfills installs the guards (guard.go), the native-looking
+// Function.prototype.toString (natives.go), and makes the lazy names
+// resolvable without creating a function per name (each goja function
+// costs about a microsecond and 0.7 KiB, and a plain run would pay for 30 it
+// never calls) and without building the goja built-ins that hold them:
+// the global object, String.prototype and %IteratorPrototype% each get a
+// Proxy of their old prototype as their prototype (lazyHolder), and the
+// constructors' statics (Map.groupBy, …) are answered by one Proxy above
+// Function.prototype (lazyStatics), so Map and Array are not built for a
+// run that never reads them. Go traps answer the lazy names; a lookup of
+// any other name passes through to the old prototype. The first read of a
+// lazy name evaluates its group and defines the name on the holder itself,
+// so the Proxy is not consulted for it again, also after a delete.
 func (e *Runtime) installPolyfills() {
 	vm := e.vm
 	e.installGuards()
@@ -134,7 +140,6 @@ func (e *Runtime) installPolyfills() {
 		return
 	}
 	g := vm.GlobalObject()
-	statics := map[string][]lazyName{}
 	for path, names := range lazyByHolder() {
 		var h *goja.Object
 		switch path {
@@ -145,15 +150,12 @@ func (e *Runtime) installPolyfills() {
 			h = vm.ToValue("").ToObject(vm).Prototype()
 		case "Iterator.prototype":
 			h = e.iteratorPrototype()
-		default: // a constructor's statics: on Function.prototype, below
-			for name, l := range names {
-				statics[name] = append(statics[name], l)
-			}
+		default: // a constructor's statics: lazyStatics
 			continue
 		}
 		e.lazyHolder(h, names)
 	}
-	e.lazyStatics(g.Get("Function").ToObject(vm).Get("prototype").ToObject(vm), statics)
+	e.lazyStatics(g.Get("Function").ToObject(vm).Get("prototype").ToObject(vm), lazyStaticsByName())
 }
 
 // benchOff turns single Node additions off: only BenchmarkNewHello sets
@@ -176,6 +178,19 @@ var lazyByHolder = sync.OnceValue(func() map[string]map[string]lazyName {
 		byHolder["Iterator.prototype"][n] = lazyName{"Iterator.prototype", n, "Iterator", n}
 	}
 	return byHolder
+})
+
+// lazyStaticsByName is the constructors' lazy statics (the holders that
+// are neither the global object nor a prototype) by property name, built
+// once per process.
+var lazyStaticsByName = sync.OnceValue(func() map[string][]lazyName {
+	m := map[string][]lazyName{}
+	for _, l := range lazyNames {
+		if l.holder != "" && !strings.HasSuffix(l.holder, ".prototype") {
+			m[l.name] = append(m[l.name], l)
+		}
+	}
+	return m
 })
 
 // lazyHolder puts the Proxy of h's prototype between h and it.

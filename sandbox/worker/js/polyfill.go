@@ -135,7 +135,6 @@ func (e *Runtime) installPolyfills() {
 			must(fn.DefineDataProperty("length", vm.ToValue(1), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
 		}
 	}
-	e.poly.groups = map[string]*goja.Object{}
 	if benchOff.holders {
 		return
 	}
@@ -416,6 +415,9 @@ func (e *Runtime) group(name string) *goja.Object {
 			panic(err)
 		}
 		out = v.ToObject(e.vm)
+	}
+	if e.poly.groups == nil {
+		e.poly.groups = map[string]*goja.Object{}
 	}
 	e.poly.groups[name] = out
 	e.nativeExports(out)

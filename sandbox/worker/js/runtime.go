@@ -284,9 +284,7 @@ func (e *Runtime) setup(j Job) {
 	must(vm.Set("performance", perf))
 	must(vm.Set("crypto", e.cryptoObject(j.Deterministic)))
 	e.nameNatives(vm.GlobalObject(), "setTimeout", "setInterval", "clearTimeout", "clearInterval")
-	for _, holder := range []string{"console", "performance", "crypto"} {
-		e.nameNatives(vm.Get(holder).(*goja.Object))
-	}
+	e.nameNatives(perf) // console and crypto name theirs (setNative)
 	if nodeAdditions {
 		e.installPolyfills() // it takes Reflect.has and Reflect.get for its traps
 	}

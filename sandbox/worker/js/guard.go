@@ -54,7 +54,6 @@ func (e *Runtime) installGuards() {
 		return
 	}
 	vm := e.vm
-	proto := func(ctor string) *goja.Object { return vm.Get(ctor).ToObject(vm).Get("prototype").ToObject(vm) }
 	original := func(o *goja.Object, name string) goja.Callable {
 		f, ok := goja.AssertFunction(o.Get(name))
 		if !ok {
@@ -66,7 +65,7 @@ func (e *Runtime) installGuards() {
 	// properties: a plain run need not build String and Array.
 	str := vm.ToValue("").ToObject(vm).Prototype()
 	arr := vm.NewArray().Prototype()
-	fn := proto("Function")
+	fn := e.functionPrototype()
 	bigint := vm.Get("BigInt").ToObject(vm)
 	reflect := vm.Get("Reflect").ToObject(vm)
 

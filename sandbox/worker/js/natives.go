@@ -60,7 +60,7 @@ func (e *Runtime) markNative(fn *goja.Object, name string) {
 // function as goja does. It looks native itself.
 func (e *Runtime) installNativeToString() {
 	vm := e.vm
-	proto := vm.Get("Function").ToObject(vm).Get("prototype").ToObject(vm)
+	proto := e.functionPrototype()
 	orig, ok := goja.AssertFunction(proto.Get("toString"))
 	if !ok {
 		panic("sandbox: missing builtin Function.prototype.toString")
@@ -148,4 +148,11 @@ func (e *Runtime) nativeMembers(o *goja.Object, prefix string) {
 			e.nativeFn(s, "set "+k)
 		}
 	}
+}
+
+// functionPrototype is Function.prototype, read before any snippet code
+// runs as the prototype of Object (built already: newBuiltins), so that a
+// plain run does not build the Function constructor.
+func (e *Runtime) functionPrototype() *goja.Object {
+	return e.vm.Get("Object").ToObject(e.vm).Prototype()
 }

@@ -154,7 +154,7 @@ func (e *Runtime) installPolyfills() {
 		}
 		e.lazyHolder(h, names)
 	}
-	e.lazyStatics(g.Get("Function").ToObject(vm).Get("prototype").ToObject(vm), lazyStaticsByName())
+	e.lazyStatics(e.functionPrototype(), lazyStaticsByName())
 }
 
 // benchOff turns single Node additions off: only BenchmarkNewHello sets

@@ -26,17 +26,17 @@ func newConsole(e *Runtime) *goja.Object {
 	c := &console{e: e, counts: map[string]int{}, timers: map[string]float64{}}
 	o := e.vm.NewObject()
 	for _, level := range []string{"log", "info", "warn", "error", "debug"} {
-		must(o.Set(level, c.method(level)))
+		must(e.setNative(o, level, c.method(level)))
 	}
-	must(o.Set("trace", func(call goja.FunctionCall) goja.Value {
+	must(e.setNative(o, "trace", func(call goja.FunctionCall) goja.Value {
 		c.print("debug", call.Arguments, "Trace:", c.stackText())
 		return goja.Undefined()
 	}))
-	must(o.Set("dir", func(call goja.FunctionCall) goja.Value {
+	must(e.setNative(o, "dir", func(call goja.FunctionCall) goja.Value {
 		c.print("log", call.Arguments[:min(1, len(call.Arguments))], "", "")
 		return goja.Undefined()
 	}))
-	must(o.Set("assert", func(call goja.FunctionCall) goja.Value {
+	must(e.setNative(o, "assert", func(call goja.FunctionCall) goja.Value {
 		if call.Argument(0).ToBoolean() {
 			return goja.Undefined()
 		}
@@ -48,25 +48,25 @@ func newConsole(e *Runtime) *goja.Object {
 		c.print("error", args, head, "")
 		return goja.Undefined()
 	}))
-	must(o.Set("count", func(call goja.FunctionCall) goja.Value {
+	must(e.setNative(o, "count", func(call goja.FunctionCall) goja.Value {
 		label := c.label(call)
 		c.counts[label]++
 		c.printText("info", fmt.Sprintf("%s: %d", label, c.counts[label]))
 		return goja.Undefined()
 	}))
-	must(o.Set("countReset", func(call goja.FunctionCall) goja.Value {
+	must(e.setNative(o, "countReset", func(call goja.FunctionCall) goja.Value {
 		delete(c.counts, c.label(call))
 		return goja.Undefined()
 	}))
-	must(o.Set("time", func(call goja.FunctionCall) goja.Value {
+	must(e.setNative(o, "time", func(call goja.FunctionCall) goja.Value {
 		c.timers[c.label(call)] = millis(e.clock.now())
 		return goja.Undefined()
 	}))
-	must(o.Set("timeLog", func(call goja.FunctionCall) goja.Value {
+	must(e.setNative(o, "timeLog", func(call goja.FunctionCall) goja.Value {
 		c.timeLog(call, false)
 		return goja.Undefined()
 	}))
-	must(o.Set("timeEnd", func(call goja.FunctionCall) goja.Value {
+	must(e.setNative(o, "timeEnd", func(call goja.FunctionCall) goja.Value {
 		c.timeLog(call, true)
 		return goja.Undefined()
 	}))
@@ -77,13 +77,13 @@ func newConsole(e *Runtime) *goja.Object {
 		c.indent++
 		return goja.Undefined()
 	}
-	must(o.Set("group", group))
-	must(o.Set("groupCollapsed", func(c goja.FunctionCall) goja.Value { return group(c) })) // its own function: it has its own name
-	must(o.Set("groupEnd", func(goja.FunctionCall) goja.Value {
+	must(e.setNative(o, "group", group))
+	must(e.setNative(o, "groupCollapsed", func(c goja.FunctionCall) goja.Value { return group(c) })) // its own function: it has its own name
+	must(e.setNative(o, "groupEnd", func(goja.FunctionCall) goja.Value {
 		c.indent = max(0, c.indent-1)
 		return goja.Undefined()
 	}))
-	must(o.Set("table", func(call goja.FunctionCall) goja.Value {
+	must(e.setNative(o, "table", func(call goja.FunctionCall) goja.Value {
 		if len(call.Arguments) == 0 {
 			return goja.Undefined()
 		}

@@ -44,7 +44,7 @@ func (e *Runtime) cryptoObject(deterministic bool) *goja.Object {
 		}
 	}
 	o := e.vm.NewObject()
-	must(o.Set("getRandomValues", func(c goja.FunctionCall) goja.Value {
+	must(e.setNative(o, "getRandomValues", func(c goja.FunctionCall) goja.Value {
 		if len(c.Arguments) == 0 {
 			e.throw("TypeError", "Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present.")
 		}
@@ -72,7 +72,7 @@ func (e *Runtime) cryptoObject(deterministic bool) *goja.Object {
 		}
 		return arr
 	}))
-	must(o.Set("randomUUID", func(goja.FunctionCall) goja.Value {
+	must(e.setNative(o, "randomUUID", func(goja.FunctionCall) goja.Value {
 		var b [16]byte
 		fill(b[:])
 		b[6] = b[6]&0x0f | 0x40 // version 4 (RFC 9562, section 5.4)

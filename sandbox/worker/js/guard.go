@@ -54,7 +54,6 @@ func (e *Runtime) installGuards() {
 		return
 	}
 	vm := e.vm
-	proto := func(ctor string) *goja.Object { return vm.Get(ctor).ToObject(vm).Get("prototype").ToObject(vm) }
 	original := func(o *goja.Object, name string) goja.Callable {
 		f, ok := goja.AssertFunction(o.Get(name))
 		if !ok {
@@ -62,9 +61,11 @@ func (e *Runtime) installGuards() {
 		}
 		return f
 	}
-	str := proto("String")
-	arr := proto("Array")
-	fn := proto("Function")
+	// The prototypes of a wrapper and of an array, not the constructors'
+	// properties: a plain run need not build String and Array.
+	str := vm.ToValue("").ToObject(vm).Prototype()
+	arr := vm.NewArray().Prototype()
+	fn := e.functionPrototype()
 	bigint := vm.Get("BigInt").ToObject(vm)
 	reflect := vm.Get("Reflect").ToObject(vm)
 
@@ -156,7 +157,9 @@ func (e *Runtime) installGuards() {
 func (e *Runtime) replace(holder *goja.Object, name string, length int, fn func(goja.FunctionCall) goja.Value) {
 	f := e.vm.ToValue(fn).(*goja.Object)
 	must(f.DefineDataProperty("name", e.vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
-	must(f.DefineDataProperty("length", e.vm.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+	if length != 0 { // a Go function's length is 0
+		must(f.DefineDataProperty("length", e.vm.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+	}
 	must(holder.DefineDataProperty(name, f, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
 }
 

@@ -164,6 +164,9 @@ func (e *Runtime) optInt(method string, o *goja.Object, name string, def, lo, hi
 
 // installLocale replaces goja's locale methods (see the file comment).
 func (e *Runtime) installLocale() {
+	if benchOff.locale {
+		return
+	}
 	vm := e.vm
 	proto := func(ctor string) *goja.Object {
 		return vm.GlobalObject().Get(ctor).ToObject(vm).Get("prototype").ToObject(vm)
@@ -171,7 +174,8 @@ func (e *Runtime) installLocale() {
 	def := func(o *goja.Object, name string, length int, fn func(goja.FunctionCall) goja.Value) {
 		e.replace(o, name, length, fn) // looks native: name, length, toString
 	}
-	def(proto("Number"), "toLocaleString", 0, func(c goja.FunctionCall) goja.Value {
+	// Number's and String's prototypes without building their constructors.
+	def(vm.ToValue(0).ToObject(vm).Prototype(), "toLocaleString", 0, func(c goja.FunctionCall) goja.Value {
 		ok := false
 		switch t := c.This.(type) {
 		case *goja.Object:
@@ -224,7 +228,7 @@ func (e *Runtime) installLocale() {
 			return vm.ToValue(strings.Join(parts, ", "))
 		})
 	}
-	stringPrototype := proto("String")
+	stringPrototype := vm.ToValue("").ToObject(vm).Prototype()
 	collators := map[string]*collate.Collator{}
 	def(stringPrototype, "localeCompare", 1, func(c goja.FunctionCall) goja.Value {
 		const method = "String.prototype.localeCompare"

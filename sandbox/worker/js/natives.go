@@ -25,9 +25,24 @@ func (e *Runtime) nameNatives(o *goja.Object, keys ...string) {
 			continue
 		}
 		if _, callable := goja.AssertFunction(fn); callable {
-			_ = fn.DefineDataProperty("name", e.vm.ToValue(k), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+			nameFn(e.vm, fn, k)
 		}
 	}
+}
+
+// nameFn gives fn Node's name property: name, not writable, not
+// enumerable, configurable (a Go function's own is goja's symbol name).
+func nameFn(vm *goja.Runtime, fn *goja.Object, name string) {
+	_ = fn.DefineDataProperty("name", vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
+// setNative sets o[name] (writable, enumerable, configurable, as an
+// assignment does) to the Go function fn named name, as nameNatives would:
+// cheaper than naming o's functions afterwards (which lists o's keys).
+func (e *Runtime) setNative(o *goja.Object, name string, fn func(goja.FunctionCall) goja.Value) error {
+	f := e.vm.ToValue(fn).(*goja.Object)
+	nameFn(e.vm, f, name)
+	return o.Set(name, f)
 }
 
 // markNative records fn as a built-in named name: Function.prototype.toString
@@ -45,7 +60,7 @@ func (e *Runtime) markNative(fn *goja.Object, name string) {
 // function as goja does. It looks native itself.
 func (e *Runtime) installNativeToString() {
 	vm := e.vm
-	proto := vm.Get("Function").ToObject(vm).Get("prototype").ToObject(vm)
+	proto := e.functionPrototype()
 	orig, ok := goja.AssertFunction(proto.Get("toString"))
 	if !ok {
 		panic("sandbox: missing builtin Function.prototype.toString")
@@ -133,4 +148,11 @@ func (e *Runtime) nativeMembers(o *goja.Object, prefix string) {
 			e.nativeFn(s, "set "+k)
 		}
 	}
+}
+
+// functionPrototype is Function.prototype, read before any snippet code
+// runs as the prototype of Object (built already: newBuiltins), so that a
+// plain run does not build the Function constructor.
+func (e *Runtime) functionPrototype() *goja.Object {
+	return e.vm.Get("Object").ToObject(e.vm).Prototype()
 }

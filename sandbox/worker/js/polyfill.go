@@ -13,13 +13,15 @@ import (
 // from core-js-pure, thirdparty/url.js: WHATWG-conformant, where
 // github.com/dop251/goja_nodejs/url, a layer over net/url, resolved "../"
 // wrongly, dropped the port from origin and did not write searchParams
-// changes back to href), installed lazily: a fresh runtime gets
-// an accessor per name, and the first read of one evaluates its group (the
-// polyfill program is compiled once per process) and replaces the accessors
-// with plain data properties, so that a plain run pays a few microseconds
-// for names it never touches (bench: BenchmarkNew).
+// changes back to href), installed lazily: no name is defined in a fresh
+// runtime; Proxies in the prototype chains of the holders (installPolyfills)
+// answer the lazy names, and the first read of one evaluates its group (the
+// polyfill program is compiled once per process) and defines the name on
+// its holder as a plain data property (writable, configurable, not
+// enumerable, as in Node). A plain run pays for a few Proxies, and builds
+// no goja built-in for names it never touches (BenchmarkNewHello).
 //
-// What a group provides is listed in lazyGlobals; what Node has and the
+// What a group provides is listed in lazyNames; what Node has and the
 // playground does not is undefined (Intl: see locale.go).
 
 //go:embed polyfill.js
@@ -82,24 +84,43 @@ type polyfills struct {
 	factories  *goja.Object
 	groups     map[string]*goja.Object
 	loading    map[string]bool // groups being evaluated
+	// settled are the lazy names defined on their holders already
+	// (lazyName.holder + "." + lazyName.name): after a delete, a lookup
+	// must not bring them back.
+	settled map[string]bool
 	// natives are the functions Function.prototype.toString prints as
 	// native code, with their names (natives.go).
 	natives map[*goja.Object]string
 }
 
-// installPolyfills makes the lazy names resolvable without creating a
-// function per name (each goja function costs about a microsecond, and a
-// plain run would pay for 30 it never calls): each holder (the global
-// object, Symbol, Object, Map, Promise, Array, String.prototype,
-// %IteratorPrototype%) gets a Proxy of its old prototype as its prototype,
-// with Go traps that answer the holder's lazy names; a lookup of any other
-// name passes through to the old prototype. The first read of a lazy name
-// evaluates its group and defines the name on the holder itself, so the
-// Proxy is not consulted for it again.
+// installPolyfills installs the guards (guard.go), the native-looking
+// Function.prototype.toString (natives.go), and makes the lazy names
+// resolvable without creating a function per name (each goja function
+// costs about a microsecond and 0.7 KiB, and a plain run would pay for 30 it
+// never calls) and without building the goja built-ins that hold them:
+// the global object, String.prototype and %IteratorPrototype% each get a
+// Proxy of their old prototype as their prototype (lazyHolder), and the
+// constructors' statics (Map.groupBy, …) are answered by one Proxy above
+// Function.prototype (lazyStatics), so Map and Array are not built for a
+// run that never reads them. Go traps answer the lazy names; a lookup of
+// any other name passes through to the old prototype. The first read of a
+// lazy name evaluates its group and defines the name on the holder itself,
+// so the Proxy is not consulted for it again, also after a delete.
 func (e *Runtime) installPolyfills() {
 	vm := e.vm
 	e.installGuards()
 	e.installNativeToString()
+	// The traps below (and the sort guard) run inside snippet code: take
+	// Reflect.has and Reflect.get now, while they are surely the intrinsics
+	// (no snippet code has run), with plain Go reads rather than resolving
+	// them through descriptors (lazyBuiltin), which costs a plain run 4 KiB.
+	reflect := vm.Get("Reflect").ToObject(vm)
+	if f, ok := goja.AssertFunction(reflect.Get("has")); ok {
+		e.b.reflectHas = f
+	}
+	if f, ok := goja.AssertFunction(reflect.Get("get")); ok {
+		e.b.reflectGet = f
+	}
 	// Node's lengths (setTimeout(callback, after, arg1, arg2, arg3)).
 	for name, length := range map[string]int{"setTimeout": 5, "setInterval": 5, "clearTimeout": 1, "clearInterval": 1} {
 		if fn, ok := vm.Get(name).(*goja.Object); ok {
@@ -109,16 +130,41 @@ func (e *Runtime) installPolyfills() {
 	if fn, ok := vm.Get("queueMicrotask").(*goja.Object); ok {
 		e.markNative(fn, "queueMicrotask")
 	}
-	if fn, ok := vm.Get("RegExp").(*goja.Object); ok {
-		e.markNative(fn, "RegExp")
-	}
 	if c, ok := vm.Get("crypto").(*goja.Object); ok {
 		if fn, ok := c.Get("getRandomValues").(*goja.Object); ok {
 			must(fn.DefineDataProperty("length", vm.ToValue(1), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
 		}
 	}
-	e.poly.groups = map[string]*goja.Object{}
+	if benchOff.holders {
+		return
+	}
 	g := vm.GlobalObject()
+	for path, names := range lazyByHolder() {
+		var h *goja.Object
+		switch path {
+		case "":
+			h = g
+		case "String.prototype":
+			// String.prototype without building the String constructor.
+			h = vm.ToValue("").ToObject(vm).Prototype()
+		case "Iterator.prototype":
+			h = e.iteratorPrototype()
+		default: // a constructor's statics: lazyStatics
+			continue
+		}
+		e.lazyHolder(h, names)
+	}
+	e.lazyStatics(e.functionPrototype(), lazyStaticsByName())
+}
+
+// benchOff turns single Node additions off: only BenchmarkNewHello sets
+// it, to measure what each costs a plain run (nodeAdditions turns them all
+// off, guardsOn the guards).
+var benchOff struct{ regexp, locale, holders bool }
+
+// lazyByHolder is lazyNames and iteratorHelpers by holder path, built once
+// per process (the maps are only read).
+var lazyByHolder = sync.OnceValue(func() map[string]map[string]lazyName {
 	byHolder := map[string]map[string]lazyName{}
 	for _, l := range lazyNames {
 		if byHolder[l.holder] == nil {
@@ -130,34 +176,35 @@ func (e *Runtime) installPolyfills() {
 	for _, n := range iteratorHelpers {
 		byHolder["Iterator.prototype"][n] = lazyName{"Iterator.prototype", n, "Iterator", n}
 	}
-	for path, names := range byHolder {
-		var h *goja.Object
-		switch path {
-		case "":
-			h = g
-		case "String.prototype":
-			h = g.Get("String").ToObject(vm).Get("prototype").ToObject(vm)
-		case "Iterator.prototype":
-			h = e.iteratorPrototype()
-		default:
-			h = g.Get(path).ToObject(vm)
+	return byHolder
+})
+
+// lazyStaticsByName is the constructors' lazy statics (the holders that
+// are neither the global object nor a prototype) by property name, built
+// once per process.
+var lazyStaticsByName = sync.OnceValue(func() map[string][]lazyName {
+	m := map[string][]lazyName{}
+	for _, l := range lazyNames {
+		if l.holder != "" && !strings.HasSuffix(l.holder, ".prototype") {
+			m[l.name] = append(m[l.name], l)
 		}
-		e.lazyHolder(h, names)
 	}
-}
+	return m
+})
 
 // lazyHolder puts the Proxy of h's prototype between h and it.
 func (e *Runtime) lazyHolder(h *goja.Object, names map[string]lazyName) {
 	vm := e.vm
-	protoV, err := e.b.getPrototypeOf(goja.Undefined(), h)
-	must(err)
-	proto := protoV.ToObject(vm)
+	// No snippet code has run yet: h and its prototype are the runtime's own
+	// (Prototype and SetPrototype are Go calls, no intrinsic to look up).
+	proto := h.Prototype()
 	lookup := func(property string) (lazyName, bool) {
 		l, ok := names[property]
-		return l, ok && !e.poly.loading[l.group]
+		return l, ok && e.lazyPending(l)
 	}
 	settle := func(l lazyName) goja.Value {
 		v := e.group(l.group).Get(l.key)
+		e.settle(l)
 		if l.name == "asyncIterator" { // well-known symbols are non-writable, non-configurable
 			must(h.DefineDataProperty(l.name, v, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
 		} else {
@@ -166,6 +213,9 @@ func (e *Runtime) lazyHolder(h *goja.Object, names map[string]lazyName) {
 		return v
 	}
 	p := vm.NewProxy(proto, &goja.ProxyTrapConfig{
+		// The Proxy stands for proto in h's chain: its own prototype is
+		// proto, so instanceof and isPrototypeOf still find proto.
+		GetPrototypeOf: func(target *goja.Object) *goja.Object { return target },
 		Has: func(target *goja.Object, property string) bool {
 			if _, ok := lookup(property); ok {
 				return true
@@ -185,8 +235,94 @@ func (e *Runtime) lazyHolder(h *goja.Object, names map[string]lazyName) {
 			return v
 		},
 	})
-	_, err = e.b.setPrototypeOf(goja.Undefined(), h, vm.ToValue(p))
-	must(err)
+	must(h.SetPrototype(vm.ToValue(p).(*goja.Object)))
+}
+
+// lazyStatics resolves the constructors' lazy statics (Map.groupBy,
+// Array.fromAsync, Promise.withResolvers, Object.groupBy,
+// Symbol.asyncIterator) without building those constructors in a run that
+// never reads them (goja builds a built-in the first time anything touches
+// it; Map alone is about 10 KiB per run): one Proxy of Object.prototype
+// sits between Function.prototype and Object.prototype, and its get trap
+// answers a lazy name when the receiver is, or inherits from, the global
+// object's own data property of that holder (the constructor the snippet
+// reached it through), defining it on the constructor as lazyHolder does. Any other
+// lookup passes through. The has trap knows no receiver: `"groupBy" in f`
+// is true for every function f (in Node only for Object and Map).
+func (e *Runtime) lazyStatics(fp *goja.Object, names map[string][]lazyName) {
+	vm := e.vm
+	g := vm.GlobalObject()
+	lookup := func(property string, receiver goja.Value) (lazyName, *goja.Object, bool) {
+		r, ok := receiver.(*goja.Object)
+		if !ok {
+			return lazyName{}, nil, false
+		}
+		for _, l := range names[property] {
+			if !e.lazyPending(l) {
+				continue
+			}
+			hv, ok := e.enc.ownData(g, l.holder)
+			if !ok {
+				continue
+			}
+			// The receiver is the holder or inherits from it (class C
+			// extends Map: C.groupBy is Map's).
+			depth := 0 // a Proxy's getPrototypeOf could make the chain endless
+			for o := r; o != nil && depth < 64; o, depth = o.Prototype(), depth+1 {
+				if hv.SameAs(o) {
+					return l, hv.(*goja.Object), true
+				}
+				if o.SameAs(fp) {
+					break // the holders are functions: none is above Function.prototype
+				}
+			}
+		}
+		return lazyName{}, nil, false
+	}
+	p := vm.NewProxy(fp.Prototype(), &goja.ProxyTrapConfig{
+		GetPrototypeOf: func(target *goja.Object) *goja.Object { return target },
+		Has: func(target *goja.Object, property string) bool {
+			for _, l := range names[property] {
+				if e.lazyPending(l) {
+					return true
+				}
+			}
+			ok, err := e.b.reflectHas(goja.Undefined(), target, vm.ToValue(property))
+			must(err)
+			return ok.ToBoolean()
+		},
+		Get: func(target *goja.Object, property string, receiver goja.Value) goja.Value {
+			if l, h, ok := lookup(property, receiver); ok {
+				v := e.group(l.group).Get(l.key)
+				e.settle(l)
+				if l.name == "asyncIterator" { // well-known symbols are non-writable, non-configurable
+					must(h.DefineDataProperty(l.name, v, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
+				} else {
+					must(h.DefineDataProperty(l.name, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+				}
+				return v
+			}
+			v, err := e.b.reflectGet(goja.Undefined(), target, vm.ToValue(property), receiver)
+			if err != nil {
+				panic(err)
+			}
+			return v
+		},
+	})
+	must(fp.SetPrototype(vm.ToValue(p).(*goja.Object)))
+}
+
+// lazyPending reports whether l is still to be answered by its trap: not
+// defined on its holder yet, and its group not being evaluated.
+func (e *Runtime) lazyPending(l lazyName) bool {
+	return !e.poly.loading[l.group] && !e.poly.settled[l.holder+"."+l.name]
+}
+
+func (e *Runtime) settle(l lazyName) {
+	if e.poly.settled == nil {
+		e.poly.settled = map[string]bool{}
+	}
+	e.poly.settled[l.holder+"."+l.name] = true
 }
 
 // iteratorPrototype is %IteratorPrototype%, read without running snippet code.
@@ -195,11 +331,7 @@ func (e *Runtime) iteratorPrototype() *goja.Object {
 	values, _ := goja.AssertFunction(arr.Get("values"))
 	it, err := values(arr)
 	must(err)
-	p1, err := e.b.getPrototypeOf(goja.Undefined(), it)
-	must(err)
-	p2, err := e.b.getPrototypeOf(goja.Undefined(), p1)
-	must(err)
-	return p2.ToObject(e.vm)
+	return it.ToObject(e.vm).Prototype().Prototype()
 }
 
 // captureIntrinsics is what the polyfills use, read from the global object
@@ -283,6 +415,9 @@ func (e *Runtime) group(name string) *goja.Object {
 			panic(err)
 		}
 		out = v.ToObject(e.vm)
+	}
+	if e.poly.groups == nil {
+		e.poly.groups = map[string]*goja.Object{}
 	}
 	e.poly.groups[name] = out
 	e.nativeExports(out)

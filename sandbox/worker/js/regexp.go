@@ -25,10 +25,14 @@ import (
 
 // installRegExp replaces the global RegExp with the rewriting Proxy.
 func (e *Runtime) installRegExp() {
+	if benchOff.regexp {
+		return
+	}
 	vm := e.vm
 	g := vm.GlobalObject()
 	target := g.Get("RegExp").ToObject(vm)
-	construct, _ := goja.AssertFunction(g.Get("Reflect").ToObject(vm).Get("construct"))
+	construct, _ := goja.AssertConstructor(target) // no Reflect: a plain run need not build it
+	call, _ := goja.AssertFunction(target)
 	fix := func(args []goja.Value) []goja.Value {
 		if len(args) == 0 {
 			return args
@@ -58,16 +62,15 @@ func (e *Runtime) installRegExp() {
 	p := vm.NewProxy(target, &goja.ProxyTrapConfig{
 		Construct: func(t *goja.Object, args []goja.Value, newTarget *goja.Object) *goja.Object {
 			args = fix(args)
-			v, err := construct(goja.Undefined(), t, vm.NewArray(toAny(args)...), newTarget)
+			v, err := construct(newTarget, args...)
 			if err != nil {
 				panic(err)
 			}
-			return v.ToObject(vm)
+			return v
 		},
 		Apply: func(t *goja.Object, this goja.Value, args []goja.Value) goja.Value {
 			args = fix(args)
-			f, _ := goja.AssertFunction(t)
-			v, err := f(this, args...)
+			v, err := call(this, args...)
 			if err != nil {
 				panic(err)
 			}
@@ -92,15 +95,9 @@ func (e *Runtime) installRegExp() {
 		}
 		return vm.ToValue(false)
 	}), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
-	must(g.DefineDataProperty("RegExp", vm.ToValue(p), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
-}
-
-func toAny(vs []goja.Value) []any {
-	out := make([]any, len(vs))
-	for i, v := range vs {
-		out[i] = v
-	}
-	return out
+	po := vm.ToValue(p).(*goja.Object)
+	e.markNative(po, "RegExp") // the Proxy prints as the native constructor
+	must(g.DefineDataProperty("RegExp", po, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
 }
 
 // rewriteUnicodeProperties replaces each \p{…} and \P{…} of a unicode

@@ -284,16 +284,9 @@ func (e *Runtime) setup(j Job) {
 	must(vm.Set("performance", perf))
 	must(vm.Set("crypto", e.cryptoObject(j.Deterministic)))
 	e.nameNatives(vm.GlobalObject(), "setTimeout", "setInterval", "clearTimeout", "clearInterval")
-	for _, holder := range []string{"console", "performance", "crypto"} {
-		e.nameNatives(vm.Get(holder).(*goja.Object))
-	}
+	e.nameNatives(perf) // console and crypto name theirs (setNative)
 	if nodeAdditions {
-		e.installPolyfills()
-		// The polyfills' traps run inside snippet code: find Reflect.get and
-		// Reflect.has now, while they are surely the intrinsics (Reflect is
-		// built already: installRegExp uses Reflect.construct).
-		_, _ = e.b.reflectHas(goja.Undefined(), vm.GlobalObject(), vm.ToValue("Object"))
-		_, _ = e.b.reflectGet(goja.Undefined(), vm.GlobalObject(), vm.ToValue("Object"))
+		e.installPolyfills() // it takes Reflect.has and Reflect.get for its traps
 	}
 	e.facts = newFactStore(e)
 }

@@ -154,17 +154,27 @@ func total(msgs [][]byte) int {
 	return n
 }
 
-// pingLoop pings the peer every PingInterval and drops it when a ping goes
-// unanswered for that long.
-func (s *Session) pingLoop(ctx context.Context, cancel context.CancelFunc) {
-	t := time.NewTicker(s.cfg.PingInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
+// startPings pings the peer every PingInterval and drops it when a ping
+// goes unanswered for that long. Between pings it holds no goroutine (a
+// timer's function runs each ping), so an idle socket costs one goroutine
+// less (issue 12). stop ends the pings and waits for one in flight; call
+// it after ctx ends (the ping then returns at once).
+func (s *Session) startPings(ctx context.Context, cancel context.CancelFunc) (stop func()) {
+	var (
+		mu       sync.Mutex // guards t and stopped
+		t        *time.Timer
+		stopped  bool
+		inFlight sync.WaitGroup
+	)
+	ping := func() {
+		mu.Lock()
+		if stopped {
+			mu.Unlock()
 			return
-		case <-t.C:
 		}
+		inFlight.Add(1)
+		mu.Unlock()
+		defer inFlight.Done()
 		pctx, pcancel := context.WithTimeout(ctx, s.cfg.PingInterval)
 		err := s.conn.Ping(pctx)
 		pcancel()
@@ -174,5 +184,20 @@ func (s *Session) pingLoop(ctx context.Context, cancel context.CancelFunc) {
 			cancel()
 			return
 		}
+		mu.Lock()
+		if !stopped {
+			t.Reset(s.cfg.PingInterval)
+		}
+		mu.Unlock()
+	}
+	mu.Lock()
+	t = time.AfterFunc(s.cfg.PingInterval, ping)
+	mu.Unlock()
+	return func() {
+		mu.Lock()
+		stopped = true
+		t.Stop()
+		mu.Unlock()
+		inFlight.Wait()
 	}
 }

@@ -182,9 +182,10 @@ func (s *Session) Serve(ctx context.Context) error {
 		cutOffMu.Unlock()
 	}()
 	wg.Go(func() { s.writeLoop(ctx, cancel) })
-	wg.Go(func() { s.pingLoop(ctx, cancel) })
+	stopPings := s.startPings(ctx, cancel)
 	err := s.readLoop(context.WithoutCancel(ctx), ctx, &wg)
 	cancel()
+	stopPings()
 	<-closed
 	s.conn.CloseNow()
 	switch websocket.CloseStatus(err) {

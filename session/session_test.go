@@ -119,3 +119,58 @@ func TestServerShutdownClosesWithGoingAway(t *testing.T) {
 		}
 	}
 }
+
+// TestPings: a peer that answers pings (it reads, so the library pongs)
+// stays connected across several ping intervals; one that stops reading,
+// and so never pongs, is dropped after an unanswered ping. goleak (TestMain)
+// checks that no ping outlives its session.
+func TestPings(t *testing.T) {
+	srv, metrics := serve(t, session.Config{Runner: blockRunner{}, Limiter: allowAll{}, PingInterval: 50 * time.Millisecond})
+	url := "ws" + strings.TrimPrefix(srv.URL, "http") + "/"
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+
+	answering, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer answering.CloseNow()
+	rctx, rcancel := context.WithCancel(ctx)
+	defer rcancel()
+	readerDone := make(chan struct{})
+	go func() { // reading answers the pings
+		defer close(readerDone)
+		for {
+			if _, _, err := answering.Read(rctx); err != nil {
+				return
+			}
+		}
+	}()
+	time.Sleep(400 * time.Millisecond) // eight ping intervals
+	if n := metrics.Sessions.Load(); n != 1 {
+		t.Fatalf("%d sessions after eight answered pings; want 1", n)
+	}
+
+	silent, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.CloseNow()
+	waitSessions := func(want int64) {
+		t.Helper()
+		for metrics.Sessions.Load() != want {
+			if ctx.Err() != nil {
+				t.Fatalf("sessions = %d; want %d", metrics.Sessions.Load(), want)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	waitSessions(2)
+	waitSessions(1) // the silent peer is dropped
+	select {
+	case <-readerDone:
+		t.Fatal("the answering peer was dropped")
+	default:
+	}
+	rcancel()
+}

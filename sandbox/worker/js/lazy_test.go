@@ -64,7 +64,7 @@ console.log(typeof Symbol.asyncIterator, d(Symbol, "asyncIterator"));
 console.log(Map.groupBy.toString(), Array.fromAsync.name, Promise.withResolvers.length);
 `,
 		"true true true true true",
-		"true",
+		"function,true,false,true", // an own data property before any use, as in Node 22
 		"[ 1, 3 ] [ 2, 4 ] function,true,false,true",
 		`{"small":[1],"big":[2,3]} function,true,false,true`,
 		"7 function,true,false,true",
@@ -88,15 +88,16 @@ delete Object.prototype.probe;
 }
 
 func TestLazyStaticsReplacedBeforeUse(t *testing.T) {
-	// Node: assignment and defineProperty win; delete removes the
-	// polyfill for good in Node too (it is an own property there).
+	// Node 22 (which has these statics; Node 20 lacks Map.groupBy):
+	// assignment keeps the own property's attributes (not enumerable),
+	// defineProperty wins, delete removes it for good.
 	checkLogs(t, `
 Map.groupBy = 5;
 console.log(Map.groupBy, Object.getOwnPropertyDescriptor(Map, "groupBy").enumerable);
 Object.defineProperty(Promise, "withResolvers", { value: "mine", configurable: true });
 console.log(Promise.withResolvers);
 console.log(typeof Object.groupBy, delete Object.groupBy, typeof Object.groupBy);
-`, "5 true", "mine", "function true undefined")
+`, "5 false", "mine", "function true undefined")
 }
 
 func TestLazyGlobals(t *testing.T) {

@@ -100,9 +100,8 @@ type polyfills struct {
 // never calls) and without building the goja built-ins that hold them:
 // the global object, String.prototype and %IteratorPrototype% each get a
 // Proxy of their old prototype as their prototype (lazyHolder), and the
-// constructors' statics (Map.groupBy, …) are answered by one Proxy above
-// Function.prototype (lazyStatics), so Map and Array are not built for a
-// run that never reads them. Go traps answer the lazy names; a lookup of
+// constructors' statics (Map.groupBy, …) are Go functions that load their
+// group when called (installStatics). Go traps answer the lazy names; a lookup of
 // any other name passes through to the old prototype. The first read of a
 // lazy name evaluates its group and defines the name on the holder itself,
 // so the Proxy is not consulted for it again, also after a delete.
@@ -154,7 +153,7 @@ func (e *Runtime) installPolyfills() {
 		}
 		e.lazyHolder(h, names)
 	}
-	e.lazyStatics(e.functionPrototype(), lazyStaticsByName())
+	e.installStatics()
 }
 
 // benchOff turns single Node additions off: only BenchmarkNewHello sets
@@ -177,19 +176,6 @@ var lazyByHolder = sync.OnceValue(func() map[string]map[string]lazyName {
 		byHolder["Iterator.prototype"][n] = lazyName{"Iterator.prototype", n, "Iterator", n}
 	}
 	return byHolder
-})
-
-// lazyStaticsByName is the constructors' lazy statics (the holders that
-// are neither the global object nor a prototype) by property name, built
-// once per process.
-var lazyStaticsByName = sync.OnceValue(func() map[string][]lazyName {
-	m := map[string][]lazyName{}
-	for _, l := range lazyNames {
-		if l.holder != "" && !strings.HasSuffix(l.holder, ".prototype") {
-			m[l.name] = append(m[l.name], l)
-		}
-	}
-	return m
 })
 
 // lazyHolder puts the Proxy of h's prototype between h and it.
@@ -238,79 +224,47 @@ func (e *Runtime) lazyHolder(h *goja.Object, names map[string]lazyName) {
 	must(h.SetPrototype(vm.ToValue(p).(*goja.Object)))
 }
 
-// lazyStatics resolves the constructors' lazy statics (Map.groupBy,
-// Array.fromAsync, Promise.withResolvers, Object.groupBy,
-// Symbol.asyncIterator) without building those constructors in a run that
-// never reads them (goja builds a built-in the first time anything touches
-// it; Map alone is about 10 KiB per run): one Proxy of Object.prototype
-// sits between Function.prototype and Object.prototype, and its get trap
-// answers a lazy name when the receiver is, or inherits from, the global
-// object's own data property of that holder (the constructor the snippet
-// reached it through), defining it on the constructor as lazyHolder does. Any other
-// lookup passes through. The has trap knows no receiver: `"groupBy" in f`
-// is true for every function f (in Node only for Object and Map).
-func (e *Runtime) lazyStatics(fp *goja.Object, names map[string][]lazyName) {
+// installStatics defines the constructors' new statics as plain data
+// properties (writable, configurable, not enumerable, as in Node), without
+// evaluating their polyfill group: Object.groupBy, Map.groupBy,
+// Promise.withResolvers and Array.fromAsync are native-looking Go functions
+// that load their group on first call and call its function with the same
+// this and arguments; Symbol.asyncIterator is a symbol made here, which the
+// asyncIterator group hands to the others. The prototype chains stay
+// exactly Node's (a Proxy in Function.prototype's chain would answer for
+// every function).
+func (e *Runtime) installStatics() {
 	vm := e.vm
-	g := vm.GlobalObject()
-	lookup := func(property string, receiver goja.Value) (lazyName, *goja.Object, bool) {
-		r, ok := receiver.(*goja.Object)
-		if !ok {
-			return lazyName{}, nil, false
-		}
-		for _, l := range names[property] {
-			if !e.lazyPending(l) {
-				continue
-			}
-			hv, ok := e.enc.ownData(g, l.holder)
-			if !ok {
-				continue
-			}
-			// The receiver is the holder or inherits from it (class C
-			// extends Map: C.groupBy is Map's).
-			depth := 0 // a Proxy's getPrototypeOf could make the chain endless
-			for o := r; o != nil && depth < 64; o, depth = o.Prototype(), depth+1 {
-				if hv.SameAs(o) {
-					return l, hv.(*goja.Object), true
-				}
-				if o.SameAs(fp) {
-					break // the holders are functions: none is above Function.prototype
-				}
-			}
-		}
-		return lazyName{}, nil, false
+	sym := goja.NewSymbol("Symbol.asyncIterator")
+	ai := vm.NewObject()
+	must(ai.Set("asyncIterator", sym))
+	if e.poly.groups == nil {
+		e.poly.groups = map[string]*goja.Object{}
 	}
-	p := vm.NewProxy(fp.Prototype(), &goja.ProxyTrapConfig{
-		GetPrototypeOf: func(target *goja.Object) *goja.Object { return target },
-		Has: func(target *goja.Object, property string) bool {
-			for _, l := range names[property] {
-				if e.lazyPending(l) {
-					return true
+	e.poly.groups["asyncIterator"] = ai
+	must(vm.Get("Symbol").ToObject(vm).DefineDataProperty("asyncIterator", sym, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
+	for _, l := range lazyNames {
+		length, ok := staticLengths[l.holder+"."+l.name]
+		if !ok {
+			continue
+		}
+		var impl goja.Callable
+		e.replace(vm.Get(l.holder).ToObject(vm), l.name, length, func(c goja.FunctionCall) goja.Value {
+			if impl == nil {
+				f, ok := goja.AssertFunction(e.group(l.group).Get(l.key))
+				if !ok {
+					panic("sandbox: polyfill group " + l.group + " has no function " + l.key)
 				}
+				impl = f
 			}
-			ok, err := e.b.reflectHas(goja.Undefined(), target, vm.ToValue(property))
-			must(err)
-			return ok.ToBoolean()
-		},
-		Get: func(target *goja.Object, property string, receiver goja.Value) goja.Value {
-			if l, h, ok := lookup(property, receiver); ok {
-				v := e.group(l.group).Get(l.key)
-				e.settle(l)
-				if l.name == "asyncIterator" { // well-known symbols are non-writable, non-configurable
-					must(h.DefineDataProperty(l.name, v, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
-				} else {
-					must(h.DefineDataProperty(l.name, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
-				}
-				return v
-			}
-			v, err := e.b.reflectGet(goja.Undefined(), target, vm.ToValue(property), receiver)
-			if err != nil {
-				panic(err)
-			}
-			return v
-		},
-	})
-	must(fp.SetPrototype(vm.ToValue(p).(*goja.Object)))
+			return e.callOriginal(impl, c.This, c.Arguments...)
+		})
+	}
 }
+
+// staticLengths are the lengths of the statics installStatics defines, as
+// in Node (ECMA-262).
+var staticLengths = map[string]int{"Object.groupBy": 2, "Map.groupBy": 2, "Promise.withResolvers": 0, "Array.fromAsync": 1}
 
 // lazyPending reports whether l is still to be answered by its trap: not
 // defined on its holder yet, and its group not being evaluated.

@@ -226,7 +226,19 @@ func (wk *worker) serve(j *pipe.Job) pipe.Result {
 	if heapBytes() > wk.mem.Run/2 {
 		runtime.GC() // start from a clean heap: the last run's garbage is not this run's
 	}
-	emit := func(ev pipe.Event) { _ = wk.out.WriteSoon(pipe.Message{Event: &ev}) }
+	// An event is written at once: a run can end the process without a
+	// chance to flush (the Go runtime's fatal out-of-memory on a huge
+	// BigInt, a crash), and what it emitted before must have left. Only
+	// started may wait up to pipe.FlushDelay for the next line (a short
+	// run's started, log and result leave in one write; a run that dies
+	// right after it has printed nothing).
+	emit := func(ev pipe.Event) {
+		if ev.Kind == pipe.EventStarted {
+			_ = wk.out.WriteSoon(pipe.Message{Event: &ev})
+			return
+		}
+		_ = wk.out.Write(pipe.Message{Event: &ev})
+	}
 	call := func(c pipe.HostCall) { _ = wk.out.Write(pipe.Message{Call: &c}) }
 	res := wk.runJob(ctx, j, emit, call, replies)
 	wk.mu.Lock()

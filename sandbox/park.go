@@ -90,9 +90,9 @@ func (s *runSlot) tryPark() bool {
 			break
 		}
 	}
+	p.addRunning(-1) // before the slot is handed on, so the count never overstates
 	s.release()
 	s.release = nil
-	p.addRunning(-1)
 	p.spawn(false) // the run given the slot takes a spare: start another (wantProcs grew)
 	return true
 }
@@ -107,9 +107,9 @@ func (s *runSlot) unpark(release func()) {
 // done ends the run's hold: its slot is given back, or its parked count.
 func (s *runSlot) done() {
 	if s.release != nil {
+		s.p.addRunning(-1)
 		s.release()
 		s.release = nil
-		s.p.addRunning(-1)
 	} else {
 		s.p.parked.Add(-1)
 	}

@@ -448,3 +448,53 @@ console.log("late")`)
 		t.Errorf("stops = %d; want 0", p.stops.Load())
 	}
 }
+
+// BenchmarkTimerFloodVictim: two attacker keys each keep 8 runs going that
+// sleep on timers only (three 10 s setTimeouts, timeout 30 s: the
+// session layer's per-IP cap is 8 runs) on a pool of 2 workers and 1
+// spare; a victim key runs hello world one run after another (pause
+// 50 ms). It reports the victim's latency (Run call to result: queue,
+// bundle and run; p50-ms, p99-ms), the parks per victim run, and the
+// server process's CPU per victim run (server-cpu-ms/run, getrusage:
+// pool, parking checks, the attackers' queueing). Without timer parking
+// the victim waits for a sleeper to end (10 s or more). Reproduce with:
+//
+//	go test ./sandbox -run '^$' -bench BenchmarkTimerFloodVictim -benchtime 100x
+func BenchmarkTimerFloodVictim(b *testing.B) {
+	p := newTestPool(b, Config{Workers: 2, Spares: 1})
+	warm(b, p)
+	ctx, stop := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	sleeper := files("main.ts", "for (let i = 0; i < 3; i++) await new Promise((r) => setTimeout(r, 10000));")
+	for _, key := range []string{"attacker1", "attacker2"} {
+		for range 8 {
+			wg.Go(func() {
+				for ctx.Err() == nil {
+					_, _ = p.Run(ctx, Request{Key: key, Timeout: 30 * time.Second, Files: sleeper}, func(Event) {})
+				}
+			})
+		}
+	}
+	for st := p.Stats(); st.Parked+st.Busy < 16; st = p.Stats() { // every attacker run started
+		time.Sleep(5 * time.Millisecond)
+	}
+	parks0, cpu0 := p.parks.Load(), selfCPU()
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		t0 := time.Now()
+		res, err := p.Run(context.Background(), Request{Key: "victim", Files: helloFiles}, func(Event) {})
+		if err != nil || res.Outcome != OutcomeOK {
+			b.Fatalf("victim: %v %s", err, res.Outcome)
+		}
+		lat = append(lat, time.Since(t0))
+		time.Sleep(50 * time.Millisecond)
+	}
+	b.StopTimer()
+	n := float64(b.N)
+	b.ReportMetric(float64((selfCPU()-cpu0).Microseconds())/1000/n, "server-cpu-ms/run")
+	b.ReportMetric(float64(p.parks.Load()-parks0)/n, "parks/run")
+	report(b, lat)
+	stop()
+	wg.Wait()
+}

@@ -36,7 +36,8 @@ import (
 //     an uncontended run never waits on the server, and a short wait or a
 //     deterministic run (its virtual clock jumps) sends nothing. The
 //     parent parks such a run at once when another run waits for a slot
-//     (no ParkAfter delay and no CPU test: the worker said it is idle), or
+//     (no CPU test: the worker said it is idle; but host calls it also
+//     waits on must have been in flight for ParkAfter, as above), or
 //     as soon as one is queued (the wake channel) while more than idleLead
 //     of the wait is left. A held worker is stopped (SIGSTOP) at once: the
 //     kernel, not the worker, guarantees that no timer callback runs
@@ -120,9 +121,9 @@ func (s *runSlot) tryPark() bool {
 			break
 		}
 	}
+	p.addRunning(-1) // before the slot is handed on: the count never exceeds the slots
 	s.release()
 	s.release = nil
-	p.addRunning(-1)
 	p.spawn(false) // the run given the slot takes a spare: start another (wantProcs grew)
 	return true
 }
@@ -137,9 +138,9 @@ func (s *runSlot) unpark(release func()) {
 // done ends the run's hold: its slot is given back, or its parked count.
 func (s *runSlot) done() {
 	if s.release != nil {
+		s.p.addRunning(-1)
 		s.release()
 		s.release = nil
-		s.p.addRunning(-1)
 	} else {
 		s.p.parked.Add(-1)
 	}
@@ -374,7 +375,10 @@ func (k *parker) tick() {
 		}
 		return
 	}
-	idle := k.idleLeft() > 0
+	// A fast host call (in flight for less than ParkAfter) keeps an idle
+	// run from parking as it keeps one waiting on calls: its reply is due
+	// at once, and would then wait for a slot.
+	idle := k.idleLeft() > 0 && (k.inflight == 0 || time.Since(k.since) >= k.p.cfg.ParkAfter)
 	switch {
 	case !idle && k.inflight == 0:
 		return

@@ -498,3 +498,25 @@ func BenchmarkTimerFloodVictim(b *testing.B) {
 	stop()
 	wg.Wait()
 }
+
+// TestFastHostCallsWithATimerPendingDoNotPark: a run whose timer is far
+// away but which awaits fast host calls announces an idle wait after each
+// reply; it must not park while a call is in flight for less than
+// ParkAfter (here far longer than any call), only once it waits on the
+// timer alone.
+func TestFastHostCallsWithATimerPendingDoNotPark(t *testing.T) {
+	host := map[string]HostFunc{"echo": func(_ context.Context, c HostCall) (json.RawMessage, error) { return c.Args[0], nil }}
+	p := newTestPool(t, Config{Workers: 1, Spares: 1, Host: host, ParkAfter: 10 * time.Second})
+	p.parkEager = true // park with nobody waiting
+	res, rec := run(t, p, Request{Timeout: 20 * time.Second, Files: files("main.ts", `import { host } from "playground";
+setTimeout(() => console.log("timer"), 2000);
+let s = 0;
+for (let i = 0; i < 100; i++) s += await host.echo(i);
+console.log(s);`)})
+	if res.Outcome != OutcomeOK || !slices.Equal(rec.logs(), []string{"4950", "timer"}) {
+		t.Fatalf("%s %q %+v", res.Outcome, rec.logs(), rec.errors())
+	}
+	if n := p.parks.Load(); n > 1 {
+		t.Errorf("parks = %d; want at most 1 (the wait on the timer alone)", n)
+	}
+}

@@ -403,10 +403,16 @@ func (k *parker) tick() {
 		return
 	}
 	k.cpu0, k.cpu0At = now, time.Now()
-	if !waits {
+	switch {
+	case !waits && idle && k.inflight == 0:
+		// only the queue can change the answer until the idle wait
+		// ends: no CPU checks meanwhile
+		k.wake = wake
+		k.arm(k.idleLeft())
+	case !waits:
 		k.wake = wake // check at once when a run is queued
 		k.arm(parkCheck)
-	} else {
+	default:
 		k.arm(k.p.cfg.ParkAfter) // the worker was busy, or MaxParked runs are parked: look again soon
 	}
 }

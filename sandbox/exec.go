@@ -91,6 +91,9 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 					return stop(OutcomeError, internalError(p.cfg.Log, "bad line from worker")), nil
 				}
 				accepted = true
+				if job.Timeout > 0 {
+					pk.runEnd = time.Now().Add(job.Timeout)
+				}
 				// Bundling and compiling count against the run's own
 				// timeout (the worker gives the runtime what is left).
 				deadline.Reset(job.Timeout + p.cfg.KillGrace)
@@ -109,6 +112,10 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 				pk.end()
 				p.release(w, &r)
 				return r, nil
+			}
+			if m.Idle != nil {
+				pk.idle(*m.Idle)
+				continue
 			}
 			if c := m.Call; c != nil {
 				if calls++; calls > lim.MaxHostCalls {

@@ -7,7 +7,8 @@ import (
 	"github.com/playground-dev/playground/sandbox/pipe"
 )
 
-// Parking: a run that only waits on the host gives its slot back.
+// Parking: a run that only waits on the host or on timers gives its slot
+// back.
 //
 // Slots (Config.Workers, plus the queue's reserve slot) bound CPU: how many
 // runs execute JavaScript at once. A run whose host calls are in flight
@@ -27,6 +28,28 @@ import (
 //     runs are parked at once; past it a run keeps its slot (the behaviour
 //     without parking). The per-IP run cap of the session layer bounds one
 //     client's parked runs.
+//   - A run that waits only on timers parks too (parked on an idle wait,
+//     "held"). When its event loop has nothing to run and its next timer
+//     is at least pipe.IdleMin (10 ms) away on the real clock, the worker
+//     says so once per wait (pipe.Idle: the wait, and the host replies it
+//     has received) and goes on waiting: it never waits for an answer, so
+//     an uncontended run never waits on the server, and a short wait or a
+//     deterministic run (its virtual clock jumps) sends nothing. The
+//     parent parks such a run at once when another run waits for a slot
+//     (no CPU test: the worker said it is idle; but host calls it also
+//     waits on must have been in flight for ParkAfter, as above), or
+//     as soon as one is queued (the wake channel) while more than idleLead
+//     of the wait is left. A held worker is stopped (SIGSTOP) at once: the
+//     kernel, not the worker, guarantees that no timer callback runs
+//     without a slot, and no "parked"/"resume" commands are needed. Its
+//     resume starts idleLead (5 ms) before the timer is due — or before
+//     the run's deadline, so that the worker ends a timed-out run itself,
+//     with its facts — or at once when a host reply is ready; once it holds
+//     a slot the worker is continued (SIGCONT) and its timer fires on time
+//     if a slot was free, late by the wait for one otherwise. The order of
+//     timers is the worker's own and is untouched. An Idle that crossed a
+//     reply the parent sent (Idle.Replies below the replies sent) is stale
+//     and ignored: the worker is busy with that reply.
 //   - A parked worker may still run JavaScript (a timer fires, a promise the
 //     snippet did not await): the parent watches its CPU clock every
 //     parkCheck, and once it used more than parkCPU plus 2% of the time
@@ -52,8 +75,8 @@ import (
 // (PSS of an idle worker, /api/stats pssBytes ÷ live).
 //
 // Clients see none of this except timing: a resumed run may wait for a
-// slot before its host call's promise settles, as a new run waits in the
-// queue.
+// slot before its host call's promise settles or its timer fires, as a
+// new run waits in the queue.
 
 // parkCheck is how often a parked worker's CPU clock is read; parkCPU is
 // the CPU a parked worker may use before it is stopped, plus 2% of the
@@ -63,6 +86,14 @@ const (
 	parkCheck = 10 * time.Millisecond
 	parkCPU   = 2 * time.Millisecond
 )
+
+// idleLead is how long before an idle run's timer is due (or its
+// deadline) its resume starts: the time to take a slot back when one is
+// free and to continue the process (well under 1 ms), with room for the
+// skew of the Idle message's trip. With pipe.IdleMin (10 ms), a run
+// whose timer is 10 ms away parks for about 5 ms: a run that sleeps in
+// short steps (setInterval every 10 ms) must not pin a slot either.
+const idleLead = 5 * time.Millisecond
 
 // runSlot is the slot a run holds: release is nil while the run is parked.
 // It is used from the run's goroutine only.
@@ -164,18 +195,25 @@ type parker struct {
 	ctx  context.Context
 	send func(pipe.HostReply)
 
-	inflight int              // host calls the server is executing
-	since    time.Time        // when inflight last went from 0 to 1
-	pending  []pipe.HostReply // replies held while parked
-	parked   bool
-	stopped  bool // the worker is SIGSTOPped
-	parkedAt time.Time
-	cpuPark  time.Duration // the worker's CPU clock when it parked
-	cpu0     time.Duration // … when the park check was armed
-	cpu0At   time.Time
-	wake     <-chan struct{} // the queue's, while the run could park but nobody waits
-	timer    *time.Timer
-	armed    bool
+	inflight int       // host calls the server is executing
+	sent     int       // host replies sent to the worker
+	runEnd   time.Time // the worker's deadline (from its acceptance); zero: none
+	// idleUntil is when the worker's announced idle wait (pipe.Idle) ends:
+	// its next timer; zero when it is not known to be idle.
+	idleUntil time.Time
+	held      bool             // parked on an idle wait: stopped until wakeAt
+	wakeAt    time.Time        // when a held run starts its resume
+	since     time.Time        // when inflight last went from 0 to 1
+	pending   []pipe.HostReply // replies held while parked
+	parked    bool
+	stopped   bool // the worker is SIGSTOPped
+	parkedAt  time.Time
+	cpuPark   time.Duration // the worker's CPU clock when it parked
+	cpu0      time.Duration // … when the park check was armed
+	cpu0At    time.Time
+	wake      <-chan struct{} // the queue's, while the run could park but nobody waits
+	timer     *time.Timer
+	armed     bool
 
 	resuming bool
 	granted  chan func()   // the resume's slot, buffered 1
@@ -235,14 +273,78 @@ func (k *parker) wakeC() <-chan struct{} { return k.wake }
 func (k *parker) reply(r pipe.HostReply) {
 	k.inflight--
 	if !k.parked {
-		k.send(r)
+		k.deliver(r)
 		return
 	}
 	k.pending = append(k.pending, r)
 	k.startResume()
 }
 
-// tick parks the run, or checks a parked worker's CPU.
+// idle notes that the worker waits only on timers (pipe.Idle): the run
+// may park at once, its worker stopped until shortly before the timer.
+// An Idle that crossed a reply the parent sent is stale and ignored.
+func (k *parker) idle(m pipe.Idle) {
+	if !k.enabled() || m.Replies < k.sent || m.Wait <= 0 {
+		return
+	}
+	k.idleUntil = time.Now().Add(m.Wait)
+	switch {
+	case !k.parked:
+		k.tick()
+	case k.held:
+		// it ran something between two Idles before it was stopped
+		if w := k.idleEnd().Add(-idleLead); w.Before(k.wakeAt) {
+			k.wakeAt = w
+			if !k.resuming {
+				k.arm(time.Until(w))
+			}
+		}
+	case !k.stopped:
+		k.hold() // parked on host calls, and now it waits for a timer too
+	}
+}
+
+// idleEnd is when the worker's idle wait ends: its next timer, or the
+// run's deadline if that comes first (the worker then ends the run
+// itself, with its facts). Zero when the worker is not known to be idle.
+func (k *parker) idleEnd() time.Time {
+	if k.idleUntil.IsZero() || k.runEnd.IsZero() || k.idleUntil.Before(k.runEnd) {
+		return k.idleUntil
+	}
+	return k.runEnd
+}
+
+// idleLeft is how long the run could stay parked on its idle wait: until
+// idleLead before idleEnd.
+func (k *parker) idleLeft() time.Duration {
+	if k.idleUntil.IsZero() {
+		return 0
+	}
+	return time.Until(k.idleEnd()) - idleLead
+}
+
+// hold stops a parked run's idle worker until idleLead before its idle
+// wait ends (tick then starts the resume).
+func (k *parker) hold() {
+	k.wakeAt = k.idleEnd().Add(-idleLead)
+	if !k.stopped {
+		k.freeze(true)
+		k.stopped = true
+	}
+	k.held = true
+	k.arm(time.Until(k.wakeAt))
+}
+
+// deliver sends a host reply to the worker, which is then busy with it:
+// an idle wait it announced before is over.
+func (k *parker) deliver(r pipe.HostReply) {
+	k.sent++
+	k.idleUntil = time.Time{}
+	k.send(r)
+}
+
+// tick parks the run, checks a parked worker's CPU, or starts a held
+// run's resume.
 func (k *parker) tick() {
 	k.armed = false
 	k.wake = nil
@@ -250,37 +352,68 @@ func (k *parker) tick() {
 	if !ok {
 		return // the process is gone: the exec loop sees its end
 	}
+	if k.parked {
+		switch {
+		case k.held:
+			if k.resuming {
+				return
+			}
+			if d := time.Until(k.wakeAt); d > 0 {
+				k.arm(d)
+				return
+			}
+			k.startResume()
+		case !k.stopped:
+			if now-k.cpuPark > parkCPU+time.Since(k.parkedAt)/50 {
+				k.freeze(true)
+				k.stopped = true
+				k.p.stops.Add(1)
+				k.startResume()
+				return
+			}
+			k.arm(parkCheck)
+		}
+		return
+	}
+	// A fast host call (in flight for less than ParkAfter) keeps an idle
+	// run from parking as it keeps one waiting on calls: its reply is due
+	// at once, and would then wait for a slot.
+	idle := k.idleLeft() > 0 && (k.inflight == 0 || time.Since(k.since) >= k.p.cfg.ParkAfter)
 	switch {
-	case !k.parked && k.inflight == 0:
-	case !k.parked && time.Since(k.since) < k.p.cfg.ParkAfter:
+	case !idle && k.inflight == 0:
+		return
+	case !idle && time.Since(k.since) < k.p.cfg.ParkAfter:
 		// calls ended and new ones began since the check was armed: a
 		// burst of fast calls, not a wait
 		k.arm(k.p.cfg.ParkAfter - time.Since(k.since))
-	case !k.parked:
-		waits, wake := k.p.queue.contended()
-		idle := now-k.cpu0 < time.Since(k.cpu0At)/2
-		if idle && (waits || k.p.parkEager) && k.rs.tryPark() {
-			k.parked, k.parkedAt, k.cpuPark = true, time.Now(), now
-			k.p.parks.Add(1)
-			k.arm(parkCheck)
-			return
-		}
-		k.cpu0, k.cpu0At = now, time.Now()
-		if !waits {
-			k.wake = wake // check at once when a run is queued
-			k.arm(parkCheck)
+		return
+	}
+	waits, wake := k.p.queue.contended()
+	// An idle worker said so; one waiting on host calls must show it
+	// with its CPU clock.
+	quiet := idle || now-k.cpu0 < time.Since(k.cpu0At)/2
+	if quiet && (waits || k.p.parkEager) && k.rs.tryPark() {
+		k.parked, k.parkedAt, k.cpuPark = true, time.Now(), now
+		k.p.parks.Add(1)
+		if idle {
+			k.hold()
 		} else {
-			k.arm(k.p.cfg.ParkAfter) // the worker was busy: look again soon
+			k.arm(parkCheck)
 		}
-	case !k.stopped:
-		if now-k.cpuPark > parkCPU+time.Since(k.parkedAt)/50 {
-			k.freeze(true)
-			k.stopped = true
-			k.p.stops.Add(1)
-			k.startResume()
-			return
-		}
+		return
+	}
+	k.cpu0, k.cpu0At = now, time.Now()
+	switch {
+	case !waits && idle && k.inflight == 0:
+		// only the queue can change the answer until the idle wait
+		// ends: no CPU checks meanwhile
+		k.wake = wake
+		k.arm(k.idleLeft())
+	case !waits:
+		k.wake = wake // check at once when a run is queued
 		k.arm(parkCheck)
+	default:
+		k.arm(k.p.cfg.ParkAfter) // the worker was busy, or MaxParked runs are parked: look again soon
 	}
 }
 
@@ -324,8 +457,10 @@ func (k *parker) resume(release func()) {
 		k.freeze(false)
 		k.stopped = false
 	}
+	k.held = false
+	k.idleUntil = time.Time{}
 	for _, r := range k.pending {
-		k.send(r)
+		k.deliver(r)
 	}
 	k.pending = nil
 	if k.inflight > 0 {
@@ -358,4 +493,5 @@ func (k *parker) end() {
 		k.freeze(false)
 		k.stopped = false
 	}
+	k.held = false
 }

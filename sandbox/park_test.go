@@ -318,3 +318,205 @@ func selfCPU() time.Duration {
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// timerSleeper sleeps on timers only: two awaited 1500 ms timeouts, with
+// a 1510 ms one set at the start, whose callback must fire between them
+// (timer order holds across parking).
+const timerSleeper = `import { input, facts } from "playground";
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+console.log("a", input);
+facts.step = 1;
+setTimeout(() => console.log("x", input), %[1]d + 10);
+await sleep(%[1]d);
+console.log("b", input);
+facts.step = 2;
+await sleep(%[1]d);
+console.log("c", input);
+`
+
+// TestParkedTimerSleepersDoNotStarve: three keys with two runs each
+// sleeping on timers (no host call) park when others want their slots; a
+// fourth key's run ends before any sleeper, the slots stay bounded, the
+// parked workers were held (stopped) rather than caught spinning, and
+// every sleeper ends ok with its lines in timer order and its facts.
+func TestParkedTimerSleepersDoNotStarve(t *testing.T) {
+	const sleepMs = 1500
+	p := newTestPool(t, Config{Workers: 2, Spares: 1})
+	type out struct {
+		name string
+		res  Result
+		logs []string
+		errs []Error
+		end  time.Time
+	}
+	outs := make(chan out, 6)
+	var wg sync.WaitGroup
+	for _, key := range []string{"a", "b", "c"} {
+		for i := range 2 {
+			name := fmt.Sprintf("%s%d", key, i)
+			wg.Go(func() {
+				rec := &recorder{}
+				res, err := p.Run(t.Context(), Request{Key: key, Timeout: 20 * time.Second, Input: json.RawMessage(`"` + name + `"`),
+					Files: files("main.ts", fmt.Sprintf(timerSleeper, sleepMs))}, rec.emit)
+				if err != nil {
+					t.Error(err)
+				}
+				outs <- out{name, res, rec.logs(), rec.errors(), time.Now()}
+			})
+		}
+	}
+	waitFor(t, "six runs started", func() bool { st := p.Stats(); return st.Parked+st.Busy == 6 && st.Queued == 0 })
+	if st := p.Stats(); st.Parked < 3 || st.Live > int64(2+1+st.MaxParked) {
+		t.Errorf("with six sleeping runs: %+v; want at least 3 parked and at most Workers+Spares+MaxParked processes", st)
+	}
+	res, rec := run(t, p, Request{Key: "d", Files: files("main.ts", `console.log("hello")`)})
+	victimEnd := time.Now()
+	if res.Outcome != OutcomeOK || !slices.Equal(rec.logs(), []string{"hello"}) {
+		t.Errorf("victim: %s %q %+v", res.Outcome, rec.logs(), rec.errors())
+	}
+	if res.Stats.Queue > sleepMs*time.Millisecond/2 { // a failure guard: it must not wait for a sleeper
+		t.Errorf("victim queued %v", res.Stats.Queue)
+	}
+	wg.Wait()
+	close(outs)
+	for o := range outs {
+		want := []string{"a " + o.name, "b " + o.name, "x " + o.name, "c " + o.name}
+		if o.res.Outcome != OutcomeOK || !slices.Equal(o.logs, want) || string(o.res.Facts["step"]) != "2" {
+			t.Errorf("%s: %s %q facts %s %+v; want ok %q, step 2", o.name, o.res.Outcome, o.logs, o.res.Facts, o.errs, want)
+		}
+		if !o.end.After(victimEnd) {
+			t.Errorf("%s ended before the victim: the victim waited for a sleeper", o.name)
+		}
+	}
+	if peak := p.peakRunning.Load(); peak > 2+1 {
+		t.Errorf("%d runs held a slot at once; want at most Workers + the reserve slot = 3", peak)
+	}
+	if p.parks.Load() < 4 {
+		t.Errorf("parks = %d; want at least 4 (three to let the others start, one for the victim)", p.parks.Load())
+	}
+	if p.stops.Load() != 0 {
+		t.Errorf("stops = %d; want 0: an idle worker is held, never caught running JavaScript", p.stops.Load())
+	}
+	waitFor(t, "the pool back to at most Workers+Spares+Workers processes", func() bool {
+		st := p.Stats()
+		return st.Parked == 0 && st.Busy == 0 && st.Live <= 3+2 && st.Live >= 3 && int64(st.Idle) == st.Live
+	})
+}
+
+// TestParkedTimerRunTimeoutAndCancel: a run parked on a timer past its
+// deadline ends at the deadline as a timeout, with its output and facts
+// so far; one parked on a timer ends at once on cancel; then the pool
+// serves the next run.
+func TestParkedTimerRunTimeoutAndCancel(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 1, Spares: 1})
+	p.parkEager = true // park with nobody waiting
+	sleeper := files("main.ts", `import { facts } from "playground";
+console.log("before"); facts.n = 1;
+await new Promise((r) => setTimeout(r, 20000));
+console.log("late")`)
+
+	res, rec := run(t, p, Request{Key: "a", Timeout: 500 * time.Millisecond, Files: sleeper})
+	errs := rec.errors()
+	if res.Outcome != OutcomeTimeout || !slices.Equal(rec.logs(), []string{"before"}) || string(res.Facts["n"]) != "1" ||
+		len(errs) != 1 || errs[0].Kind != KindTimeout {
+		t.Errorf("timeout: %s %q facts %s errors %+v", res.Outcome, rec.logs(), res.Facts, errs)
+	}
+	if p.parks.Load() == 0 {
+		t.Errorf("the sleeping run never parked")
+	}
+
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan Result, 1)
+	go func() {
+		res, _ := p.Run(ctx, Request{Key: "a", Timeout: 25 * time.Second, Files: sleeper}, func(Event) {})
+		done <- res
+	}()
+	waitFor(t, "a parked run", func() bool { return p.Stats().Parked == 1 })
+	cancel()
+	if res := <-done; res.Outcome != OutcomeCancelled {
+		t.Errorf("cancel: %s", res.Outcome)
+	}
+	waitFor(t, "everything free", func() bool {
+		st := p.Stats()
+		return st.Parked == 0 && st.Busy == 0 && st.Queued == 0 && st.Live >= 2 && st.Live <= 3 && int64(st.Idle) == st.Live
+	})
+	res, rec = run(t, p, Request{Key: "a", Files: files("main.ts", `console.log("next")`)})
+	if res.Outcome != OutcomeOK || !slices.Equal(rec.logs(), []string{"next"}) {
+		t.Errorf("next run: %s %q", res.Outcome, rec.logs())
+	}
+	if p.stops.Load() != 0 {
+		t.Errorf("stops = %d; want 0", p.stops.Load())
+	}
+}
+
+// BenchmarkTimerFloodVictim: two attacker keys each keep 8 runs going that
+// sleep on timers only (three 10 s setTimeouts, timeout 30 s: the
+// session layer's per-IP cap is 8 runs) on a pool of 2 workers and 1
+// spare; a victim key runs hello world one run after another (pause
+// 50 ms). It reports the victim's latency (Run call to result: queue,
+// bundle and run; p50-ms, p99-ms), the parks per victim run, and the
+// server process's CPU per victim run (server-cpu-ms/run, getrusage:
+// pool, parking checks, the attackers' queueing). Without timer parking
+// the victim waits for a sleeper to end (10 s or more). Reproduce with:
+//
+//	go test ./sandbox -run '^$' -bench BenchmarkTimerFloodVictim -benchtime 100x
+func BenchmarkTimerFloodVictim(b *testing.B) {
+	p := newTestPool(b, Config{Workers: 2, Spares: 1})
+	warm(b, p)
+	ctx, stop := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	sleeper := files("main.ts", "for (let i = 0; i < 3; i++) await new Promise((r) => setTimeout(r, 10000));")
+	for _, key := range []string{"attacker1", "attacker2"} {
+		for range 8 {
+			wg.Go(func() {
+				for ctx.Err() == nil {
+					_, _ = p.Run(ctx, Request{Key: key, Timeout: 30 * time.Second, Files: sleeper}, func(Event) {})
+				}
+			})
+		}
+	}
+	for st := p.Stats(); st.Parked+st.Busy < 16; st = p.Stats() { // every attacker run started
+		time.Sleep(5 * time.Millisecond)
+	}
+	parks0, cpu0 := p.parks.Load(), selfCPU()
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		t0 := time.Now()
+		res, err := p.Run(context.Background(), Request{Key: "victim", Files: helloFiles}, func(Event) {})
+		if err != nil || res.Outcome != OutcomeOK {
+			b.Fatalf("victim: %v %s", err, res.Outcome)
+		}
+		lat = append(lat, time.Since(t0))
+		time.Sleep(50 * time.Millisecond)
+	}
+	b.StopTimer()
+	n := float64(b.N)
+	b.ReportMetric(float64((selfCPU()-cpu0).Microseconds())/1000/n, "server-cpu-ms/run")
+	b.ReportMetric(float64(p.parks.Load()-parks0)/n, "parks/run")
+	report(b, lat)
+	stop()
+	wg.Wait()
+}
+
+// TestFastHostCallsWithATimerPendingDoNotPark: a run whose timer is far
+// away but which awaits fast host calls announces an idle wait after each
+// reply; it must not park while a call is in flight for less than
+// ParkAfter (here far longer than any call), only once it waits on the
+// timer alone.
+func TestFastHostCallsWithATimerPendingDoNotPark(t *testing.T) {
+	host := map[string]HostFunc{"echo": func(_ context.Context, c HostCall) (json.RawMessage, error) { return c.Args[0], nil }}
+	p := newTestPool(t, Config{Workers: 1, Spares: 1, Host: host, ParkAfter: 10 * time.Second})
+	p.parkEager = true // park with nobody waiting
+	res, rec := run(t, p, Request{Timeout: 20 * time.Second, Files: files("main.ts", `import { host } from "playground";
+setTimeout(() => console.log("timer"), 2000);
+let s = 0;
+for (let i = 0; i < 100; i++) s += await host.echo(i);
+console.log(s);`)})
+	if res.Outcome != OutcomeOK || !slices.Equal(rec.logs(), []string{"4950", "timer"}) {
+		t.Fatalf("%s %q %+v", res.Outcome, rec.logs(), rec.errors())
+	}
+	if n := p.parks.Load(); n > 1 {
+		t.Errorf("parks = %d; want at most 1 (the wait on the timer alone)", n)
+	}
+}

@@ -16,6 +16,7 @@
 //	parent → worker: {"op":"cancel"}                 interrupt the current run
 //	worker → parent: {"call":{"id":1,"name":…}}      a host function call (HostCall)
 //	parent → worker: {"op":"reply","reply":{…}}      its answer (HostReply)
+//	worker → parent: {"idle":{"wait":…,"replies":…}} it waits only on timers (Idle)
 //	worker → parent: {"result":{…}}                  the run's end (Result)
 //
 // Durations cross the pipe as time.Duration (JSON integers of
@@ -59,12 +60,13 @@ type Message struct {
 	Event    *Event    `json:"event,omitempty"`
 	Call     *HostCall `json:"call,omitempty"`
 	Result   *Result   `json:"result,omitempty"`
+	Idle     *Idle     `json:"idle,omitempty"`
 }
 
 // Valid reports whether exactly one field of m is set.
 func (m *Message) Valid() bool {
 	n := 0
-	for _, set := range []bool{m.Ready, m.Accepted, m.Event != nil, m.Call != nil, m.Result != nil} {
+	for _, set := range []bool{m.Ready, m.Accepted, m.Event != nil, m.Call != nil, m.Result != nil, m.Idle != nil} {
 		if set {
 			n++
 		}
@@ -114,4 +116,22 @@ type HostReply struct {
 	Result   json.RawMessage `json:"result,omitempty"`
 	Error    string          `json:"error,omitempty"`
 	Duration time.Duration   `json:"duration"`
+}
+
+// IdleMin is the shortest wait a worker announces with an Idle message: a
+// run whose next timer is nearer sends nothing (a message per short wait
+// would cost more than parking could save).
+const IdleMin = 10 * time.Millisecond
+
+// Idle says the run has nothing to do until its next timer, Wait from
+// when the message was sent (at least IdleMin; on the real clock: a
+// deterministic run never waits), or until a host reply arrives. Replies
+// is how many host replies the run had received by then: the parent
+// ignores an Idle that crossed a reply it sent (the worker is then busy
+// with that reply, not idle). The worker does not wait for an answer;
+// the parent may stop (SIGSTOP) the idle process and continue it before
+// the timer is due (package sandbox, park.go).
+type Idle struct {
+	Wait    time.Duration `json:"wait"`
+	Replies int           `json:"replies"`
 }

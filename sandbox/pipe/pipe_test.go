@@ -39,6 +39,7 @@ func TestWireBytes(t *testing.T) {
 			`{"event":{"kind":"log","t":2500000,"level":"info","text":"hi","args":["hi"]}}`},
 		{"error event", Message{Event: &Event{Kind: EventError, Error: &Error{Kind: KindRuntime, Message: "boom", File: "a.ts", Line: 1, Column: 2}}},
 			`{"event":{"kind":"error","t":0,"error":{"kind":"RUNTIME_ERROR","message":"boom","file":"a.ts","line":1,"column":2}}}`},
+		{"idle", Message{Idle: &Idle{Wait: 1500 * time.Millisecond, Replies: 2}}, `{"idle":{"wait":1500000000,"replies":2}}`},
 		{"result", Message{Result: &Result{Outcome: OutcomeOK, Facts: map[string]json.RawMessage{"a": json.RawMessage(`1`)}, End: time.Second,
 			Stats: Stats{Queue: 1, Bundle: 2, Run: 3, Logs: 4, OutputBytes: 5}}},
 			`{"result":{"outcome":"ok","timedOut":false,"facts":{"a":1},"end":1000000000,"stats":{"queue":1,"bundle":2,"run":3,"logs":4,"outputBytes":5,"truncated":false}}}`},
@@ -102,6 +103,8 @@ func TestMessageValid(t *testing.T) {
 		{Message{Result: &Result{}}, true},
 		{Message{Event: &Event{}, Result: &Result{}}, false},
 		{Message{Ready: true, Call: &HostCall{}}, false},
+		{Message{Idle: &Idle{}}, true},
+		{Message{Idle: &Idle{}, Event: &Event{}}, false},
 	} {
 		if got := tt.m.Valid(); got != tt.want {
 			t.Errorf("%+v.Valid() = %v; want %v", tt.m, got, tt.want)

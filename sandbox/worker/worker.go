@@ -314,7 +314,14 @@ func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event)
 		}
 		emit(ev)
 	}
+	// A wait on timers is announced (pipe.Idle) so that the parent may
+	// park the run; the worker never waits for an answer: a parked worker
+	// is stopped by its parent, and continued before the timer is due.
+	rt.OnIdle(func(wait time.Duration, replies int) {
+		_ = wk.out.Write(pipe.Message{Idle: &pipe.Idle{Wait: wait, Replies: replies}})
+	})
 	res := rt.Execute(ctx, jb, limited)
+	rt.OnIdle(nil)
 	res.Stats.Bundle = bundleTime
 	if len(imports) > 0 {
 		// The next run is most often this one again. Only a run with

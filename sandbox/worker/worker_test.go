@@ -297,3 +297,63 @@ func TestProgramCacheIsBoundedInBytes(t *testing.T) {
 		t.Error("an entry over half the budget was kept")
 	}
 }
+
+// TestIdleAnnouncesTimerWaits: a run waiting only on a timer at least
+// pipe.IdleMin away (and maybe on host replies) says so once per wait,
+// with the wait and the replies it has received, and goes on by itself
+// (it never waits for an answer); a shorter wait and a deterministic run
+// send nothing.
+func TestIdleAnnouncesTimerWaits(t *testing.T) {
+	c := startWorker(t)
+	src := `import { host } from 'playground';
+await new Promise(r => setTimeout(r, 2));
+console.log('short');
+const p = host.echo('x');
+setTimeout(() => console.log('long'), 200);
+console.log(await p);`
+	for _, det := range []bool{false, true} {
+		j := job(src)
+		j.Deterministic = det
+		c.send(pipe.Command{Op: pipe.OpRun, Job: j})
+		var seq []string
+		var idles []pipe.Idle
+		var call *pipe.HostCall
+	read:
+		for {
+			m := c.next()
+			switch {
+			case m.Result != nil:
+				if m.Result.Outcome != pipe.OutcomeOK {
+					t.Errorf("deterministic=%v: outcome %s", det, m.Result.Outcome)
+				}
+				break read
+			case m.Event != nil && m.Event.Kind == pipe.EventLog:
+				seq = append(seq, m.Event.Text)
+			case m.Call != nil:
+				seq = append(seq, "call")
+				call = m.Call
+				if det { // nothing to announce: answer at once
+					c.send(pipe.Command{Op: pipe.OpReply, Reply: &pipe.HostReply{ID: call.ID, Result: json.RawMessage(`"x"`)}})
+				}
+			case m.Idle != nil:
+				seq = append(seq, fmt.Sprintf("idle(%d)", m.Idle.Replies))
+				idles = append(idles, *m.Idle)
+				if m.Idle.Replies == 0 && call != nil { // the reply wakes it before the timer
+					c.send(pipe.Command{Op: pipe.OpReply, Reply: &pipe.HostReply{ID: call.ID, Result: json.RawMessage(`"x"`)}})
+				}
+			}
+		}
+		want := "short call idle(0) x idle(1) long"
+		if det {
+			want = "short call x long"
+		}
+		if got := strings.Join(seq, " "); got != want {
+			t.Errorf("deterministic=%v: messages %q; want %q", det, got, want)
+		}
+		for _, id := range idles {
+			if id.Wait < pipe.IdleMin || id.Wait > 200*time.Millisecond {
+				t.Errorf("idle wait %v; want within [IdleMin, 200ms] (the timer's delay)", id.Wait)
+			}
+		}
+	}
+}

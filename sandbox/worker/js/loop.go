@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/dop251/goja"
@@ -16,6 +17,26 @@ import (
 // host-call replies, one task at a time, microtasks drained after each
 // (afterTask).
 
+// idleHooks holds each Runtime's OnIdle function (*Runtime → func). It is
+// a side table rather than a Runtime field only so that this change left
+// runtime.go untouched; one lookup per run.
+var idleHooks sync.Map
+
+// OnIdle sets f, which the event loop calls when the run has nothing to
+// do but wait for its next timer, due in wait (at least pipe.IdleMin on
+// the real clock; a deterministic run never waits), and possibly for host
+// replies: replies is how many host replies the run has received so far.
+// It is called once per such wait, on Execute's goroutine, and must not
+// block for long. f nil removes the hook. Call it before Execute or after
+// it returned, never during.
+func (e *Runtime) OnIdle(f func(wait time.Duration, replies int)) {
+	if f == nil {
+		idleHooks.Delete(e)
+		return
+	}
+	idleHooks.Store(e, f)
+}
+
 // loop fires timers in order until none is left, the context ends, or a
 // limit stops the run.
 func (e *Runtime) loop(ctx context.Context) error {
@@ -25,6 +46,12 @@ func (e *Runtime) loop(ctx context.Context) error {
 			wait.Stop()
 		}
 	}()
+	var onIdle func(time.Duration, int)
+	if f, ok := idleHooks.Load(e); ok {
+		onIdle = f.(func(time.Duration, int))
+	}
+	replies := 0       // host replies received
+	announced := false // onIdle was told of the current wait
 	for len(e.timers) > 0 || len(e.calls) > 0 {
 		var timerC <-chan time.Time
 		var next *timer
@@ -38,6 +65,10 @@ func (e *Runtime) loop(ctx context.Context) error {
 			case e.clock.virtual:
 				next = nil // a host call is pending: it comes first
 			default:
+				if onIdle != nil && !announced && d >= pipe.IdleMin {
+					onIdle(d, replies)
+					announced = true
+				}
 				if wait == nil {
 					wait = time.NewTimer(d)
 				} else {
@@ -53,6 +84,8 @@ func (e *Runtime) loop(ctx context.Context) error {
 			case <-timerC:
 				continue // the timer is due now: fire it on the next pass
 			case r := <-e.replies:
+				replies++
+				announced = false
 				e.settleCall(r)
 				if err := e.afterTask(); err != nil {
 					return err
@@ -64,6 +97,7 @@ func (e *Runtime) loop(ctx context.Context) error {
 			return e.interruptCause(ctx)
 		}
 		t := next
+		announced = false
 		heap.Pop(&e.timers)
 		if t.interval {
 			t.when = max(addClock(t.when, t.delay), e.clock.now())

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sync"
 	"time"
 
 	"github.com/dop251/goja"
@@ -17,11 +16,6 @@ import (
 // host-call replies, one task at a time, microtasks drained after each
 // (afterTask).
 
-// idleHooks holds each Runtime's OnIdle function (*Runtime → func). It is
-// a side table rather than a Runtime field only so that this change left
-// runtime.go untouched; one lookup per run.
-var idleHooks sync.Map
-
 // OnIdle sets f, which the event loop calls when the run has nothing to
 // do but wait for its next timer, due in wait (at least pipe.IdleMin on
 // the real clock; a deterministic run never waits), and possibly for host
@@ -29,13 +23,7 @@ var idleHooks sync.Map
 // It is called once per such wait, on Execute's goroutine, and must not
 // block for long. f nil removes the hook. Call it before Execute or after
 // it returned, never during.
-func (e *Runtime) OnIdle(f func(wait time.Duration, replies int)) {
-	if f == nil {
-		idleHooks.Delete(e)
-		return
-	}
-	idleHooks.Store(e, f)
-}
+func (e *Runtime) OnIdle(f func(wait time.Duration, replies int)) { e.onIdle = f }
 
 // loop fires timers in order until none is left, the context ends, or a
 // limit stops the run.
@@ -46,10 +34,7 @@ func (e *Runtime) loop(ctx context.Context) error {
 			wait.Stop()
 		}
 	}()
-	var onIdle func(time.Duration, int)
-	if f, ok := idleHooks.Load(e); ok {
-		onIdle = f.(func(time.Duration, int))
-	}
+	onIdle := e.onIdle
 	replies := 0       // host replies received
 	announced := false // onIdle was told of the current wait
 	for len(e.timers) > 0 || len(e.calls) > 0 {

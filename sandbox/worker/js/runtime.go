@@ -74,6 +74,7 @@ type Runtime struct {
 
 	timers    timerHeap
 	timerByID map[int64]*timer
+	onIdle    func(wait time.Duration, replies int) // OnIdle (loop.go)
 	nextTimer int64
 	timerSeq  int64
 

@@ -109,7 +109,7 @@ func TestHostCallCancelledWithRun(t *testing.T) {
 			return nil, ctx.Err()
 		},
 	}})
-	res, rec := run(t, p, Request{Timeout: 200 * time.Millisecond, Files: files("main.ts", `
+	res, rec := run(t, p, Request{Timeout: time.Second, Files: files("main.ts", `
 import { host } from "playground";
 await host.wait();
 `)})
@@ -255,8 +255,8 @@ facts.c = "last"; // a second set at once: sent at once too
 		timeout    time.Duration
 		outcome    Outcome
 	}{
-		{"killed in a builtin at the deadline", "Array.prototype.indexOf.call({ length: 2 ** 53 - 1 }, 1);", 300 * time.Millisecond, OutcomeTimeout},
-		{"loop interrupted at the deadline", "while (true) {}", 300 * time.Millisecond, OutcomeTimeout},
+		{"killed in a builtin at the deadline", "Array.prototype.indexOf.call({ length: 2 ** 53 - 1 }, 1);", time.Second, OutcomeTimeout},
+		{"loop interrupted at the deadline", "while (true) {}", time.Second, OutcomeTimeout},
 		{"memory limit", "const a = []; for (;;) a.push('x'.repeat(2 ** 24) + a.length);", 30 * time.Second, OutcomeMemoryLimit},
 		{"facts cap", "for (let i = 0; i < 100; i++) facts['k' + i] = 'x'.repeat(100);", 30 * time.Second, OutcomeOutputLimit},
 	} {

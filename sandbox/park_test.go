@@ -210,7 +210,7 @@ func TestParkedRunCancelAndTimeout(t *testing.T) {
 	p.parkEager = true // park with nobody waiting
 	sleeper := files("main.ts", `import { host } from "playground"; await host.sleep(20000); console.log("late")`)
 
-	res, rec := run(t, p, Request{Key: "a", Timeout: 500 * time.Millisecond, Files: sleeper})
+	res, rec := run(t, p, Request{Key: "a", Timeout: 1500 * time.Millisecond, Files: sleeper})
 	if res.Outcome != OutcomeTimeout || len(rec.logs()) != 0 {
 		t.Errorf("timeout: %s %q", res.Outcome, rec.logs())
 	}
@@ -415,7 +415,7 @@ console.log("before"); facts.n = 1;
 await new Promise((r) => setTimeout(r, 20000));
 console.log("late")`)
 
-	res, rec := run(t, p, Request{Key: "a", Timeout: 500 * time.Millisecond, Files: sleeper})
+	res, rec := run(t, p, Request{Key: "a", Timeout: 1500 * time.Millisecond, Files: sleeper})
 	errs := rec.errors()
 	if res.Outcome != OutcomeTimeout || !slices.Equal(rec.logs(), []string{"before"}) || string(res.Facts["n"]) != "1" ||
 		len(errs) != 1 || errs[0].Kind != KindTimeout {

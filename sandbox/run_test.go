@@ -123,7 +123,7 @@ export default { final: c.value };
 func TestRunTimeoutKeepsOutput(t *testing.T) {
 	p := newTestPool(t, Config{Workers: 1})
 	start := time.Now()
-	res, rec := run(t, p, Request{Timeout: 200 * time.Millisecond, Files: files("main.js", "console.log('before'); while (true) {}")})
+	res, rec := run(t, p, Request{Timeout: time.Second, Files: files("main.js", "console.log('before'); while (true) {}")})
 	if res.Outcome != OutcomeTimeout || !res.TimedOut {
 		t.Fatalf("outcome = %s timedOut=%v; want timeout", res.Outcome, res.TimedOut)
 	}

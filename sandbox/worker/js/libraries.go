@@ -208,6 +208,26 @@ var bigIntLiteral = regexp.MustCompile(`[0-9a-fA-F]n\b`)
 // constant; the run computes the value under its own limits, with the same
 // result.
 func unfoldBigIntOperators(prg *ast.Program) {
+	walkAST(prg, func(n any) bool {
+		if b, ok := n.(*ast.BinaryExpression); ok {
+			switch b.Operator {
+			case token.EXPONENT, token.SHIFT_LEFT, token.SHIFT_RIGHT:
+				if _, seq := b.Right.(*ast.SequenceExpression); !seq {
+					b.Right = &ast.SequenceExpression{Sequence: []ast.Expression{
+						&ast.NumberLiteral{Idx: b.Right.Idx0(), Literal: "0", Value: int64(0)}, b.Right}}
+				}
+			}
+		}
+		return true
+	})
+}
+
+// walkAST calls visit for every node (pointer or interface value) of a
+// parsed program, parents first, descending into a node's exported fields
+// while visit returns true. goja's ast has no walker of its own; this one
+// skips the source files the nodes point at and stops at a depth of 10,000
+// (a deeper tree was refused by the parser's own limits first).
+func walkAST(prg *ast.Program, visit func(n any) bool) {
 	fileType := reflect.TypeOf(file.File{})
 	var walk func(v reflect.Value, depth int)
 	walk = func(v reflect.Value, depth int) {
@@ -216,17 +236,8 @@ func unfoldBigIntOperators(prg *ast.Program) {
 		}
 		switch v.Kind() {
 		case reflect.Pointer, reflect.Interface:
-			if v.IsNil() {
+			if v.IsNil() || !visit(v.Interface()) {
 				return
-			}
-			if b, ok := v.Interface().(*ast.BinaryExpression); ok {
-				switch b.Operator {
-				case token.EXPONENT, token.SHIFT_LEFT, token.SHIFT_RIGHT:
-					if _, seq := b.Right.(*ast.SequenceExpression); !seq {
-						b.Right = &ast.SequenceExpression{Sequence: []ast.Expression{
-							&ast.NumberLiteral{Idx: b.Right.Idx0(), Literal: "0", Value: int64(0)}, b.Right}}
-					}
-				}
 			}
 			walk(v.Elem(), depth+1)
 		case reflect.Struct:

@@ -2,14 +2,12 @@ package js
 
 import (
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
-	"github.com/dop251/goja/file"
 )
 
 // Regular expressions goja does not match as Node does. goja parses
@@ -319,44 +317,23 @@ func writeRanges(b *strings.Builder, t *unicode.RangeTable) {
 // source map, do not.
 func rewriteRegExpLiterals(prg *ast.Program) error {
 	var firstErr error
-	fileType := reflect.TypeOf(file.File{})
-	var walk func(v reflect.Value, depth int)
-	walk = func(v reflect.Value, depth int) {
-		if depth > 10000 || firstErr != nil {
-			return
+	walkAST(prg, func(n any) bool {
+		if firstErr != nil {
+			return false
 		}
-		switch v.Kind() {
-		case reflect.Pointer, reflect.Interface:
-			if v.IsNil() {
-				return
-			}
-			if re, ok := v.Interface().(*ast.RegExpLiteral); ok {
-				if strings.Contains(re.Flags, "u") && (strings.Contains(re.Pattern, `\p{`) || strings.Contains(re.Pattern, `\P{`)) {
-					out, err := rewriteUnicodeProperties(re.Pattern)
-					if err != nil {
-						firstErr = fmt.Errorf("SyntaxError: Invalid regular expression: /%s/%s: %v", re.Pattern, re.Flags, err)
-						return
-					}
-					re.Pattern = out
-				}
-				return
-			}
-			walk(v.Elem(), depth+1)
-		case reflect.Struct:
-			if v.Type() == fileType {
-				return
-			}
-			for i := range v.NumField() {
-				if v.Type().Field(i).IsExported() {
-					walk(v.Field(i), depth+1)
-				}
-			}
-		case reflect.Slice:
-			for i := range v.Len() {
-				walk(v.Index(i), depth+1)
-			}
+		re, ok := n.(*ast.RegExpLiteral)
+		if !ok {
+			return true
 		}
-	}
-	walk(reflect.ValueOf(prg), 0)
+		if strings.Contains(re.Flags, "u") && (strings.Contains(re.Pattern, `\p{`) || strings.Contains(re.Pattern, `\P{`)) {
+			out, err := rewriteUnicodeProperties(re.Pattern)
+			if err != nil {
+				firstErr = fmt.Errorf("SyntaxError: Invalid regular expression: /%s/%s: %v", re.Pattern, re.Flags, err)
+				return false
+			}
+			re.Pattern = out
+		}
+		return false
+	})
 	return firstErr
 }

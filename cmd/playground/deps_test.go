@@ -17,11 +17,12 @@ const module = "github.com/playground-dev/playground"
 // sandbox/pipe (the pipe contract) and sandbox/libs (the importable
 // libraries), which both processes use.
 var allowedImports = map[string][]string{
-	"ws":        {},
+	"rawio":     {}, // raw pipe and socket I/O, used by both processes
+	"ws":        {"rawio"},
 	"ratelimit": {},
 	"static":    {},
 
-	"sandbox/pipe":          {},
+	"sandbox/pipe":          {"rawio"},
 	"sandbox/libs":          {},
 	"sandbox":               {"sandbox/pipe", "sandbox/libs"},
 	"sandbox/worker/bundle": {"sandbox/pipe", "sandbox/libs"},

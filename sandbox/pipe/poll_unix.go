@@ -6,17 +6,11 @@ import (
 	"io"
 	"os"
 	"syscall"
-	"unsafe"
+
+	"github.com/playground-dev/playground/rawio"
 )
 
-// Why raw I/O (issue 12): the Go runtime's monitor thread (sysmon) sleeps
-// while a process is idle, and every system call entered through the
-// runtime's syscall path wakes it, after which it polls every 20 µs for a
-// millisecond. A worker or a pool that handles a run every fraction of a
-// millisecond kept it polling all the time: about a sixth of a worker's
-// CPU. Reading and writing a pipe with raw system calls on a non-blocking
-// descriptor, waiting in the runtime's poller when the pipe is empty or
-// full, does not wake it.
+// Pipes are read and written with raw system calls (rawio says why).
 
 // Stdio returns the process's standard input and output (a worker's pipes
 // to its parent) as a raw, non-blocking reader and writer (RawFile). Each
@@ -83,62 +77,6 @@ type rawFile struct {
 	rc syscall.RawConn
 }
 
-func (r *rawFile) Read(b []byte) (int, error) {
-	if len(b) == 0 {
-		return 0, nil
-	}
-	var n int
-	var rerr error
-	err := r.rc.Read(func(fd uintptr) bool {
-		for {
-			m, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
-			switch e {
-			case 0:
-				n = int(m)
-				if n == 0 {
-					rerr = io.EOF
-				}
-				return true
-			case syscall.EINTR:
-				continue
-			case syscall.EAGAIN:
-				return false // wait in the poller
-			default:
-				rerr = e
-				return true
-			}
-		}
-	})
-	if err != nil {
-		return n, err
-	}
-	return n, rerr
-}
+func (r *rawFile) Read(b []byte) (int, error) { return rawio.Read(r.rc, b) }
 
-func (r *rawFile) Write(b []byte) (int, error) {
-	var n int
-	var werr error
-	err := r.rc.Write(func(fd uintptr) bool {
-		for n < len(b) {
-			m, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&b[n])), uintptr(len(b)-n))
-			switch e {
-			case 0:
-				n += int(m)
-			case syscall.EINTR:
-			case syscall.EAGAIN:
-				return false // the pipe is full: wait in the poller
-			default:
-				werr = e
-				return true
-			}
-		}
-		return true
-	})
-	if err != nil {
-		return n, err
-	}
-	if werr == nil && n < len(b) {
-		werr = io.ErrShortWrite
-	}
-	return n, werr
-}
+func (r *rawFile) Write(b []byte) (int, error) { return rawio.Write(r.rc, b) }

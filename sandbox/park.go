@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"syscall"
 	"time"
 
 	"github.com/playground-dev/playground/sandbox/pipe"
@@ -213,7 +214,6 @@ type parker struct {
 	cpu0At    time.Time
 	wake      <-chan struct{} // the queue's, while the run could park but nobody waits
 	timer     *time.Timer
-	armed     bool
 
 	resuming bool
 	granted  chan func()   // the resume's slot, buffered 1
@@ -236,7 +236,6 @@ func (k *parker) C() <-chan time.Time { return k.timer.C }
 
 func (k *parker) arm(d time.Duration) {
 	k.timer.Reset(d)
-	k.armed = true
 }
 
 // cpu reads the worker's CPU clock; not once it exited (its pid may be
@@ -248,11 +247,16 @@ func (k *parker) cpu() (time.Duration, bool) {
 	return procCPU(k.w.cmd.Process.Pid)
 }
 
-// freeze stops or continues the worker, unless it exited.
+// freeze stops (SIGSTOP) or continues (SIGCONT) the worker. os.Process
+// signals through a pidfd, so a worker already waited for is never
+// mistaken for a process that reused its pid (the error is then
+// os.ErrProcessDone, and nothing is to be done).
 func (k *parker) freeze(stop bool) {
-	if !k.w.dead() {
-		freeze(k.w.cmd.Process.Pid, stop)
+	sig := syscall.SIGCONT
+	if stop {
+		sig = syscall.SIGSTOP
 	}
+	_ = k.w.cmd.Process.Signal(sig)
 }
 
 // call notes a host call sent to the server.
@@ -346,7 +350,6 @@ func (k *parker) deliver(r pipe.HostReply) {
 // tick parks the run, checks a parked worker's CPU, or starts a held
 // run's resume.
 func (k *parker) tick() {
-	k.armed = false
 	k.wake = nil
 	now, ok := k.cpu()
 	if !ok {
@@ -450,7 +453,6 @@ func (k *parker) resume(release func()) {
 	k.resuming = false
 	k.parked = false
 	k.timer.Stop()
-	k.armed = false
 	k.wake = nil
 	k.rs.unpark(release)
 	if k.stopped {
@@ -476,7 +478,6 @@ func (k *parker) resume(release func()) {
 // and a stopped worker continues. It may be called more than once.
 func (k *parker) end() {
 	k.timer.Stop()
-	k.armed = false
 	k.wake = nil
 	if k.resuming {
 		k.cancel()

@@ -8,5 +8,3 @@ import "time"
 func procCPU(int) (time.Duration, bool) { return 0, false }
 
 const parkingSupported = false
-
-func freeze(int, bool) {}

@@ -64,9 +64,12 @@ func NewPool(cfg Config) (*Pool, error) {
 	}
 	n := cfg.Workers + cfg.Spares
 	p := &Pool{
-		cfg:       cfg,
-		queue:     newQueue(cfg.Workers, min(cfg.Spares, 1), cfg.QueueSize),
-		idle:      make(chan *proc, 2*n), // room for the dead ones take has not skipped yet
+		cfg:   cfg,
+		queue: newQueue(cfg.Workers, min(cfg.Spares, 1), cfg.QueueSize),
+		// Room for every worker the pool may hold (Workers + Spares +
+		// MaxParked, and Workers surplus idle ones), twice: dead ones take
+		// has not skipped yet stay in it too.
+		idle:      make(chan *proc, 2*(n+cfg.Workers+max(cfg.MaxParked, 0))),
 		closed:    make(chan struct{}),
 		maxLine:   cfg.Limits.MaxOutputBytes + 1<<20,
 		hostNames: slices.Sorted(maps.Keys(cfg.Host)),
@@ -178,18 +181,29 @@ func (p *Pool) check(req Request) (string, *Error) {
 // take waits for an idle worker that is alive; a dead one found in the
 // idle set (it died while idle, and its watcher retired it) is dropped.
 func (p *Pool) take(ctx context.Context) (*proc, error) {
-	t := time.NewTimer(30 * time.Second)
-	defer t.Stop()
+	var t *time.Timer // made only when no worker is idle: most runs find one
+	defer func() {
+		if t != nil {
+			t.Stop()
+		}
+	}()
 	for {
 		var w *proc
 		select {
 		case w = <-p.idle:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-p.closed:
-			return nil, ErrClosed
-		case <-t.C:
-			return nil, errWorkerUnavailable
+		default:
+			if t == nil {
+				t = time.NewTimer(30 * time.Second)
+			}
+			select {
+			case w = <-p.idle:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-p.closed:
+				return nil, ErrClosed
+			case <-t.C:
+				return nil, errWorkerUnavailable
+			}
 		}
 		if !w.idle.CompareAndSwap(true, false) {
 			continue // retired while idle

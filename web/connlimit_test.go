@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/netip"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -95,6 +96,12 @@ func TestLimitListenerPerIP(t *testing.T) {
 			t.Fatalf("a connection under the cap got %q; want it held", line)
 		}
 		held = append(held, <-accepted)
+	}
+	// A held connection forwards its descriptor: ws reads and writes it raw.
+	if sc, ok := held[0].(syscall.Conn); !ok {
+		t.Error("a held connection hides its descriptor (no SyscallConn)")
+	} else if _, err := sc.SyscallConn(); err != nil {
+		t.Errorf("SyscallConn: %v", err)
 	}
 	if _, line := connect(t, addr, "127.0.0.2"); !strings.HasPrefix(line, "HTTP/1.1 429") {
 		t.Errorf("a 3rd connection from one IP: %q; want HTTP 429", line)

@@ -93,9 +93,14 @@ func (c *Conn) Ping(ctx context.Context) error { return c.c.Ping(ctx) }
 // Close closes the connection with a status code and reason, after
 // sending what a Cork held.
 func (c *Conn) Close(code websocket.StatusCode, reason string) error {
-	c.cc.uncork(0)
+	c.cc.close(closeFlushTimeout)
 	return c.c.Close(code, reason)
 }
+
+// closeFlushTimeout bounds Close's flush of what a Cork held: a peer that
+// stopped reading must not hold Close (coder/websocket gives the close
+// handshake 5 s too).
+const closeFlushTimeout = 5 * time.Second
 
 // Cork holds the frames that Write and WriteRaw write until Uncork, which
 // sends them in one system call: a run's started, log and done frames
@@ -152,10 +157,11 @@ func (w *hijackWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // nothing.
 type corkConn struct {
 	net.Conn
-	raw    *rawSocket // nil: use Conn's own Read and Write
-	mu     sync.Mutex
-	corked bool
-	buf    []byte
+	raw     *rawSocket // nil: use Conn's own Read and Write
+	mu      sync.Mutex
+	corked  bool
+	closing bool // Close began: writes go through at once, Cork holds nothing
+	buf     []byte
 }
 
 func (c *corkConn) Read(p []byte) (int, error) {
@@ -195,8 +201,20 @@ func (c *corkConn) cork() {
 		return
 	}
 	c.mu.Lock()
-	c.corked = true
+	c.corked = !c.closing
 	c.mu.Unlock()
+}
+
+// close flushes what a cork held, within timeout, and stops corking for
+// good: the close frame the library writes next goes out at once.
+func (c *corkConn) close(timeout time.Duration) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	c.closing = true
+	c.mu.Unlock()
+	_ = c.uncork(timeout)
 }
 
 func (c *corkConn) uncork(timeout time.Duration) error {

@@ -17,15 +17,17 @@ type rawSocket struct {
 	net string
 }
 
-// newRawSocket returns nil when nc is not a plain TCP or Unix socket (TLS,
-// a test's pipe): those are used as they are.
+// newRawSocket returns nil when nc does not expose its descriptor
+// (syscall.Conn: a TCP or Unix socket, or a wrapper such as web's
+// LimitListener connections that forwards it) or is not a TCP or Unix
+// socket (TLS, a test's pipe): those are used as they are.
 func newRawSocket(nc net.Conn) *rawSocket {
-	var sc syscall.Conn
-	switch c := nc.(type) {
-	case *net.TCPConn:
-		sc = c
-	case *net.UnixConn:
-		sc = c
+	sc, ok := nc.(syscall.Conn)
+	if !ok {
+		return nil
+	}
+	switch nc.LocalAddr().Network() {
+	case "tcp", "tcp4", "tcp6", "unix":
 	default:
 		return nil
 	}

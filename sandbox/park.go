@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"context"
-	"syscall"
 	"time"
 
 	"github.com/playground-dev/playground/sandbox/pipe"
@@ -252,11 +251,9 @@ func (k *parker) cpu() (time.Duration, bool) {
 // mistaken for a process that reused its pid (the error is then
 // os.ErrProcessDone, and nothing is to be done).
 func (k *parker) freeze(stop bool) {
-	sig := syscall.SIGCONT
-	if stop {
-		sig = syscall.SIGSTOP
+	if parkingSupported {
+		_ = k.w.cmd.Process.Signal(freezeSignal(stop))
 	}
-	_ = k.w.cmd.Process.Signal(sig)
 }
 
 // call notes a host call sent to the server.

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"os"
 	"syscall"
 	"time"
 	"unsafe"
@@ -25,3 +26,11 @@ func procCPU(pid int) (cpu time.Duration, ok bool) {
 
 // parkingSupported says this OS gives procCPU and SIGSTOP/SIGCONT.
 const parkingSupported = true
+
+// freezeSignal is SIGSTOP to stop a process, SIGCONT to continue it.
+func freezeSignal(stop bool) os.Signal {
+	if stop {
+		return syscall.SIGSTOP
+	}
+	return syscall.SIGCONT
+}

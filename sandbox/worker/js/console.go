@@ -1,6 +1,7 @@
 package js
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -301,8 +302,7 @@ func writeJSON(e *Runtime, b *strings.Builder, p any) (ok, circular bool) {
 	case float64:
 		b.WriteString(formatNumber(x))
 	case string:
-		q, _ := json.Marshal(x)
-		b.Write(q)
+		writeJSONString(b, x)
 	case []any:
 		b.WriteByte('[')
 		first := true
@@ -345,8 +345,7 @@ func writeJSON(e *Runtime, b *strings.Builder, p any) (ok, circular bool) {
 				b.WriteByte(',')
 			}
 			n++
-			k, _ := json.Marshal(f.Key)
-			b.Write(k)
+			writeJSONString(b, f.Key)
 			b.WriteByte(':')
 			b.WriteString(sub.String())
 		}
@@ -367,8 +366,7 @@ func writeJSON(e *Runtime, b *strings.Builder, p any) (ok, circular bool) {
 			e.throw("TypeError", "Do not know how to serialize a BigInt")
 		case "date":
 			if v, _ := x["v"].(string); v != "Invalid Date" {
-				q, _ := json.Marshal(v)
-				b.Write(q)
+				writeJSONString(b, v)
 			} else {
 				b.WriteString("null")
 			}
@@ -422,6 +420,16 @@ func formatNumeric(b *builtins, spec byte, v goja.Value) string {
 		return "-0" // goja's parseInt("-0.5") is 0, V8's (and Node's %i) -0
 	}
 	return formatNumber(f)
+}
+
+// writeJSONString writes s as a JSON string the way JSON.stringify does:
+// unlike json.Marshal, it leaves <, > and & as they are.
+func writeJSONString(b *strings.Builder, s string) {
+	var q bytes.Buffer
+	enc := json.NewEncoder(&q)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	b.Write(bytes.TrimSuffix(q.Bytes(), []byte("\n"))) // Encode ends the value with a newline
 }
 
 func mustJSON(v any) json.RawMessage {

@@ -146,9 +146,12 @@ func (e *Runtime) lib(c goja.FunctionCall) goja.Value {
 	if e.registry == nil {
 		e.throw("Error", "no libraries in this runtime")
 	}
-	prg, err := e.registry.program(name)
+	var prg *goja.Program
+	var err error
 	if names != nil {
 		prg, err = e.registry.chunk(name, names)
+	} else {
+		prg, err = e.registry.program(name)
 	}
 	if err != nil {
 		e.throw("Error", err.Error())
@@ -184,7 +187,7 @@ func Compile(code string) (*goja.Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	if strings.Contains(code, `\\p{`) || strings.Contains(code, `\\P{`) {
+	if strings.Contains(code, `\p{`) || strings.Contains(code, `\P{`) {
 		if err := rewriteRegExpLiterals(ast); err != nil {
 			return nil, err
 		}
@@ -222,40 +225,42 @@ func unfoldBigIntOperators(prg *ast.Program) {
 	})
 }
 
-// walkAST calls visit for every node (pointer or interface value) of a
+// walkAST calls visit once for every node (pointer) of a
 // parsed program, parents first, descending into a node's exported fields
 // while visit returns true. goja's ast has no walker of its own; this one
-// skips the source files the nodes point at and stops at a depth of 10,000
-// (a deeper tree was refused by the parser's own limits first).
+// skips the source files the nodes point at and keeps its own stack, so no
+// nesting depth escapes it (a depth cap would let deeply nested code slip
+// past unfoldBigIntOperators).
 func walkAST(prg *ast.Program, visit func(n any) bool) {
 	fileType := reflect.TypeOf(file.File{})
-	var walk func(v reflect.Value, depth int)
-	walk = func(v reflect.Value, depth int) {
-		if depth > 10000 {
-			return
-		}
+	stack := []reflect.Value{reflect.ValueOf(prg)}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
 		switch v.Kind() {
-		case reflect.Pointer, reflect.Interface:
-			if v.IsNil() || !visit(v.Interface()) {
-				return
+		case reflect.Interface: // the node is the pointer inside: visited once, there
+			if !v.IsNil() {
+				stack = append(stack, v.Elem())
 			}
-			walk(v.Elem(), depth+1)
+		case reflect.Pointer:
+			if !v.IsNil() && visit(v.Interface()) {
+				stack = append(stack, v.Elem())
+			}
 		case reflect.Struct:
 			if v.Type() == fileType {
-				return
+				continue
 			}
-			for i := range v.NumField() {
+			for i := v.NumField() - 1; i >= 0; i-- { // pushed in reverse: visited in order
 				if v.Type().Field(i).IsExported() {
-					walk(v.Field(i), depth+1)
+					stack = append(stack, v.Field(i))
 				}
 			}
 		case reflect.Slice:
-			for i := range v.Len() {
-				walk(v.Index(i), depth+1)
+			for i := v.Len() - 1; i >= 0; i-- {
+				stack = append(stack, v.Index(i))
 			}
 		}
 	}
-	walk(reflect.ValueOf(prg), 0)
 }
 
 func noSourceMapFiles(string) ([]byte, error) { return nil, errNoFS }

@@ -2,6 +2,7 @@ package js
 
 import (
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/dop251/goja"
@@ -62,4 +63,31 @@ func TestCompileDoesNotFoldBigInts(t *testing.T) {
 		t.Errorf("the compiled program holds %d MB; want the constants left to the run", grown>>20)
 	}
 	runtime.KeepAlive(p)
+}
+
+// TestUnfoldReachesDeeplyNestedOperators: nesting does not hide an
+// operator from the unfolding (a depth cap in the walker let 4,000 nested
+// arrays carry `7n ** 20000000n` into the compiler, which folded it for
+// seconds outside any deadline).
+func TestUnfoldReachesDeeplyNestedOperators(t *testing.T) {
+	const depth = 5000
+	src := strings.Repeat("[", depth) + "7n ** 20n" + strings.Repeat("]", depth) + ";"
+	prg, err := goja.Parse("t.js", src, parser.WithDisableSourceMaps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unfoldBigIntOperators(prg)
+	var found []*ast.BinaryExpression
+	walkAST(prg, func(n any) bool {
+		if b, ok := n.(*ast.BinaryExpression); ok {
+			found = append(found, b)
+		}
+		return true
+	})
+	if len(found) != 1 {
+		t.Fatalf("%d binary expressions found; want 1", len(found))
+	}
+	if _, ok := found[0].Right.(*ast.SequenceExpression); !ok {
+		t.Errorf("the nested operator's right operand is %T; want a sequence (unfolded)", found[0].Right)
+	}
 }

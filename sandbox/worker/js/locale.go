@@ -265,6 +265,17 @@ func (e *Runtime) installLocale() {
 		}
 		return vm.ToValue(col.CompareString(a, b))
 	})
+	// The case functions are taken now, before any snippet code runs: a
+	// snippet that replaces String.prototype.toUpperCase does not change
+	// (or break) toLocaleUpperCase.
+	caseFn := func(name string) goja.Callable {
+		f, ok := goja.AssertFunction(stringPrototype.Get(name))
+		if !ok {
+			panic("sandbox: missing builtin String.prototype." + name)
+		}
+		return f
+	}
+	toUpper, toLower := caseFn("toUpperCase"), caseFn("toLowerCase")
 	for _, name := range []string{"toLocaleUpperCase", "toLocaleLowerCase"} {
 		upper := name == "toLocaleUpperCase"
 		def(stringPrototype, name, 0, func(c goja.FunctionCall) goja.Value {
@@ -282,11 +293,10 @@ func (e *Runtime) installLocale() {
 				}
 			}
 			s := c.This.ToString()
-			method2 := "toLowerCase"
+			f := toLower
 			if upper {
-				method2 = "toUpperCase"
+				f = toUpper
 			}
-			f, _ := goja.AssertFunction(stringPrototype.Get(method2))
 			r, err := f(s)
 			if err != nil {
 				panic(err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -518,5 +519,48 @@ console.log(s);`)})
 	}
 	if n := p.parks.Load(); n > 1 {
 		t.Errorf("parks = %d; want at most 1 (the wait on the timer alone)", n)
+	}
+}
+
+// TestMaxParkedIsABound: past MaxParked a run that only waits keeps its
+// slot (today's behaviour before parking): with MaxParked 1, of three
+// sleepers from three keys at most one is ever parked, at most Workers +
+// the reserve slot hold a slot, and every sleeper still ends ok.
+func TestMaxParkedIsABound(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 1, Spares: 1, MaxParked: 1, Host: sleepHost()})
+	var wg sync.WaitGroup
+	var maxParked atomic.Int64
+	stop := make(chan struct{})
+	go func() { // sample Stats while the runs are in flight
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Millisecond):
+			}
+			if n := p.Stats().Parked; n > maxParked.Load() {
+				maxParked.Store(n)
+			}
+		}
+	}()
+	for _, key := range []string{"a", "b", "c"} {
+		wg.Go(func() {
+			res, rec := run(t, p, Request{Key: key, Timeout: 20 * time.Second,
+				Files: files("main.ts", `import { host } from "playground"; await host.sleep(300); await host.sleep(300); console.log("woke")`)})
+			if res.Outcome != OutcomeOK || !slices.Equal(rec.logs(), []string{"woke"}) {
+				t.Errorf("%s: %s %q %+v", key, res.Outcome, rec.logs(), rec.errors())
+			}
+		})
+	}
+	wg.Wait()
+	close(stop)
+	if n := maxParked.Load(); n > 1 {
+		t.Errorf("%d runs parked at once; want at most MaxParked = 1", n)
+	}
+	if peak := p.peakRunning.Load(); peak > 1+1 {
+		t.Errorf("%d runs held a slot at once; want at most Workers + the reserve slot = 2", peak)
+	}
+	if p.parks.Load() == 0 {
+		t.Error("no run parked: the bound was not reached")
 	}
 }

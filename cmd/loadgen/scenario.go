@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"net"
 	"net/http"
 	"slices"
@@ -99,7 +100,7 @@ func runScenario(ctx context.Context, args []string, out io.Writer) error {
 	}
 	mk, ok := scenarios[*name]
 	if !ok {
-		return fmt.Errorf("unknown -scenario %q; want one of %s", *name, strings.Join(slices.Sorted(mapsKeys(scenarios)), ", "))
+		return fmt.Errorf("unknown -scenario %q; want one of %s", *name, strings.Join(slices.Sorted(maps.Keys(scenarios)), ", "))
 	}
 	srcs, err := sources(*attackers)
 	if err != nil {
@@ -152,16 +153,6 @@ func runScenario(ctx context.Context, args []string, out io.Writer) error {
 	samples := <-mon
 	s.print(out, time.Since(start), *pid, samples)
 	return nil
-}
-
-func mapsKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // sources parses -attacker: addresses, or a count of addresses from
@@ -676,7 +667,7 @@ func (s *scenario) print(out io.Writer, elapsed time.Duration, pid int, samples 
 	fmt.Fprintf(out, "attacker      sockets opened %d, refused %d (%s), dropped %d, most open at once %d\n",
 		s.dialed.Load(), s.refused.Load(), strings.Join(refusals, " "), s.dropped.Load(), s.maxOpen.Load())
 	fmt.Fprintf(out, "attacker runs %s\n", tally(s.attackOut))
-	for _, k := range slices.Sorted(mapsKeys(s.examples)) {
+	for _, k := range slices.Sorted(maps.Keys(s.examples)) {
 		fmt.Fprintf(out, "  e.g. %s: %s\n", k, s.examples[k])
 	}
 	slices.Sort(s.victimLat)

@@ -20,12 +20,6 @@ var deviations = map[string]struct{ reason, want string }{
 		want: "Foo { a: 1 } [ Foo { a: 1 } ] { f: [Function: f], g: [Function: g], h: [Function: Bar] }\n" +
 			"Symbol(s) [ Symbol(Symbol.iterator) ] {}\n",
 	},
-	"console_formats": {
-		reason: "previews nest previewDepth=5 levels where util.inspect stops at 2",
-		want: "Bob is 42.5 years and 7 extra\n" +
-			"[ 1, 'a', { b: [ 2, { c: 3 } ] } ] null undefined -0 1n\n" +
-			"Map(1) { 'k' => { v: 1 } } Set(1) { 1 } [ undefined, <1 empty item>, 3 ]\n",
-	},
 	"intl_absent": {
 		reason: "the playground has no Intl (locale.go): typeof Intl is undefined and using it is a ReferenceError naming Intl; toLocaleString covers the basics",
 		want:   "undefined\nReferenceError\n",

@@ -5,149 +5,434 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
+
+	"golang.org/x/text/width"
 )
 
-// render prints a preview the way a browser console prints the value it
-// stands for: strings at the top level as themselves, nested ones quoted.
+// render prints a preview as Node 20's console.log prints the value it
+// stands for (util.inspect with its defaults): a string at the top level as
+// itself, everything else as inspect does it (see inspector).
 func render(p any, top bool) string {
-	var b strings.Builder
-	renderTo(&b, p, top)
-	return b.String()
+	if s, ok := p.(string); ok && top {
+		return s
+	}
+	in := inspector{depth: inspectDepth, breakLength: inspectBreakLength}
+	return in.value(p, 0)
 }
 
-func renderTo(b *strings.Builder, p any, top bool) {
+// renderCell prints a console.table cell as Node 20 does: inspect with
+// breakLength Infinity, at most 3 array items, and depth 0 (-1 for an
+// object of more than two keys, which prints as [Object]).
+func renderCell(p any) string {
+	in := inspector{depth: 0, breakLength: math.MaxInt32, maxItems: 3}
+	if t, ok := p.(tagged); ok && t["$t"] == "object" {
+		if props, _ := t["props"].(object); len(props) > 2 {
+			in.depth = -1
+		}
+	}
+	return in.value(p, 0)
+}
+
+// Node 20's util.inspect defaults (lib/internal/util/inspect.js:
+// inspectDefaultOptions, kMinLineLength).
+const (
+	inspectDepth       = 2
+	inspectBreakLength = 80
+	inspectCompact     = 3
+	minLineLength      = 16
+)
+
+// inspector lays previews out as Node 20's util.inspect lays values out
+// (lib/internal/util/inspect.js: formatValue, formatRaw, formatProperty,
+// reduceToSingleString, isBelowBreakLength, groupArrayElements, strEscape):
+// nested objects past depth print as [Object] / [Array] / [Foo]; an object
+// goes on one line when it fits in breakLength and nests fewer than compact
+// levels, else one entry per line; arrays of more than six short items are
+// grouped in aligned columns. Previews are capped by the encoder first
+// (depth 5, keys, string lengths), so what inspect shows is always there.
+type inspector struct {
+	depth, breakLength int
+	maxItems           int // table cells: items shown of an array (0: all)
+	indentLvl          int // inspect's ctx.indentationLvl
+	currentDepth       int // inspect's ctx.currentDepth: the level last entered
+}
+
+func (in *inspector) value(p any, recurse int) string {
 	switch x := p.(type) {
 	case nil:
-		b.WriteString("null")
+		return "null"
 	case bool:
-		b.WriteString(strconv.FormatBool(x))
+		return strconv.FormatBool(x)
 	case int64:
-		b.WriteString(strconv.FormatInt(x, 10))
+		return strconv.FormatInt(x, 10)
+	case int:
+		return strconv.Itoa(x)
 	case float64:
-		b.WriteString(formatNumber(x))
+		return formatNumber(x)
 	case string:
-		if top {
-			b.WriteString(x)
-		} else {
-			b.WriteString(quoteJS(x))
-		}
+		return in.str(x)
 	case []any: // JSON-mode array
-		renderList(b, "", x, "[", "]")
+		return in.list(x, "", "[", "]", "[Array]", true, recurse)
 	case object: // JSON-mode object
-		renderProps(b, "", x)
-	case map[string]any:
-		if t, ok := x["$t"].(string); ok {
-			if t != "circular" {
-				if n, ok := x["ref"].(int); ok {
-					fmt.Fprintf(b, "<ref *%d> ", n)
-				}
+		return in.props(x, "", "", "[Object]", recurse)
+	case tagged:
+		ref := ""
+		if t, _ := x["$t"].(string); t != "circular" {
+			if n, ok := x["ref"].(int); ok {
+				ref = fmt.Sprintf("<ref *%d>", n)
 			}
-			renderTagged(b, t, x)
 		}
-	default:
-		fmt.Fprint(b, x)
+		return in.tagged(x, ref, recurse)
 	}
+	return fmt.Sprint(p)
 }
 
-func renderTagged(b *strings.Builder, t string, x map[string]any) {
+func (in *inspector) tagged(x tagged, ref string, recurse int) string {
+	t, _ := x["$t"].(string)
 	switch t {
 	case "undefined":
-		b.WriteString("undefined")
+		return "undefined"
 	case "bigint":
-		b.WriteString(x["v"].(string) + "n")
-	case "symbol", "number", "regexp":
-		b.WriteString(x["v"].(string))
-	case "date":
-		b.WriteString(x["v"].(string))
+		s, _ := x["v"].(string)
+		return s + "n"
+	case "symbol", "number", "regexp", "date":
+		s, _ := x["v"].(string)
+		return s
 	case "function":
 		if n, _ := x["name"].(string); n != "" {
-			b.WriteString("[Function: " + n + "]")
-		} else {
-			b.WriteString("[Function (anonymous)]")
+			return "[Function: " + n + "]"
 		}
+		return "[Function (anonymous)]"
 	case "error":
-		if s, _ := x["stack"].(string); s != "" {
-			name, _ := x["name"].(string)
-			msg, _ := x["message"].(string)
-			head := name
-			if msg != "" {
-				head += ": " + msg
-			}
-			if strings.HasPrefix(s, head) {
-				b.WriteString(s)
-			} else {
-				b.WriteString(head + "\n" + s)
-			}
-			return
-		}
-		b.WriteString(x["name"].(string))
-		if m, _ := x["message"].(string); m != "" {
-			b.WriteString(": " + m)
-		}
+		return in.errorText(x)
 	case "circular":
 		if n, ok := x["ref"].(int); ok {
-			fmt.Fprintf(b, "[Circular *%d]", n)
-		} else {
-			b.WriteString("[Circular " + x["path"].(string) + "]")
+			return fmt.Sprintf("[Circular *%d]", n)
 		}
+		path, _ := x["path"].(string)
+		return "[Circular " + path + "]"
 	case "revoked":
-		b.WriteString("<Revoked Proxy>")
+		return "<Revoked Proxy>"
 	case "more":
-		fmt.Fprintf(b, "... %v more", x["count"])
-	case "empty":
-		if c, _ := x["count"].(int); c == 1 || fmt.Sprint(x["count"]) == "1" {
-			b.WriteString("<1 empty item>")
-		} else {
-			fmt.Fprintf(b, "<%v empty items>", x["count"])
+		n := fmt.Sprint(x["count"])
+		if n == "1" {
+			return "... 1 more item"
 		}
+		return "... " + n + " more items"
+	case "empty":
+		if n := fmt.Sprint(x["count"]); n != "1" {
+			return "<" + n + " empty items>"
+		}
+		return "<1 empty item>"
 	case "getter":
 		if l, ok := x["label"].(string); ok {
-			b.WriteString("[" + l + "]")
-		} else {
-			b.WriteString("[Getter]")
+			return "[" + l + "]"
 		}
-	case "array":
-		items, _ := x["items"].([]any)
-		prefix := ""
-		if c, _ := x["class"].(string); c != "" {
-			prefix = fmt.Sprintf("%s(%v) ", c, x["length"])
-		}
-		renderList(b, prefix, items, "[", "]")
+		return "[Getter]"
 	case "boxed":
 		c, _ := x["class"].(string)
-		b.WriteString("[" + c + ": " + render(x["v"], false) + "]")
+		return "[" + c + ": " + in.value(x["v"], recurse) + "]"
+	case "array":
+		items, _ := x["items"].([]any)
+		c, _ := x["class"].(string)
+		open, cut := "[", "[Array]"
+		if c != "" {
+			open, cut = fmt.Sprintf("%s(%v) [", c, x["length"]), "["+c+"]"
+		}
+		return in.list(items, ref, open, "]", cut, true, recurse)
 	case "set":
 		values, _ := x["values"].([]any)
-		renderList(b, fmt.Sprintf("Set(%d) ", countShown(values)), values, "{", "}")
+		return in.list(values, ref, fmt.Sprintf("Set(%d) {", countShown(values)), "}", "[Set]", false, recurse)
 	case "map":
 		entries, _ := x["entries"].([]any)
-		var parts []string
-		for _, en := range entries {
+		open := fmt.Sprintf("Map(%d) {", countShown(entries))
+		if len(entries) == 0 {
+			return open + "}"
+		}
+		if recurse > in.depth {
+			return "[Map]"
+		}
+		recurse++
+		in.currentDepth = recurse
+		in.indentLvl += 2
+		out := make([]string, len(entries))
+		for i, en := range entries {
 			if kv, ok := en.([2]any); ok {
-				parts = append(parts, render(kv[0], false)+" => "+render(kv[1], false))
+				k := in.value(kv[0], recurse)
+				out[i] = k + " => " + in.value(kv[1], recurse)
 			} else {
-				parts = append(parts, render(en, false))
+				out[i] = in.value(en, recurse)
 			}
 		}
-		fmt.Fprintf(b, "Map(%d) ", countShown(entries))
-		writeJoined(b, "{", "}", parts)
+		in.indentLvl -= 2
+		return in.reduce(out, ref, open, "}", false, recurse, nil)
 	case "object":
 		class, _ := x["class"].(string)
 		props, _ := x["props"].(object)
-		prefix := ""
-		if class != "Object" {
-			prefix = class + " "
+		prefix, cut := "", "[Object]"
+		switch {
+		case strings.HasPrefix(class, "["): // [Object: null prototype]
+			prefix, cut = class+" ", class
+		case class != "Object" && class != "":
+			prefix, cut = class+" ", "["+class+"]"
 		}
-		renderProps(b, prefix, props)
-	default:
-		b.WriteString("[" + t + "]")
+		if len(props) == 0 && (class == "WeakMap" || class == "WeakSet") {
+			return class + " { <items unknown> }"
+		}
+		return in.props(props, ref, prefix, cut, recurse)
 	}
+	return "[" + t + "]"
+}
+
+// errorText is an error's stack (or name: message), its lines indented to
+// where it stands, as formatError does.
+func (in *inspector) errorText(x tagged) string {
+	name, _ := x["name"].(string)
+	msg, _ := x["message"].(string)
+	head := name
+	if msg != "" {
+		head += ": " + msg
+	}
+	text := head
+	if s, _ := x["stack"].(string); s != "" {
+		text = s
+		if !strings.HasPrefix(s, head) {
+			text = head + "\n" + s
+		}
+	}
+	if in.indentLvl != 0 {
+		text = strings.ReplaceAll(text, "\n", "\n"+strings.Repeat(" ", in.indentLvl))
+	}
+	return text
+}
+
+// list lays out an array's (arrayLike) or a Set's items.
+func (in *inspector) list(items []any, ref, open, close, cut string, arrayLike bool, recurse int) string {
+	if len(items) == 0 {
+		return open + close
+	}
+	if recurse > in.depth {
+		return cut
+	}
+	recurse++
+	in.currentDepth = recurse
+	shown := items
+	if in.maxItems > 0 && arrayLike {
+		shown = in.capItems(items)
+	}
+	out := make([]string, len(shown))
+	numeric := true
+	for i, it := range shown {
+		in.indentLvl += 2
+		out[i] = in.value(it, recurse)
+		in.indentLvl -= 2
+		if !isMore(it) && !isNumeric(it) {
+			numeric = false
+		}
+	}
+	var num *bool
+	if arrayLike {
+		num = &numeric
+	}
+	return in.reduce(out, ref, open, close, arrayLike, recurse, num)
+}
+
+// capItems keeps a table cell's first maxItems items and counts the rest.
+func (in *inspector) capItems(items []any) []any {
+	n, rest := 0, 0
+	var kept []any
+	for _, it := range items {
+		if m, ok := it.(tagged); ok && m["$t"] == "more" {
+			c, _ := strconv.Atoi(fmt.Sprint(m["count"]))
+			rest += c
+			continue
+		}
+		if n < in.maxItems {
+			kept = append(kept, it)
+			n++
+		} else {
+			rest++
+		}
+	}
+	if rest > 0 {
+		kept = append(kept, tagged{"$t": "more", "count": rest})
+	}
+	return kept
+}
+
+func isMore(p any) bool {
+	m, ok := p.(tagged)
+	return ok && m["$t"] == "more"
+}
+
+// isNumeric: inspect right-aligns grouped columns of numbers and BigInts.
+func isNumeric(p any) bool {
+	switch x := p.(type) {
+	case int64, int, float64:
+		return true
+	case tagged:
+		return x["$t"] == "number" || x["$t"] == "bigint"
+	}
+	return false
+}
+
+// props lays out an object's properties: key: value.
+func (in *inspector) props(props object, ref, prefix, cut string, recurse int) string {
+	if len(props) == 0 {
+		return prefix + "{}"
+	}
+	if recurse > in.depth {
+		return cut
+	}
+	recurse++
+	in.currentDepth = recurse
+	out := make([]string, len(props))
+	for i, f := range props {
+		in.indentLvl += 2
+		v := in.value(f.Value, recurse)
+		in.indentLvl -= 2
+		if f.Key == "…" {
+			out[i] = v
+			continue
+		}
+		out[i] = propKey(f.Key) + ": " + v
+	}
+	return in.reduce(out, ref, prefix+"{", "}", false, recurse, nil)
+}
+
+// reduce is inspect's reduceToSingleString with compact 3; numeric is
+// non-nil for array-like output (grouped when it has more than 6 entries).
+func (in *inspector) reduce(output []string, base, open, close string, arrayLike bool, recurse int, numeric *bool) string {
+	entries := len(output)
+	if arrayLike && entries > 6 {
+		output = in.group(output, numeric != nil && *numeric)
+	}
+	lead := ""
+	if base != "" {
+		lead = base + " "
+	}
+	if in.currentDepth-recurse < inspectCompact && entries == len(output) {
+		start := len(output) + in.indentLvl + utf16Len(open) + utf16Len(base) + 10
+		if in.belowBreakLength(output, start, base) {
+			joined := strings.Join(output, ", ")
+			if !strings.Contains(joined, "\n") {
+				return lead + open + " " + joined + " " + close
+			}
+		}
+	}
+	ind := "\n" + strings.Repeat(" ", in.indentLvl)
+	return lead + open + ind + "  " + strings.Join(output, ","+ind+"  ") + ind + close
+}
+
+func (in *inspector) belowBreakLength(output []string, start int, base string) bool {
+	total := len(output) + start
+	if total+len(output) > in.breakLength {
+		return false
+	}
+	for _, o := range output {
+		total += utf16Len(o)
+		if total > in.breakLength {
+			return false
+		}
+	}
+	return base == "" || !strings.Contains(base, "\n")
+}
+
+// group is inspect's groupArrayElements: many short entries in aligned
+// columns, about as many rows as columns × 2.5.
+func (in *inspector) group(output []string, numeric bool) []string {
+	const separatorSpace = 2
+	outputLength := len(output)
+	if outputLength > 0 && strings.HasPrefix(output[outputLength-1], "... ") && strings.HasSuffix(output[outputLength-1], " more items") ||
+		outputLength > 0 && output[outputLength-1] == "... 1 more item" {
+		outputLength-- // the "more items" entry is not grouped
+	}
+	dataLen := make([]int, outputLength)
+	totalLength, maxLength := 0, 0
+	for i := 0; i < outputLength; i++ {
+		l := stringWidth(output[i])
+		dataLen[i] = l
+		totalLength += l + separatorSpace
+		maxLength = max(maxLength, l)
+	}
+	actualMax := maxLength + separatorSpace
+	if actualMax*3+in.indentLvl >= in.breakLength || !(float64(totalLength)/float64(actualMax) > 5 || maxLength <= 6) {
+		return output
+	}
+	const approxCharHeights = 2.5
+	averageBias := math.Sqrt(float64(actualMax) - float64(totalLength)/float64(len(output)))
+	biasedMax := math.Max(float64(actualMax)-3-averageBias, 1)
+	columns := min(
+		int(math.Floor(math.Sqrt(approxCharHeights*biasedMax*float64(outputLength))/biasedMax+0.5)), // Math.round
+		(in.breakLength-in.indentLvl)/actualMax,
+		inspectCompact*4,
+		15,
+	)
+	if columns <= 1 {
+		return output
+	}
+	maxLineLength := make([]int, columns)
+	for i := 0; i < columns; i++ {
+		lineMax := 0
+		for j := i; j < outputLength; j += columns {
+			lineMax = max(lineMax, dataLen[j])
+		}
+		maxLineLength[i] = lineMax + separatorSpace
+	}
+	pad := func(s string, width int, start bool) string {
+		n := width - utf16Len(s)
+		if n <= 0 {
+			return s
+		}
+		if start {
+			return strings.Repeat(" ", n) + s
+		}
+		return s + strings.Repeat(" ", n)
+	}
+	var tmp []string
+	for i := 0; i < outputLength; i += columns {
+		end := min(i+columns, outputLength)
+		var b strings.Builder
+		j := i
+		for ; j < end-1; j++ {
+			padding := maxLineLength[j-i] + utf16Len(output[j]) - dataLen[j]
+			b.WriteString(pad(output[j]+", ", padding, numeric))
+		}
+		if numeric {
+			padding := maxLineLength[j-i] + utf16Len(output[j]) - dataLen[j] - separatorSpace
+			b.WriteString(pad(output[j], padding, true))
+		} else {
+			b.WriteString(output[j])
+		}
+		tmp = append(tmp, b.String())
+	}
+	if outputLength < len(output) {
+		tmp = append(tmp, output[outputLength])
+	}
+	return tmp
+}
+
+// str quotes a nested string as strEscape does, split after each line
+// break when it is long (formatPrimitive).
+func (in *inspector) str(s string) string {
+	if n := utf16Len(s); n > minLineLength && n > in.breakLength-in.indentLvl-4 && strings.Contains(s, "\n") {
+		lines := strings.SplitAfter(s, "\n")
+		if lines[len(lines)-1] == "" {
+			lines = lines[:len(lines)-1]
+		}
+		for i, l := range lines {
+			lines[i] = quoteJS(l)
+		}
+		return strings.Join(lines, " +\n"+strings.Repeat(" ", in.indentLvl+2))
+	}
+	return quoteJS(s)
 }
 
 func countShown(items []any) int {
 	n := 0
 	for _, it := range items {
-		if m, ok := it.(map[string]any); ok && m["$t"] == "more" {
+		if m, ok := it.(tagged); ok && m["$t"] == "more" {
 			switch c := m["count"].(type) { // int or int64, as the encoder counted
 			case int:
 				n += c
@@ -161,40 +446,8 @@ func countShown(items []any) int {
 	return n
 }
 
-func renderList(b *strings.Builder, prefix string, items []any, open, close string) {
-	parts := make([]string, len(items))
-	for i, it := range items {
-		parts[i] = render(it, false)
-	}
-	b.WriteString(prefix)
-	writeJoined(b, open, close, parts)
-}
-
-func renderProps(b *strings.Builder, prefix string, props object) {
-	parts := make([]string, 0, len(props))
-	for _, f := range props {
-		if f.Key == "…" {
-			parts = append(parts, render(f.Value, false))
-			continue
-		}
-		parts = append(parts, propKey(f.Key)+": "+render(f.Value, false))
-	}
-	b.WriteString(prefix)
-	if len(parts) == 0 {
-		b.WriteString("{}")
-		return
-	}
-	writeJoined(b, "{", "}", parts)
-}
-
-func writeJoined(b *strings.Builder, open, close string, parts []string) {
-	if len(parts) == 0 {
-		b.WriteString(open + close)
-		return
-	}
-	b.WriteString(open + " " + strings.Join(parts, ", ") + " " + close)
-}
-
+// propKey prints a property key as inspect does: bare when it matches
+// /^[a-zA-Z_][a-zA-Z_0-9]*$/, else quoted.
 func propKey(k string) string {
 	if isIdentifier(k) {
 		return k
@@ -206,8 +459,9 @@ func isIdentifier(s string) bool {
 	if s == "" {
 		return false
 	}
-	for i, r := range s {
-		if r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 0x7f || (i > 0 && r >= '0' && r <= '9') {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || (i > 0 && c >= '0' && c <= '9') {
 			continue
 		}
 		return false
@@ -215,10 +469,83 @@ func isIdentifier(s string) bool {
 	return true
 }
 
+// quoteJS quotes s as inspect's strEscape does: single quotes, or double
+// quotes when s has a single quote and no double one, or backquotes when it
+// has both (and no backquote or "${"); control characters, the quote used,
+// backslash and U+007F–U+009F escaped (\n, \x0B, \x7F), all else as is.
 func quoteJS(s string) string {
-	q := strconv.Quote(s)
-	q = strings.ReplaceAll(q[1:len(q)-1], `\"`, `"`)
-	return "'" + strings.ReplaceAll(q, "'", `\'`) + "'"
+	q := byte('\'')
+	if strings.Contains(s, "'") {
+		switch {
+		case !strings.Contains(s, `"`):
+			q = '"'
+		case !strings.Contains(s, "`") && !strings.Contains(s, "${"):
+			q = '`'
+		}
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte(q)
+	for _, r := range s {
+		switch {
+		case r == '\'' && q == '\'':
+			b.WriteString(`\'`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r < 0x20 || r >= 0x7f && r <= 0x9f:
+			switch r {
+			case '\b':
+				b.WriteString(`\b`)
+			case '\t':
+				b.WriteString(`\t`)
+			case '\n':
+				b.WriteString(`\n`)
+			case '\f':
+				b.WriteString(`\f`)
+			case '\r':
+				b.WriteString(`\r`)
+			default:
+				fmt.Fprintf(&b, `\x%02X`, r)
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte(q)
+	return b.String()
+}
+
+// utf16Len is a JS string's length (UTF-16 code units).
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r > 0xffff {
+			n++
+		}
+	}
+	return n
+}
+
+// stringWidth is how many columns s takes in a terminal, as Node's
+// getStringWidth counts them: East Asian wide and fullwidth characters
+// two, combining marks and zero-width characters none.
+func stringWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		switch {
+		case r < 0x300:
+			n++
+		case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || unicode.Is(unicode.Cf, r):
+		default:
+			if k := width.LookupRune(r).Kind(); k == width.EastAsianWide || k == width.EastAsianFullwidth {
+				n += 2
+			} else {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // formatNumber formats f as JavaScript's Number::toString does

@@ -393,7 +393,7 @@ func (e *encoder) container(o *goja.Object, class, path string, depth int) any {
 		return props
 	}
 	if name == "" {
-		name = "Object"
+		name = nullPrototype
 	}
 	if class == "Promise" {
 		name = "Promise"
@@ -469,8 +469,12 @@ func (e *encoder) classLabel(o *goja.Object, class string) string {
 	if n := e.constructorName(o); n != "" {
 		return n
 	}
-	return "Object"
+	return nullPrototype
 }
+
+// nullPrototype is the class of an object without a prototype, as Node's
+// util.inspect labels it.
+const nullPrototype = "[Object: null prototype]"
 
 func (e *encoder) arrayLength(o *goja.Object) int64 {
 	v, ok := e.ownData(o, "length")

@@ -29,10 +29,10 @@ func renderTable(data any, columns []string) (string, bool) {
 					continue
 				}
 				r.keys = append(r.keys, f.Key)
-				r.cells[f.Key] = render(f.Value, false)
+				r.cells[f.Key] = renderCell(f.Value)
 			}
 		default:
-			r.value, r.plain = render(v, false), true
+			r.value, r.plain = renderCell(v), true
 		}
 		rows = append(rows, r)
 	}

@@ -105,7 +105,37 @@ func (in *inspector) tagged(x tagged, ref string, recurse int) string {
 		}
 		return "[Function (anonymous)]"
 	case "error":
-		return in.errorText(x)
+		base := in.errorText(x)
+		props, _ := x["props"].(object)
+		cause, hasCause := x["cause"]
+		if len(props) == 0 && !hasCause {
+			return base
+		}
+		if ref != "" {
+			base = ref + " " + base
+		}
+		if recurse > in.depth {
+			return base
+		}
+		recurse++
+		in.currentDepth = recurse
+		out := make([]string, 0, len(props)+1)
+		for _, f := range props {
+			in.indentLvl += 2
+			v := in.value(f.Value, recurse)
+			in.indentLvl -= 2
+			if f.Key == "…" {
+				out = append(out, v)
+			} else {
+				out = append(out, propKey(f.Key)+": "+v)
+			}
+		}
+		if hasCause {
+			in.indentLvl += 2
+			out = append(out, "[cause]: "+in.value(cause, recurse))
+			in.indentLvl -= 2
+		}
+		return in.reduce(out, base, "{", "}", false, recurse, nil)
 	case "circular":
 		if n, ok := x["ref"].(int); ok {
 			return fmt.Sprintf("[Circular *%d]", n)

@@ -379,3 +379,21 @@ func TestThrownValuesBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorExtras: an error's own properties and cause print after its
+// stack as Node prints them; a getter cause is not called, a cyclic cause
+// is a reference, and a name the stack shows is not repeated.
+func TestErrorExtras(t *testing.T) {
+	runHostile(t, []hostileCase{
+		{"cause and code", `const e = new Error("outer", { cause: new Error("inner") }); e.code = 42; console.log(e)`,
+			[]string{"Error: outer\n    at main.js:1:11 {\n  code: 42,\n  [cause]: Error: inner\n      at main.js:1:39\n}"}, ""},
+		{"subclass name", `class MyErr extends Error { constructor(m) { super(m); this.name = "MyErr"; } }; console.log([new MyErr("x")].length, Object.keys(new MyErr("y")))`,
+			[]string{"1 [ 'name' ]"}, ""},
+		{"getter cause is not called", `const e = new Error("g"); Object.defineProperty(e, "cause", { get() { console.log("CALLED"); return 1 } }); console.log(e)`,
+			[]string{"Error: g\n    at main.js:1:11 {\n  [cause]: [Getter]\n}"}, ""},
+		{"cyclic cause", `const e = new Error("c"); e.cause = e; console.log(e)`,
+			[]string{"<ref *1> Error: c\n    at main.js:1:11 {\n  cause: [Circular *1]\n}"}, ""},
+		{"primitive cause", `console.log(new Error("p", { cause: "why" }))`,
+			[]string{"Error: p\n    at main.js:1:13 {\n  [cause]: 'why'\n}"}, ""},
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -355,7 +356,18 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 		}
 		// goja's stack names the bundle's namespaces and bytecode offsets;
 		// show the user's frames instead, as error events do.
-		return tagged{"$t": "error", "name": name, "message": msg, "stack": e.str(formatStack(head, parseStack(capStack(e.dataString(o, "stack")))))}
+		t := tagged{"$t": "error", "name": name, "message": msg, "stack": e.str(formatStack(head, parseStack(capStack(e.dataString(o, "stack")))))}
+		if !e.json && depth < e.lim.Depth {
+			e.ancestors = append(e.ancestors, o)
+			e.paths = append(e.paths, path)
+			e.errorExtras(t, o, path, depth)
+			e.ancestors = e.ancestors[:len(e.ancestors)-1]
+			e.paths = e.paths[:len(e.paths)-1]
+			if n, ok := e.refs[o]; ok {
+				t["ref"] = n
+			}
+		}
+		return t
 	}
 
 	if depth >= e.lim.Depth {
@@ -617,6 +629,37 @@ func previewKeyText(v goja.Value) string {
 		return strconv.Quote(s)
 	}
 	return "…"
+}
+
+// errorExtras adds what Node prints after an error's stack: its own
+// enumerable properties other than stack and message ("props", as an
+// object's) and an own cause ("cause", shown as [cause]). An accessor
+// cause is not called.
+func (e *encoder) errorExtras(t tagged, o *goja.Object, path string, depth int) {
+	var extra object
+	stack, _ := t["stack"].(string)
+	for _, f := range e.props(o, path, depth) {
+		// Node's removeDuplicateErrorKeys: name, message and stack are left
+		// out when the stack shows them.
+		if f.Key == "stack" || f.Key == "message" || f.Key == "name" {
+			if v, ok := f.Value.(string); ok && strings.Contains(stack, v) {
+				continue
+			}
+		}
+		extra = append(extra, f)
+	}
+	if len(extra) > 0 {
+		t["props"] = extra
+	}
+	// An enumerable cause is among the props; a non-enumerable one (the
+	// Error constructor's option) prints as [cause].
+	if !slices.ContainsFunc(extra, func(f field) bool { return f.Key == "cause" }) && e.hasOwn(o, "cause") {
+		if v, ok := e.ownData(o, "cause"); ok {
+			t["cause"] = e.value(v, path+".cause", depth+1)
+		} else {
+			t["cause"] = e.accessor(o, "cause")
+		}
+	}
 }
 
 // props previews o's own enumerable string-keyed properties, in order.

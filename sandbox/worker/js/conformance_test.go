@@ -15,11 +15,6 @@ var conformanceOnly = flag.String("conformance", "", "run only the conformance s
 // Node 20's on purpose; want is the playground's exact output (a clear
 // error naming what is missing, or a newer standard than Node 20 has).
 var deviations = map[string]struct{ reason, want string }{
-	"console_errors_classes": {
-		reason: "console previews (PROTOCOL.md value previews) have no class kind, so a class prints as [Function: Bar]; symbol-keyed properties are not previewed",
-		want: "Foo { a: 1 } [ Foo { a: 1 } ] { f: [Function: f], g: [Function: g], h: [Function: Bar] }\n" +
-			"Symbol(s) [ Symbol(Symbol.iterator) ] {}\n",
-	},
 	"intl_absent": {
 		reason: "the playground has no Intl (locale.go): typeof Intl is undefined and using it is a ReferenceError naming Intl; toLocaleString covers the basics",
 		want:   "undefined\nReferenceError\n",

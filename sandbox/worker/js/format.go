@@ -100,10 +100,24 @@ func (in *inspector) tagged(x tagged, ref string, recurse int) string {
 		s, _ := x["v"].(string)
 		return s
 	case "function":
-		if n, _ := x["name"].(string); n != "" {
-			return "[Function: " + n + "]"
+		name, _ := x["name"].(string)
+		kind, _ := x["kind"].(string)
+		if kind == "class" { // inspect's getClassBase
+			if name == "" {
+				name = "(anonymous)"
+			}
+			if ext, _ := x["extends"].(string); ext != "" {
+				return "[class " + name + " extends " + ext + "]"
+			}
+			return "[class " + name + "]"
 		}
-		return "[Function (anonymous)]"
+		if kind == "" {
+			kind = "Function"
+		}
+		if name != "" {
+			return "[" + kind + ": " + name + "]"
+		}
+		return "[" + kind + " (anonymous)]"
 	case "error":
 		base := in.errorText(x)
 		props, _ := x["props"].(object)
@@ -317,16 +331,33 @@ func (in *inspector) props(props object, ref, prefix, cut string, recurse int) s
 	}
 	recurse++
 	in.currentDepth = recurse
-	out := make([]string, len(props))
-	for i, f := range props {
+	out := make([]string, 0, len(props))
+	state := ""
+	for _, f := range props {
 		in.indentLvl += 2
 		v := in.value(f.Value, recurse)
 		in.indentLvl -= 2
-		if f.Key == "…" {
-			out[i] = v
+		switch {
+		case f.Key == "…":
+			out = append(out, v)
+			continue
+		case f.Key == "[[state]]" && prefix == "Promise ": // formatPromise
+			if state, _ = f.Value.(string); state == "pending" {
+				out = append(out, "<pending>")
+			}
+			continue
+		case f.Key == "[[result]]" && prefix == "Promise ":
+			if state == "rejected" {
+				v = "<rejected> " + v
+			}
+			out = append(out, v)
 			continue
 		}
-		out[i] = propKey(f.Key) + ": " + v
+		k := f.Key
+		if !f.Symbol {
+			k = propKey(k)
+		}
+		out = append(out, k+": "+v)
 	}
 	return in.reduce(out, ref, prefix+"{", "}", false, recurse, nil)
 }

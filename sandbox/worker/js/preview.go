@@ -2,6 +2,7 @@ package js
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/big"
 	"reflect"
@@ -24,6 +25,9 @@ type object []field
 type field struct {
 	Key   string
 	Value any
+	// Symbol marks a symbol-keyed property: Key is "[Symbol(desc)]", as
+	// Node prints it (unquoted).
+	Symbol bool
 }
 
 // MarshalJSON encodes o as a JSON object with its keys in order.
@@ -52,6 +56,10 @@ var (
 	// (builtin_map.go, builtin_set.go) tell them apart without running code.
 	mapType = reflect.TypeOf([][2]any{})
 	setType = reflect.TypeOf([]any{})
+	// A class constructor exports as a constructor-only Go function
+	// (goja's classFuncObject); every other function as a FunctionCall one.
+	classType = reflect.TypeOf((func(goja.ConstructorCall) *goja.Object)(nil))
+	promiseType = reflect.TypeOf((*goja.Promise)(nil))
 	// A BigInt wrapper object exports as its *big.Int.
 	bigIntType = reflect.TypeOf((*big.Int)(nil))
 )
@@ -303,6 +311,11 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 			class = "Set"
 		}
 	}
+	if class == "Object" {
+		if _, ok := goja.AssertFunction(o); ok { // goja's async arrow functions say "Object"
+			class = "Function"
+		}
+	}
 	if typedArrayTypes[o.ExportType()] {
 		return e.typedArray(o, depth)
 	}
@@ -331,7 +344,7 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 		}
 		return tagged{"$t": "boxed", "class": class, "v": e.value(prim, path, depth+1)}
 	case "Function":
-		return tagged{"$t": "function", "name": capName(e.dataString(o, "name"))}
+		return e.function(o)
 	case "Date":
 		if t, err := e.b.dateValue(o); err == nil && goja.IsNaN(t) {
 			return tagged{"$t": "date", "v": "Invalid Date"}
@@ -407,10 +420,14 @@ func (e *encoder) container(o *goja.Object, class, path string, depth int) any {
 	if name == "" {
 		name = nullPrototype
 	}
-	if class == "Promise" {
+	if class == "Promise" || o.ExportType() == promiseType {
 		name = "Promise"
-		if p, ok := o.Export().(*goja.Promise); ok {
-			props = append(object{{"[[state]]", [...]string{"pending", "fulfilled", "rejected"}[p.State()]}}, props...)
+		if p, ok := o.Export().(*goja.Promise); ok { // exports itself: no code runs
+			internal := object{{Key: "[[state]]", Value: [...]string{"pending", "fulfilled", "rejected"}[p.State()]}}
+			if p.State() != goja.PromiseStatePending {
+				internal = append(internal, field{Key: "[[result]]", Value: e.value(p.Result(), path+".[[result]]", depth+1)})
+			}
+			props = append(internal, props...)
 		}
 	}
 	return tagged{"$t": "object", "class": name, "props": props}
@@ -471,7 +488,7 @@ func (e *encoder) cut(o *goja.Object, class string) any {
 		return tagged{"$t": "array", "items": []any{tagged{"$t": "more", "count": e.arrayLength(o)}}}
 	}
 	keys := e.enumerableKeys(o)
-	return tagged{"$t": "object", "class": e.classLabel(o, class), "props": object{{"…", tagged{"$t": "more", "count": len(keys)}}}}
+	return tagged{"$t": "object", "class": e.classLabel(o, class), "props": object{{Key: "…", Value: tagged{"$t": "more", "count": len(keys)}}}}
 }
 
 func (e *encoder) classLabel(o *goja.Object, class string) string {
@@ -631,6 +648,34 @@ func previewKeyText(v goja.Value) string {
 	return "…"
 }
 
+// function previews a function with what Node's inspect prints of it: its
+// name, and "kind" when it is a class ("class", with "extends" naming the
+// class it extends) or an async or generator function ("AsyncFunction",
+// "GeneratorFunction", "AsyncGeneratorFunction": its prototype's
+// constructor's name).
+func (e *encoder) function(o *goja.Object) any {
+	t := tagged{"$t": "function", "name": capName(e.dataString(o, "name"))}
+	if e.json {
+		return t
+	}
+	if o.ExportType() == classType {
+		t["kind"] = "class"
+		if p := e.proto(o); p != nil && p.ClassName() == "Function" {
+			if n, ok := e.ownData(p, "name"); ok {
+				if s, ok := primitiveString(n); ok && s != "" {
+					t["extends"] = capName(s)
+				}
+			}
+		}
+		return t
+	}
+	switch k := e.constructorName(o); k {
+	case "AsyncFunction", "GeneratorFunction", "AsyncGeneratorFunction":
+		t["kind"] = k
+	}
+	return t
+}
+
 // errorExtras adds what Node prints after an error's stack: its own
 // enumerable properties other than stack and message ("props", as an
 // object's) and an own cause ("cause", shown as [cause]). An accessor
@@ -662,21 +707,54 @@ func (e *encoder) errorExtras(t tagged, o *goja.Object, path string, depth int) 
 	}
 }
 
-// props previews o's own enumerable string-keyed properties, in order.
+// props previews o's own enumerable properties, in order: string keys,
+// then symbol keys (as Node's inspect lists them).
 func (e *encoder) props(o *goja.Object, path string, depth int) object {
 	keys := e.enumerableKeys(o)
 	props := make(object, 0, min(len(keys), e.lim.Keys+1))
 	for i, k := range keys {
 		if i == e.lim.Keys || e.budget <= 0 {
-			props = append(props, field{"…", tagged{"$t": "more", "count": len(keys) - i}})
-			break
+			props = append(props, field{Key: "…", Value: tagged{"$t": "more", "count": len(keys) - i}})
+			return props
 		}
 		k = e.key(k)
 		if v, ok := e.ownData(o, keys[i]); ok {
-			props = append(props, field{k, e.value(v, path+"."+k, depth+1)})
+			props = append(props, field{Key: k, Value: e.value(v, path+"."+k, depth+1)})
 		} else {
-			props = append(props, field{k, e.accessor(o, keys[i])})
+			props = append(props, field{Key: k, Value: e.accessor(o, keys[i])})
 		}
+	}
+	return e.symbolProps(o, path, depth, props)
+}
+
+// symbolProps appends o's own enumerable symbol-keyed properties, within
+// the same key cap; reading them runs no snippet code (o is no Proxy).
+func (e *encoder) symbolProps(o *goja.Object, path string, depth int, props object) object {
+	var syms []*goja.Symbol
+	if err := e.vm.Try(func() { syms = o.Symbols() }); err != nil || len(syms) == 0 {
+		return props
+	}
+	for i, sym := range syms {
+		if len(props) >= e.lim.Keys || e.budget <= 0 {
+			return append(props, field{Key: "…", Value: tagged{"$t": "more", "count": len(syms) - i}})
+		}
+		d, err := e.b.getDescriptor(goja.Undefined(), o, sym)
+		if err != nil || goja.IsUndefined(d) {
+			continue
+		}
+		desc := d.ToObject(e.vm) // a descriptor goja made: plain data
+		if en := desc.Get("enumerable"); en == nil || !en.ToBoolean() {
+			continue
+		}
+		name, _ := e.value(sym, path, depth+1).(tagged)
+		key := "[" + fmt.Sprint(name["v"]) + "]"
+		var v any
+		if e.hasOwn(desc, "value") {
+			v = e.value(desc.Get("value"), path+"."+key, depth+1)
+		} else {
+			v = accessorPreview(desc)
+		}
+		props = append(props, field{Key: key, Value: v, Symbol: true})
 	}
 	return props
 }
@@ -701,7 +779,12 @@ func (e *encoder) accessor(o *goja.Object, name string) any {
 	}
 	// A descriptor object's own properties are plain data: reading them
 	// runs no snippet code.
-	desc := d.ToObject(e.vm)
+	return accessorPreview(d.ToObject(e.vm))
+}
+
+// accessorPreview is [Getter], [Setter] or [Getter/Setter] for an accessor
+// property's descriptor (a plain object goja made).
+func accessorPreview(desc *goja.Object) any {
 	get, set := desc.Get("get"), desc.Get("set")
 	hasGet := get != nil && !goja.IsUndefined(get)
 	hasSet := set != nil && !goja.IsUndefined(set)

@@ -150,7 +150,7 @@ func rowProps(v any) object {
 		items, _ := m["items"].([]any)
 		out := make(object, 0, len(items))
 		for i, it := range items {
-			out = append(out, field{strconv.Itoa(i), it})
+			out = append(out, field{Key: strconv.Itoa(i), Value: it})
 		}
 		return out
 	}

@@ -58,7 +58,7 @@ var (
 	setType = reflect.TypeOf([]any{})
 	// A class constructor exports as a constructor-only Go function
 	// (goja's classFuncObject); every other function as a FunctionCall one.
-	classType = reflect.TypeOf((func(goja.ConstructorCall) *goja.Object)(nil))
+	classType   = reflect.TypeOf((func(goja.ConstructorCall) *goja.Object)(nil))
 	promiseType = reflect.TypeOf((*goja.Promise)(nil))
 	// A BigInt wrapper object exports as its *big.Int.
 	bigIntType = reflect.TypeOf((*big.Int)(nil))

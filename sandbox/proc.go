@@ -150,6 +150,14 @@ func (p *proc) wasKilled() bool {
 	return p.killed
 }
 
+// killedFromOutside reports whether the exited process ended by a signal
+// that only another process sends (SIGKILL, SIGTERM, SIGINT, SIGHUP): not
+// by its own exit or crash (a Go fatal error exits 2; an abort or a fault
+// is SIGABRT, SIGSEGV or SIGBUS). Call it after exited is closed.
+func (p *proc) killedFromOutside() bool {
+	return p.cmd.ProcessState != nil && outsideSignal(p.cmd.ProcessState)
+}
+
 func (p *proc) lineTooLong() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -161,14 +161,16 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 				}
 			}
 			if ev.Kind != EventStarted && ev.Kind != EventQueued {
-				// Every byte the client is sent for the run counts: text, value
-				// previews, facts, call arguments and results, errors. An event
-				// that would cross the cap is not sent.
-				if outBytes+len(line) > lim.MaxOutputBytes || events+1 > lim.MaxEvents+1 {
+				// Counted as the worker counts (pipe.OutputBytes), so that a
+				// worker that ends a run at its cap ends it itself; an event
+				// that would cross the cap is not sent. One event past
+				// MaxEvents is the worker's error saying so.
+				n := pipe.OutputBytes(&ev)
+				if outBytes+n > lim.MaxOutputBytes || events+1 > lim.MaxEvents+1 {
 					res.Stats.Truncated = true
 					return stop(OutcomeOutputLimit, pipe.OutputLimitError(lim)), nil
 				}
-				outBytes += len(line)
+				outBytes += n
 				events++
 			}
 			if ev.Kind == EventFact {

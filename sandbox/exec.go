@@ -90,7 +90,7 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 				return p.crashed(w, started, facts, emit)
 			}
 			var m pipe.Message
-			if err := json.Unmarshal(line, &m); err != nil || !m.Valid() || m.Ready || (accepted && m.Accepted) {
+			if err := pipe.DecodeMessage(line, &m); err != nil || !m.Valid() || m.Ready || (accepted && m.Accepted) {
 				p.cfg.Log.Error("sandbox worker sent a bad line", "line", truncate(string(line), 200))
 				return stop(OutcomeError, internalError(p.cfg.Log, "bad line from worker")), nil
 			}
@@ -221,7 +221,7 @@ func (p *Pool) reap(w *proc) {
 				return
 			}
 			var m pipe.Message
-			if json.Unmarshal(line, &m) == nil && m.Result != nil {
+			if pipe.DecodeMessage(line, &m) == nil && m.Result != nil {
 				p.release(w, m.Result)
 				return
 			}

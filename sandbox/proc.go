@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -75,7 +74,7 @@ func startProc(argv, env []string, maxLine int, readyTimeout time.Duration, stop
 	select {
 	case line, ok := <-p.lines:
 		var m pipe.Message
-		if ok && json.Unmarshal(line, &m) == nil && m.Ready {
+		if ok && pipe.DecodeMessage(line, &m) == nil && m.Ready {
 			return p, nil
 		}
 		p.kill()

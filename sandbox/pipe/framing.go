@@ -54,12 +54,18 @@ const (
 )
 
 func (w *Writer) write(v any, when int) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	// The pipe's messages are encoded by hand (encode.go) straight into
+	// the buffer's free space; anything else, or a value the encoders
+	// cannot write alike, by encoding/json.
+	b, ok := appendValue(w.w.AvailableBuffer(), v)
+	if !ok {
+		var err error
+		if b, err = json.Marshal(v); err != nil {
+			return err
+		}
+	}
 	w.w.Write(b)
 	w.w.WriteByte('\n')
 	switch when {
@@ -117,6 +123,9 @@ func (r *Reader) Next() ([]byte, error) {
 	r.buf = r.buf[:0]
 	for {
 		chunk, err := r.br.ReadSlice('\n')
+		if err == nil && len(r.buf) == 0 && len(chunk) <= r.max {
+			return bytes.Clone(chunk[:len(chunk)-1]), nil // the whole line was buffered: one copy
+		}
 		if len(r.buf)+len(chunk) > r.max {
 			return nil, fmt.Errorf("%w (over %d bytes)", ErrLineTooLong, r.max)
 		}

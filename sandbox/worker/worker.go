@@ -160,7 +160,7 @@ func (wk *worker) read(r io.Reader, jobs chan<- *pipe.Job) {
 			return
 		}
 		var c pipe.Command
-		if err := json.Unmarshal(line, &c); err != nil {
+		if err := pipe.DecodeCommand(line, &c); err != nil {
 			fmt.Fprintln(os.Stderr, "worker: bad command:", err)
 			continue
 		}

@@ -75,10 +75,11 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 				}
 				if !accepted && !w.wasKilled() {
 					<-w.exited
-					// A cached job's accepted line waits (up to
-					// pipe.FlushDelay) to leave with its first event, so a
-					// worker that died on its own before saying a word may
-					// have run the snippet that killed it: only one ended
+					// A cached job's accepted line waits (up to the
+					// worker's next watchdog tick, 2 ms) to leave with its
+					// first event, so a worker that died on its own before
+					// saying a word may have run the snippet that killed
+					// it: only one ended
 					// from outside (the OOM killer, an operator) is stale,
 					// and its job is retried. Any other is the job's crash.
 					if w.killedFromOutside() {

@@ -282,7 +282,7 @@ func fakeWorkerPool(t *testing.T, then string) *Pool {
 }
 
 // TestWorkerCrashBeforeAnyLineIsNotRetried: a cached job's first lines wait
-// up to pipe.FlushDelay to leave together, so a snippet that ends its
+// up to the worker's next watchdog tick to leave together, so a snippet that ends its
 // worker at once (a fatal out-of-memory) may leave no line behind. The
 // worker took the job and may have run it: the run ends there, reported,
 // and is not re-run on a fresh worker.

@@ -71,7 +71,14 @@ func (p *Pool) spawn(restart bool) {
 
 func (p *Pool) workerEnv() []string {
 	env := []string{
-		"GOMAXPROCS=2", // the runtime goroutine plus the watchdog and the pipe
+		// One P: a worker runs one snippet at a time, and with a second P
+		// every hand-off between its goroutines (a job read, a tick) woke
+		// a spinning thread that found nothing to do: ~13% of a hello
+		// run's CPU (issue 12). The watchdog, the pipe reader and timers
+		// still run during a snippet that never yields: the runtime
+		// preempts it (every 10 ms at most), well within the margins of
+		// pipe.MemoryLayout and the parent's KillGrace.
+		"GOMAXPROCS=1",
 		"GOTRACEBACK=single",
 		fmt.Sprintf("%s=%d", pipe.EnvMemoryBytes, p.cfg.MemoryBytes),
 	}

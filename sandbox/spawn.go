@@ -71,14 +71,13 @@ func (p *Pool) spawn(restart bool) {
 
 func (p *Pool) workerEnv() []string {
 	env := []string{
-		// One P: a worker runs one snippet at a time, and with a second P
-		// every hand-off between its goroutines (a job read, a tick) woke
-		// a spinning thread that found nothing to do: ~13% of a hello
-		// run's CPU (issue 12). The watchdog, the pipe reader and timers
-		// still run during a snippet that never yields: the runtime
-		// preempts it (every 10 ms at most), well within the margins of
-		// pipe.MemoryLayout and the parent's KillGrace.
-		"GOMAXPROCS=1",
+		// Two Ps: the snippet's goroutine plus the watchdog, the pipe reader
+		// and timers. One P saved ~13% of a hello run's CPU (no spinning
+		// thread woken at each hand-off), but then a snippet's timeout
+		// timer waits for the runtime to preempt a JS loop (up to ~20 ms):
+		// past KillGrace, so the parent killed 4 of 20 looping workers
+		// that stop themselves with two (issue 12).
+		"GOMAXPROCS=2",
 		"GOTRACEBACK=single",
 		fmt.Sprintf("%s=%d", pipe.EnvMemoryBytes, p.cfg.MemoryBytes),
 	}

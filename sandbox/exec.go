@@ -75,13 +75,23 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 				}
 				if !accepted && !w.wasKilled() {
 					<-w.exited
-					p.retire(w, true)
-					return res, fmt.Errorf("%w: the worker exited (%s)", errNotStarted, w.exitStatus())
+					// A cached job's accepted line waits (up to the
+					// worker's next watchdog tick, 2 ms) to leave with its
+					// first event, so a worker that died on its own before
+					// saying a word may have run the snippet that killed
+					// it: only one ended
+					// from outside (the OOM killer, an operator) is stale,
+					// and its job is retried. Any other is the job's crash.
+					if w.killedFromOutside() {
+						p.retire(w, true)
+						return res, fmt.Errorf("%w: the worker exited (%s)", errNotStarted, w.exitStatus())
+					}
+					return p.crashed(w, true, facts, emit)
 				}
 				return p.crashed(w, started, facts, emit)
 			}
 			var m pipe.Message
-			if err := json.Unmarshal(line, &m); err != nil || !m.Valid() || m.Ready || (accepted && m.Accepted) {
+			if err := pipe.DecodeMessage(line, &m); err != nil || !m.Valid() || m.Ready || (accepted && m.Accepted) {
 				p.cfg.Log.Error("sandbox worker sent a bad line", "line", truncate(string(line), 200))
 				return stop(OutcomeError, internalError(p.cfg.Log, "bad line from worker")), nil
 			}
@@ -152,14 +162,16 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 				}
 			}
 			if ev.Kind != EventStarted && ev.Kind != EventQueued {
-				// Every byte the client is sent for the run counts: text, value
-				// previews, facts, call arguments and results, errors. An event
-				// that would cross the cap is not sent.
-				if outBytes+len(line) > lim.MaxOutputBytes || events+1 > lim.MaxEvents+1 {
+				// Counted as the worker counts (pipe.OutputBytes), so that a
+				// worker that ends a run at its cap ends it itself; an event
+				// that would cross the cap is not sent. One event past
+				// MaxEvents is the worker's error saying so.
+				n := pipe.OutputBytes(&ev)
+				if outBytes+n > lim.MaxOutputBytes || events+1 > lim.MaxEvents+1 {
 					res.Stats.Truncated = true
 					return stop(OutcomeOutputLimit, pipe.OutputLimitError(lim)), nil
 				}
-				outBytes += len(line)
+				outBytes += n
 				events++
 			}
 			if ev.Kind == EventFact {
@@ -210,7 +222,7 @@ func (p *Pool) reap(w *proc) {
 				return
 			}
 			var m pipe.Message
-			if json.Unmarshal(line, &m) == nil && m.Result != nil {
+			if pipe.DecodeMessage(line, &m) == nil && m.Result != nil {
 				p.release(w, m.Result)
 				return
 			}

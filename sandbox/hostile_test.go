@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"syscall"
 	"testing"
@@ -270,5 +271,45 @@ func TestDeadIdleWorkers(t *testing.T) {
 	}
 	if k := p.Stats().Kills; k != kills+1 {
 		t.Errorf("kills = %d; want %d: the stopped worker killed once it did not accept its job", k, kills+1)
+	}
+}
+
+// fakeWorkerPool is a pool whose workers are a shell script that says
+// ready, reads its job, and then does what then says (without a line).
+func fakeWorkerPool(t *testing.T, then string) *Pool {
+	t.Helper()
+	return newTestPool(t, Config{Workers: 1, Spares: -1, Command: []string{"/bin/sh", "-c", `echo '{"ready":true}'; read job; ` + then}})
+}
+
+// TestWorkerCrashBeforeAnyLineIsNotRetried: a cached job's first lines wait
+// up to the worker's next watchdog tick to leave together, so a snippet that ends its
+// worker at once (a fatal out-of-memory) may leave no line behind. The
+// worker took the job and may have run it: the run ends there, reported,
+// and is not re-run on a fresh worker.
+func TestWorkerCrashBeforeAnyLineIsNotRetried(t *testing.T) {
+	p := fakeWorkerPool(t, `echo 'fatal error: out of memory' >&2; exit 2`)
+	res, rec := run(t, p, Request{Files: files("main.ts", "1")})
+	if res.Outcome != OutcomeMemoryLimit {
+		t.Errorf("outcome = %s (errors %+v); want memory_limit", res.Outcome, rec.errors())
+	}
+	if errs := rec.errors(); len(errs) != 1 || errs[0].Kind != KindMemoryLimit {
+		t.Errorf("errors = %+v; want one MEMORY_LIMIT", errs)
+	}
+	if st := p.Stats(); st.Crashes != 1 {
+		t.Errorf("%d workers crashed; want 1: the job ran once, not again on a fresh worker", st.Crashes)
+	}
+}
+
+// TestWorkerKilledFromOutsideIsRetried: a worker that another process
+// killed (SIGKILL: the OOM killer, an operator) before it said a word is
+// stale, not the job's doing: the job gets one fresh worker.
+func TestWorkerKilledFromOutsideIsRetried(t *testing.T) {
+	p := fakeWorkerPool(t, `kill -9 $$`)
+	_, err := p.Run(t.Context(), Request{Files: files("main.ts", "1")}, func(Event) {})
+	if !errors.Is(err, errNotStarted) {
+		t.Errorf("Run: %v; want errNotStarted after the retry", err)
+	}
+	if st := p.Stats(); st.Crashes != 2 {
+		t.Errorf("%d workers crashed; want 2: the job was tried on a second worker", st.Crashes)
 	}
 }

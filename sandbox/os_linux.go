@@ -40,3 +40,17 @@ func pssBytes(pid int) int64 {
 	}
 	return 0
 }
+
+// outsideSignal reports whether ps is a process ended by a signal that
+// only another process sends (proc.killedFromOutside).
+func outsideSignal(ps *os.ProcessState) bool {
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() {
+		return false
+	}
+	switch ws.Signal() {
+	case syscall.SIGKILL, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP:
+		return true
+	}
+	return false
+}

@@ -2,8 +2,15 @@
 
 package sandbox
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
 func workerSysProcAttr() *syscall.SysProcAttr { return nil }
 
 func pssBytes(int) int64 { return 0 }
+
+// outsideSignal reports whether ps ended by a signal from another process;
+// elsewhere than Linux any signalled end counts (ExitCode -1).
+func outsideSignal(ps *os.ProcessState) bool { return ps.ExitCode() == -1 }

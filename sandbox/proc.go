@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -75,7 +74,7 @@ func startProc(argv, env []string, maxLine int, readyTimeout time.Duration, stop
 	select {
 	case line, ok := <-p.lines:
 		var m pipe.Message
-		if ok && json.Unmarshal(line, &m) == nil && m.Ready {
+		if ok && pipe.DecodeMessage(line, &m) == nil && m.Ready {
 			return p, nil
 		}
 		p.kill()
@@ -148,6 +147,14 @@ func (p *proc) wasKilled() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.killed
+}
+
+// killedFromOutside reports whether the exited process ended by a signal
+// that only another process sends (SIGKILL, SIGTERM, SIGINT, SIGHUP): not
+// by its own exit or crash (a Go fatal error exits 2; an abort or a fault
+// is SIGABRT, SIGSEGV or SIGBUS). Call it after exited is closed.
+func (p *proc) killedFromOutside() bool {
+	return p.cmd.ProcessState != nil && outsideSignal(p.cmd.ProcessState)
 }
 
 func (p *proc) lineTooLong() bool {

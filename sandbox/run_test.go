@@ -154,6 +154,30 @@ func TestOutputLimit(t *testing.T) {
 	}
 }
 
+// TestOutputLimitCountedAlikeOnBothEnds: many short lines reach the cap
+// the worker counts (pipe.OutputBytes: text and previews, 4 bytes for
+// console.log("x")) before the pool's count does, so the worker ends the
+// run itself and stays; the pool does not kill it on a count of its own
+// (it once counted whole pipe lines, ~17 times as many bytes).
+func TestOutputLimitCountedAlikeOnBothEnds(t *testing.T) {
+	const limit = 2000
+	p := newTestPool(t, Config{Workers: 1, Limits: Limits{MaxOutputBytes: limit}})
+	before := p.Stats()
+	res, rec := run(t, p, Request{Files: files("main.ts", `for (;;) console.log("x");`)})
+	if res.Outcome != OutcomeOutputLimit || res.Stats.OutputBytes != limit {
+		t.Errorf("outcome %s, outputBytes %d; want output_limit at exactly %d", res.Outcome, res.Stats.OutputBytes, limit)
+	}
+	if n := len(rec.logs()); n != limit/4 {
+		t.Errorf("%d lines sent; want %d (4 bytes each)", n, limit/4)
+	}
+	if errs := rec.errors(); len(errs) != 1 || errs[0].Kind != KindOutputLimit {
+		t.Errorf("errors = %+v; want one OUTPUT_LIMIT", errs)
+	}
+	if k := p.Stats().Kills - before.Kills; k != 0 {
+		t.Errorf("%d workers killed; want 0: the worker ended the run at its own count", k)
+	}
+}
+
 func TestCancelStopsRun(t *testing.T) {
 	p := newTestPool(t, Config{Workers: 1})
 	ctx, cancel := context.WithCancel(t.Context())

@@ -19,17 +19,40 @@ import (
 type Writer struct {
 	mu      sync.Mutex // guards the fields below
 	w       *bufio.Writer
-	pending bool          // WriteSoon left bytes that the timer must flush
+	pending bool          // WriteSoon left bytes that the timer (or FlushPending) must flush
 	timer   *time.Timer   // flushes pending bytes after delay
-	delay   time.Duration // FlushDelay
+	delay   time.Duration // FlushDelay; 0: no timer (NewTickedWriter)
 }
 
-// FlushDelay is the longest a message from WriteSoon waits in the buffer.
+// FlushDelay is the longest a message from WriteSoon waits in the buffer
+// of a NewWriter.
 const FlushDelay = time.Millisecond
 
-// NewWriter returns a Writer on w.
+// NewWriter returns a Writer on w whose WriteSoon lines leave within
+// FlushDelay, by a timer.
 func NewWriter(w io.Writer) *Writer {
 	return &Writer{w: bufio.NewWriterSize(w, 64<<10), delay: FlushDelay}
+}
+
+// NewTickedWriter returns a Writer on w without WriteSoon's timer: lines
+// from WriteSoon wait for the next Write or for the caller's FlushPending,
+// which the caller runs on a tick of its own (a worker's watchdog). Arming
+// a timer for each run woke the runtime's poller thread each time (issue
+// 12).
+func NewTickedWriter(w io.Writer) *Writer {
+	return &Writer{w: bufio.NewWriterSize(w, 64<<10)}
+}
+
+// FlushPending flushes what WriteSoon left buffered, if anything; it
+// returns the write's error.
+func (w *Writer) FlushPending() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.pending {
+		return nil
+	}
+	w.pending = false
+	return w.w.Flush()
 }
 
 // Write encodes v as one line and flushes it with anything buffered. A
@@ -54,12 +77,18 @@ const (
 )
 
 func (w *Writer) write(v any, when int) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	// The pipe's messages are encoded by hand (encode.go) straight into
+	// the buffer's free space; anything else, or a value the encoders
+	// cannot write alike, by encoding/json.
+	b, ok := appendValue(w.w.AvailableBuffer(), v)
+	if !ok {
+		var err error
+		if b, err = json.Marshal(v); err != nil {
+			return err
+		}
+	}
 	w.w.Write(b)
 	w.w.WriteByte('\n')
 	switch when {
@@ -68,6 +97,9 @@ func (w *Writer) write(v any, when int) error {
 	case flushSoon:
 		if !w.pending {
 			w.pending = true
+			if w.delay == 0 {
+				return nil // the caller's FlushPending sends it
+			}
 			if w.timer == nil {
 				w.timer = time.AfterFunc(w.delay, w.flushPending)
 			} else {
@@ -78,20 +110,15 @@ func (w *Writer) write(v any, when int) error {
 	}
 	if w.pending {
 		w.pending = false
-		w.timer.Stop()
+		if w.timer != nil {
+			w.timer.Stop()
+		}
 	}
 	return w.w.Flush()
 }
 
 // flushPending is the timer's flush of what WriteSoon buffered.
-func (w *Writer) flushPending() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.pending {
-		w.pending = false
-		_ = w.w.Flush()
-	}
-}
+func (w *Writer) flushPending() { _ = w.FlushPending() }
 
 // ErrLineTooLong is returned by Reader.Next for a line over its cap.
 var ErrLineTooLong = errors.New("pipe: line too long")
@@ -117,6 +144,9 @@ func (r *Reader) Next() ([]byte, error) {
 	r.buf = r.buf[:0]
 	for {
 		chunk, err := r.br.ReadSlice('\n')
+		if err == nil && len(r.buf) == 0 && len(chunk) <= r.max {
+			return bytes.Clone(chunk[:len(chunk)-1]), nil // the whole line was buffered: one copy
+		}
 		if len(r.buf)+len(chunk) > r.max {
 			return nil, fmt.Errorf("%w (over %d bytes)", ErrLineTooLong, r.max)
 		}

@@ -5,9 +5,11 @@ package pipe
 // value of a field means its default (DefaultLimits), so that a job from
 // an older parent still runs bounded.
 type Limits struct {
-	// MaxOutputBytes caps the output of one run, in bytes: the runtime
-	// counts its console text; the pool counts every byte of every event it
-	// forwards (text, previews, facts, calls, errors).
+	// MaxOutputBytes caps the output of one run, in bytes, as OutputBytes
+	// counts them (text, previews, facts, calls, errors; not the pipe's
+	// framing). Both ends count with OutputBytes: the runtime ends a run
+	// before an event would cross the cap; the pool, which trusts no count
+	// it did not make, kills a worker whose events cross it.
 	MaxOutputBytes int `json:"maxOutputBytes"`
 	// MaxEvents caps the events of one run (logs, facts, calls, errors).
 	MaxEvents int `json:"maxEvents"`
@@ -69,4 +71,27 @@ func (l Limits) WithDefaults() Limits {
 	def(&l.Keys, d.Keys)
 	def(&l.String, d.String)
 	return l
+}
+
+// OutputBytes is what ev counts against Limits.MaxOutputBytes, in bytes:
+// the content the client is sent for it, without the pipe's or the
+// protocol's framing. A log counts its text and argument previews; a fact
+// its key and value; a host call its name, arguments, result and error; an
+// error its message, stack and file. Started and queued events count 0, and
+// so does the error that reports a limit the run hit (KindTimeout,
+// KindMemoryLimit, KindOutputLimit): the runtime emits it after the cap, and
+// its size is the sandbox's, not the snippet's.
+func OutputBytes(ev *Event) int {
+	n := len(ev.Text) + len(ev.Key) + len(ev.Value) + len(ev.Name) + len(ev.Result) + len(ev.CallError)
+	for _, a := range ev.Args {
+		n += len(a)
+	}
+	if e := ev.Error; e != nil {
+		switch e.Kind {
+		case KindTimeout, KindMemoryLimit, KindOutputLimit:
+		default:
+			n += len(e.Message) + len(e.Stack) + len(e.File)
+		}
+	}
+	return n
 }

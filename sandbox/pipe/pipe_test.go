@@ -168,3 +168,29 @@ func TestLimitsDefaults(t *testing.T) {
 		t.Errorf("WithDefaults overwrote a set field or left a zero one: %+v", l)
 	}
 }
+
+func TestOutputBytes(t *testing.T) {
+	raw := func(s string) json.RawMessage { return json.RawMessage(s) }
+	for _, tt := range []struct {
+		name string
+		ev   Event
+		want int
+	}{
+		{"started", Event{Kind: EventStarted, Timeout: time.Second, Mode: ModeModule}, 0},
+		{"queued", Event{Kind: EventQueued, Position: 3}, 0},
+		{"log", Event{Kind: EventLog, Level: "info", Text: "x 1", Args: []json.RawMessage{raw(`"x"`), raw(`1`)}}, 3 + 3 + 1},
+		{"fact", Event{Kind: EventFact, Key: "k", Value: raw(`[1,2]`)}, 1 + 5},
+		{"fact deleted", Event{Kind: EventFact, Key: "key", Deleted: true}, 3},
+		{"call pending", Event{Kind: EventCall, CallID: 1, Pending: true, Name: "kv.get", Args: []json.RawMessage{raw(`"k"`)}}, 6 + 3},
+		{"call settled", Event{Kind: EventCall, CallID: 1, Name: "kv.get", Args: []json.RawMessage{raw(`"k"`)}, OK: true, Result: raw(`"v"`)}, 6 + 3 + 3},
+		{"call failed", Event{Kind: EventCall, CallID: 1, Name: "f", CallError: "nope"}, 1 + 4},
+		{"runtime error", Event{Kind: EventError, Error: &Error{Kind: KindRuntime, Message: "boom", Stack: "at a", File: "a.ts", Line: 1}}, 4 + 4 + 4},
+		{"limit errors", Event{Kind: EventError, Error: OutputLimitError(DefaultLimits())}, 0},
+		{"timeout", Event{Kind: EventError, Error: TimeoutError(time.Second)}, 0},
+		{"memory", Event{Kind: EventError, Error: MemoryError(1 << 20)}, 0},
+	} {
+		if got := OutputBytes(&tt.ev); got != tt.want {
+			t.Errorf("%s: OutputBytes = %d; want %d", tt.name, got, tt.want)
+		}
+	}
+}

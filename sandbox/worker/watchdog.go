@@ -42,11 +42,20 @@ func gcPercentFor(live int64) int {
 	return int(min(max(gcSlack*100/live, 100), maxGCPercent))
 }
 
+// sleepAfter is how many idle ticks the watchdog keeps ticking after a
+// run before it sleeps until the next run starts. Under load the next run
+// comes sooner: waking a sleeping watchdog for each run (a thread woken,
+// a timer armed, which wakes the runtime's poller) cost more per run than
+// ticking on (issue 12).
+const sleepAfter = 25 // × watchdogInterval = 50 ms
+
 // watchdog checks the heap every watchdogInterval while a run is in
 // progress (pipe.MemoryLayout). Over Run it interrupts the run; if the run
 // is stuck in a builtin and the live heap passes Exit, it reports the run
-// itself and exits the process. Between runs it sleeps, collecting garbage
-// once after idleCollect.
+// itself and exits the process. Each tick also flushes what the run's
+// WriteSoon left buffered (the started event). sleepAfter idle ticks after
+// a run it sleeps, collecting garbage once after idleCollect, until a run
+// starts.
 func (wk *worker) watchdog() {
 	gcPercent := gcPercentFor(liveHeapBytes())
 	debug.SetGCPercent(gcPercent)
@@ -60,24 +69,42 @@ func (wk *worker) watchdog() {
 	defer t.Stop()
 	idle := time.NewTimer(idleCollect)
 	defer idle.Stop()
+	idleTicks := 0
 	for range t.C {
+		_ = wk.out.FlushPending()
 		if !wk.running() {
-			// Between runs nothing allocates: sleep until the next run
-			// starts instead of waking every 2 ms.
+			if idleTicks == 0 { // the first tick after a run
+				setGCPercent(gcPercentFor(liveHeapBytes()))
+			}
+			if idleTicks++; idleTicks < sleepAfter {
+				continue
+			}
+			// Nothing allocates between runs: sleep until the next run
+			// starts instead of waking every 2 ms. A token a run sent
+			// while the watchdog ticked is stale: drop it, then look
+			// again (a run that starts after this sends a new one).
 			t.Stop()
-			setGCPercent(gcPercentFor(liveHeapBytes()))
-			idle.Reset(idleCollect)
 			select {
 			case <-wk.started:
-			case <-idle.C:
-				// Not on this goroutine: a collection may take a while, and
-				// a run starting meanwhile needs its watchdog at once.
-				go debug.FreeOSMemory()
-				<-wk.started
+			default:
 			}
+			if !wk.running() {
+				idle.Reset(idleCollect)
+				select {
+				case <-wk.started:
+				case <-idle.C:
+					// Not on this goroutine: a collection may take a while,
+					// and a run starting meanwhile needs its watchdog at once.
+					go debug.FreeOSMemory()
+					<-wk.started
+				}
+				idle.Stop()
+			}
+			idleTicks = 0
 			t.Reset(watchdogInterval)
 			continue
 		}
+		idleTicks = 0
 		heap := heapBytes()
 		if heap > wk.mem.Run/4 {
 			setGCPercent(100)

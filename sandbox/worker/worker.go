@@ -90,7 +90,9 @@ func Main(r io.Reader, w io.Writer) int {
 }
 
 func newWorker(w io.Writer, mem pipe.MemoryLayout, set *libs.Set) *worker {
-	return &worker{out: pipe.NewWriter(w), mem: mem, cache: newProgramCache(cachedPrograms, mem.Run/programBudgetShare, js.NewLibraries(set)), started: make(chan struct{}, 1)}
+	// The watchdog's tick flushes what WriteSoon leaves (a run's started
+	// event): no timer is armed per run.
+	return &worker{out: pipe.NewTickedWriter(w), mem: mem, cache: newProgramCache(cachedPrograms, mem.Run/programBudgetShare, js.NewLibraries(set)), started: make(chan struct{}, 1)}
 }
 
 // serveAll says ready, then serves the jobs it reads from r until r ends.
@@ -139,6 +141,11 @@ type worker struct {
 	memoryHit bool
 	// replies receives the current run's host call answers; nil between runs.
 	replies chan pipe.HostReply
+	// spareReplies is the last run's replies channel, drained, for the
+	// next run (only the serving goroutine touches it): its buffer holds
+	// MaxHostCalls replies, ~56 KiB that a fresh channel per run cleared
+	// and collected each time, a quarter of a hello run's allocations.
+	spareReplies chan pipe.HostReply
 
 	// started wakes the watchdog when a run begins (buffered 1).
 	started chan struct{}
@@ -160,7 +167,7 @@ func (wk *worker) read(r io.Reader, jobs chan<- *pipe.Job) {
 			return
 		}
 		var c pipe.Command
-		if err := json.Unmarshal(line, &c); err != nil {
+		if err := pipe.DecodeCommand(line, &c); err != nil {
 			fmt.Fprintln(os.Stderr, "worker: bad command:", err)
 			continue
 		}
@@ -210,7 +217,11 @@ func (wk *worker) serve(j *pipe.Job) pipe.Result {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	lim := j.Limits.WithDefaults()
-	replies := make(chan pipe.HostReply, lim.MaxHostCalls)
+	replies := wk.spareReplies
+	if cap(replies) < lim.MaxHostCalls {
+		replies = make(chan pipe.HostReply, lim.MaxHostCalls)
+	}
+	wk.spareReplies = nil
 	wk.mu.Lock()
 	wk.cancel, wk.memoryHit, wk.replies = cancel, false, replies
 	wk.mu.Unlock()
@@ -222,6 +233,12 @@ func (wk *worker) serve(j *pipe.Job) pipe.Result {
 		wk.mu.Lock()
 		wk.cancel, wk.replies = nil, nil
 		wk.mu.Unlock()
+		// No reply reaches it from now on (deliver sees nil): what the run
+		// left unread goes, and the next run reuses it.
+		for len(replies) > 0 {
+			<-replies
+		}
+		wk.spareReplies = replies
 	}()
 	if heapBytes() > wk.mem.Run/2 {
 		runtime.GC() // start from a clean heap: the last run's garbage is not this run's
@@ -229,9 +246,11 @@ func (wk *worker) serve(j *pipe.Job) pipe.Result {
 	// An event is written at once: a run can end the process without a
 	// chance to flush (the Go runtime's fatal out-of-memory on a huge
 	// BigInt, a crash), and what it emitted before must have left. Only
-	// started may wait up to pipe.FlushDelay for the next line (a short
-	// run's started, log and result leave in one write; a run that dies
-	// right after it has printed nothing).
+	// started may wait for the next line, at most until the watchdog's
+	// next tick (watchdogInterval): a short run's accepted, started and
+	// first log leave in one write; a run that dies right after it has
+	// printed nothing, and the parent does not retry a job whose worker
+	// died on its own.
 	emit := func(ev pipe.Event) {
 		if ev.Kind == pipe.EventStarted {
 			_ = wk.out.WriteSoon(pipe.Message{Event: &ev})

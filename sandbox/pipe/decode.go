@@ -1,0 +1,701 @@
+package pipe
+
+import (
+	"encoding/json"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Hand-written decoders of the pipe's messages (issue 12: encoding/json's
+// reflection was several percent of each end's CPU per run). They decode
+// the lines the encoders write; a line they do not take exactly as
+// encoding/json would (an unknown or repeated key, a null, a number with a
+// fraction, anything invalid) is decoded by encoding/json instead, so the
+// result is always json.Unmarshal's. TestDecodeMatchesEncodingJSON holds
+// them to that.
+
+// DecodeMessage decodes a worker's line into m as json.Unmarshal does.
+// The raw JSON values of m (event arguments, values, results, facts) may
+// share line's memory: line must not change while m is used.
+func DecodeMessage(line []byte, m *Message) error {
+	d := decoder{scanner{src: line}}
+	if d.top(func() bool { return d.message(m) }) {
+		return nil
+	}
+	*m = Message{}
+	return json.Unmarshal(line, m)
+}
+
+// DecodeCommand decodes a parent's line into c as json.Unmarshal does.
+// The raw JSON values of c (a job's input, a reply's result) may share
+// line's memory: line must not change while c is used.
+func DecodeCommand(line []byte, c *Command) error {
+	d := decoder{scanner{src: line}}
+	if d.top(func() bool { return d.command(c) }) {
+		return nil
+	}
+	*c = Command{}
+	return json.Unmarshal(line, c)
+}
+
+type decoder struct{ scanner }
+
+// top decodes the whole line with value, which must consume one value.
+func (d *decoder) top(value func() bool) bool {
+	d.skipSpace()
+	if !value() {
+		return false
+	}
+	d.skipSpace()
+	return d.i == len(d.src)
+}
+
+// object walks an object whose keys are all among keys, each at most once,
+// calling field with the key's index at its value. It fails on anything
+// else (encoding/json then decides).
+func (d *decoder) object(keys []string, field func(k int) bool) bool {
+	if d.i >= len(d.src) || d.src[d.i] != '{' {
+		return false
+	}
+	d.i++
+	d.skipSpace()
+	if d.i < len(d.src) && d.src[d.i] == '}' {
+		d.i++
+		return true
+	}
+	var seen uint64
+	for {
+		k := d.key(keys)
+		if k < 0 || seen&(1<<k) != 0 {
+			return false
+		}
+		seen |= 1 << k
+		d.skipSpace()
+		if d.i >= len(d.src) || d.src[d.i] != ':' {
+			return false
+		}
+		d.i++
+		d.skipSpace()
+		if !field(k) {
+			return false
+		}
+		d.skipSpace()
+		if d.i >= len(d.src) {
+			return false
+		}
+		switch d.src[d.i] {
+		case ',':
+			d.i++
+			d.skipSpace()
+		case '}':
+			d.i++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// key reads a plain key (no escapes) and returns its index in keys, or -1.
+func (d *decoder) key(keys []string) int {
+	if d.i >= len(d.src) || d.src[d.i] != '"' {
+		return -1
+	}
+	j := d.i + 1
+	for j < len(d.src) && d.src[j] != '"' && d.src[j] != '\\' {
+		j++
+	}
+	if j >= len(d.src) || d.src[j] != '"' {
+		return -1
+	}
+	k := d.src[d.i+1 : j]
+	d.i = j + 1
+	for n, want := range keys {
+		if string(k) == want {
+			return n
+		}
+	}
+	return -1
+}
+
+// array walks an array, calling elem at each element.
+func (d *decoder) array(elem func() bool) bool {
+	if d.i >= len(d.src) || d.src[d.i] != '[' {
+		return false
+	}
+	d.i++
+	d.skipSpace()
+	if d.i < len(d.src) && d.src[d.i] == ']' {
+		d.i++
+		return true
+	}
+	for {
+		if !elem() {
+			return false
+		}
+		d.skipSpace()
+		if d.i >= len(d.src) {
+			return false
+		}
+		switch d.src[d.i] {
+		case ',':
+			d.i++
+			d.skipSpace()
+		case ']':
+			d.i++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+func (d *decoder) bool(v *bool) bool {
+	switch {
+	case len(d.src)-d.i >= 4 && string(d.src[d.i:d.i+4]) == "true":
+		*v = true
+		d.i += 4
+	case len(d.src)-d.i >= 5 && string(d.src[d.i:d.i+5]) == "false":
+		*v = false
+		d.i += 5
+	default:
+		return false
+	}
+	return true
+}
+
+// int64 reads an integer written without fraction or exponent.
+func (d *decoder) int64(v *int64) bool {
+	i := d.i
+	neg := i < len(d.src) && d.src[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	var n uint64
+	for i < len(d.src) && d.src[i] >= '0' && d.src[i] <= '9' {
+		if n > (1<<63)/10 {
+			return false
+		}
+		n = n*10 + uint64(d.src[i]-'0')
+		i++
+	}
+	digits := i - start
+	if digits == 0 || digits > 1 && d.src[start] == '0' || n > 1<<63 || !neg && n == 1<<63 {
+		return false
+	}
+	if i < len(d.src) && (d.src[i] == '.' || d.src[i] == 'e' || d.src[i] == 'E') {
+		return false
+	}
+	d.i = i
+	if neg {
+		*v = -int64(n)
+	} else {
+		*v = int64(n)
+	}
+	return true
+}
+
+func (d *decoder) int(v *int) bool {
+	var n int64
+	if !d.int64(&n) || int64(int(n)) != n {
+		return false
+	}
+	*v = int(n)
+	return true
+}
+
+func (d *decoder) duration(v *time.Duration) bool {
+	var n int64
+	if !d.int64(&n) {
+		return false
+	}
+	*v = time.Duration(n)
+	return true
+}
+
+// raw reads any value but null (encoding/json's handling of a null for a
+// raw value is its own) and returns its bytes, sharing the line's memory.
+func (d *decoder) raw(v *json.RawMessage) bool {
+	start := d.i
+	if _, ok := d.value(nil, 0, false); !ok {
+		return false
+	}
+	if string(d.src[start:d.i]) == "null" {
+		return false
+	}
+	*v = d.src[start:d.i:d.i]
+	return true
+}
+
+func (d *decoder) raws(v *[]json.RawMessage) bool {
+	out := []json.RawMessage{}
+	ok := d.array(func() bool {
+		var r json.RawMessage
+		if !d.raw(&r) {
+			return false
+		}
+		out = append(out, r)
+		return true
+	})
+	*v = out
+	return ok
+}
+
+func (d *decoder) strs(v *[]string) bool {
+	out := []string{}
+	ok := d.array(func() bool {
+		var s string
+		if !d.str(&s) {
+			return false
+		}
+		out = append(out, s)
+		return true
+	})
+	*v = out
+	return ok
+}
+
+// str reads a string as encoding/json unquotes it: escapes resolved, a
+// lone surrogate and each byte of invalid UTF-8 as U+FFFD.
+func (d *decoder) str(v *string) bool {
+	src := d.src
+	if d.i >= len(src) || src[d.i] != '"' {
+		return false
+	}
+	i := d.i + 1
+	start := i
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == '"':
+			*v = string(src[start:i])
+			d.i = i + 1
+			return true
+		case c == '\\':
+			return d.strSlow(v, start, i)
+		case c < 0x20:
+			return false
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, size := utf8.DecodeRune(src[i:])
+			if r == utf8.RuneError && size == 1 {
+				return d.strSlow(v, start, i)
+			}
+			i += size
+		}
+	}
+	return false
+}
+
+// strSlow finishes str from i, with src[start:i] plain.
+func (d *decoder) strSlow(v *string, start, i int) bool {
+	src := d.src
+	b := make([]byte, 0, i-start+64) // grows as needed: the rest of the line may hold much more
+	b = append(b, src[start:i]...)
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == '"':
+			*v = string(b)
+			d.i = i + 1
+			return true
+		case c < 0x20:
+			return false
+		case c == '\\':
+			if i+1 >= len(src) {
+				return false
+			}
+			switch e := src[i+1]; e {
+			case '"', '\\', '/':
+				b = append(b, e)
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			case 'u':
+				r := hex4(src[i+2:])
+				if r < 0 {
+					return false
+				}
+				i += 6
+				if utf16.IsSurrogate(r) {
+					if r2 := uEscape(src[i:]); r2 >= 0 {
+						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+							b = utf8.AppendRune(b, dec)
+							i += 6
+							continue
+						}
+					}
+					r = utf8.RuneError
+				}
+				b = utf8.AppendRune(b, r)
+				continue
+			default:
+				return false
+			}
+			i += 2
+		case c < utf8.RuneSelf:
+			b = append(b, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(src[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = utf8.AppendRune(b, utf8.RuneError)
+			} else {
+				b = append(b, src[i:i+size]...)
+			}
+			i += size
+		}
+	}
+	return false
+}
+
+// hex4 is the value of the 4 hex digits b starts with, or -1.
+func hex4(b []byte) rune {
+	if len(b) < 4 {
+		return -1
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
+}
+
+// uEscape is the value of the \uXXXX escape b starts with, or -1.
+func uEscape(b []byte) rune {
+	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
+		return -1
+	}
+	return hex4(b[2:])
+}
+
+var (
+	messageKeys = []string{"ready", "accepted", "event", "call", "result", "idle"}
+	eventKeys   = []string{"kind", "t", "position", "timeout", "mode", "level", "text", "args", "key", "value",
+		"deleted", "callId", "pending", "name", "duration", "ok", "callError", "result", "error"}
+	errorKeys   = []string{"kind", "message", "stack", "file", "line", "column"}
+	callKeys    = []string{"id", "name", "args", "now"}
+	resultKeys  = []string{"outcome", "timedOut", "output", "facts", "retryAfter", "end", "stats", "retire"}
+	statsKeys   = []string{"queue", "bundle", "run", "logs", "outputBytes", "truncated"}
+	idleKeys    = []string{"wait", "replies"}
+	commandKeys = []string{"op", "job", "reply"}
+	jobKeys     = []string{"files", "entry", "input", "timeout", "deterministic", "mode", "limits", "host", "globals"}
+	fileKeys    = []string{"path", "source"}
+	limitsKeys  = []string{"maxOutputBytes", "maxEvents", "maxTimers", "maxCallStack", "maxHostCalls", "maxFactsBytes",
+		"previewDepth", "previewKeys", "previewString"}
+	replyKeys = []string{"id", "result", "error", "duration"}
+)
+
+func (d *decoder) message(m *Message) bool {
+	return d.object(messageKeys, func(k int) bool {
+		switch k {
+		case 0:
+			return d.bool(&m.Ready)
+		case 1:
+			return d.bool(&m.Accepted)
+		case 2:
+			m.Event = new(Event)
+			return d.event(m.Event)
+		case 3:
+			m.Call = new(HostCall)
+			return d.call(m.Call)
+		case 4:
+			m.Result = new(Result)
+			return d.result(m.Result)
+		default:
+			m.Idle = new(Idle)
+			return d.object(idleKeys, func(k int) bool {
+				if k == 0 {
+					return d.duration(&m.Idle.Wait)
+				}
+				return d.int(&m.Idle.Replies)
+			})
+		}
+	})
+}
+
+func (d *decoder) event(ev *Event) bool {
+	return d.object(eventKeys, func(k int) bool {
+		switch k {
+		case 0:
+			var s string
+			ok := d.str(&s)
+			ev.Kind = EventKind(s)
+			return ok
+		case 1:
+			return d.duration(&ev.T)
+		case 2:
+			return d.int(&ev.Position)
+		case 3:
+			return d.duration(&ev.Timeout)
+		case 4:
+			return d.str(&ev.Mode)
+		case 5:
+			return d.str(&ev.Level)
+		case 6:
+			return d.str(&ev.Text)
+		case 7:
+			return d.raws(&ev.Args)
+		case 8:
+			return d.str(&ev.Key)
+		case 9:
+			return d.raw(&ev.Value)
+		case 10:
+			return d.bool(&ev.Deleted)
+		case 11:
+			return d.int64(&ev.CallID)
+		case 12:
+			return d.bool(&ev.Pending)
+		case 13:
+			return d.str(&ev.Name)
+		case 14:
+			return d.duration(&ev.Duration)
+		case 15:
+			return d.bool(&ev.OK)
+		case 16:
+			return d.str(&ev.CallError)
+		case 17:
+			return d.raw(&ev.Result)
+		default:
+			ev.Error = new(Error)
+			return d.error(ev.Error)
+		}
+	})
+}
+
+func (d *decoder) error(e *Error) bool {
+	return d.object(errorKeys, func(k int) bool {
+		switch k {
+		case 0:
+			var s string
+			ok := d.str(&s)
+			e.Kind = ErrorKind(s)
+			return ok
+		case 1:
+			return d.str(&e.Message)
+		case 2:
+			return d.str(&e.Stack)
+		case 3:
+			return d.str(&e.File)
+		case 4:
+			return d.int(&e.Line)
+		default:
+			return d.int(&e.Column)
+		}
+	})
+}
+
+func (d *decoder) call(c *HostCall) bool {
+	return d.object(callKeys, func(k int) bool {
+		switch k {
+		case 0:
+			return d.int64(&c.ID)
+		case 1:
+			return d.str(&c.Name)
+		case 2:
+			return d.raws(&c.Args)
+		default:
+			start := d.i
+			if d.i >= len(d.src) || d.src[d.i] != '"' {
+				return false
+			}
+			if _, ok := d.value(nil, 0, false); !ok {
+				return false
+			}
+			return c.Now.UnmarshalJSON(d.src[start:d.i]) == nil
+		}
+	})
+}
+
+func (d *decoder) result(r *Result) bool {
+	return d.object(resultKeys, func(k int) bool {
+		switch k {
+		case 0:
+			var s string
+			ok := d.str(&s)
+			r.Outcome = Outcome(s)
+			return ok
+		case 1:
+			return d.bool(&r.TimedOut)
+		case 2:
+			return d.raw(&r.Output)
+		case 3:
+			return d.facts(&r.Facts)
+		case 4:
+			return d.duration(&r.RetryAfter)
+		case 5:
+			return d.duration(&r.End)
+		case 6:
+			s := &r.Stats
+			return d.object(statsKeys, func(k int) bool {
+				switch k {
+				case 0:
+					return d.duration(&s.Queue)
+				case 1:
+					return d.duration(&s.Bundle)
+				case 2:
+					return d.duration(&s.Run)
+				case 3:
+					return d.int(&s.Logs)
+				case 4:
+					return d.int(&s.OutputBytes)
+				default:
+					return d.bool(&s.Truncated)
+				}
+			})
+		default:
+			return d.bool(&r.Retire)
+		}
+	})
+}
+
+// facts reads an object of raw values with any keys.
+func (d *decoder) facts(v *map[string]json.RawMessage) bool {
+	if d.i >= len(d.src) || d.src[d.i] != '{' {
+		return false
+	}
+	m := map[string]json.RawMessage{}
+	*v = m
+	d.i++
+	d.skipSpace()
+	if d.i < len(d.src) && d.src[d.i] == '}' {
+		d.i++
+		return true
+	}
+	for {
+		var k string
+		if !d.str(&k) {
+			return false
+		}
+		d.skipSpace()
+		if d.i >= len(d.src) || d.src[d.i] != ':' {
+			return false
+		}
+		d.i++
+		d.skipSpace()
+		var r json.RawMessage
+		if !d.raw(&r) {
+			return false
+		}
+		m[k] = r
+		d.skipSpace()
+		if d.i >= len(d.src) {
+			return false
+		}
+		switch d.src[d.i] {
+		case ',':
+			d.i++
+			d.skipSpace()
+		case '}':
+			d.i++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+func (d *decoder) command(c *Command) bool {
+	return d.object(commandKeys, func(k int) bool {
+		switch k {
+		case 0:
+			return d.str(&c.Op)
+		case 1:
+			c.Job = new(Job)
+			return d.job(c.Job)
+		default:
+			r := new(HostReply)
+			c.Reply = r
+			return d.object(replyKeys, func(k int) bool {
+				switch k {
+				case 0:
+					return d.int64(&r.ID)
+				case 1:
+					return d.raw(&r.Result)
+				case 2:
+					return d.str(&r.Error)
+				default:
+					return d.duration(&r.Duration)
+				}
+			})
+		}
+	})
+}
+
+func (d *decoder) job(j *Job) bool {
+	return d.object(jobKeys, func(k int) bool {
+		switch k {
+		case 0:
+			j.Files = []File{}
+			return d.array(func() bool {
+				var f File
+				ok := d.object(fileKeys, func(k int) bool {
+					if k == 0 {
+						return d.str(&f.Path)
+					}
+					return d.str(&f.Source)
+				})
+				j.Files = append(j.Files, f)
+				return ok
+			})
+		case 1:
+			return d.str(&j.Entry)
+		case 2:
+			return d.raw(&j.Input)
+		case 3:
+			return d.duration(&j.Timeout)
+		case 4:
+			return d.bool(&j.Deterministic)
+		case 5:
+			return d.str(&j.Mode)
+		case 6:
+			l := &j.Limits
+			return d.object(limitsKeys, func(k int) bool {
+				switch k {
+				case 0:
+					return d.int(&l.MaxOutputBytes)
+				case 1:
+					return d.int(&l.MaxEvents)
+				case 2:
+					return d.int(&l.MaxTimers)
+				case 3:
+					return d.int(&l.MaxCallStack)
+				case 4:
+					return d.int(&l.MaxHostCalls)
+				case 5:
+					return d.int(&l.MaxFactsBytes)
+				case 6:
+					return d.int(&l.Depth)
+				case 7:
+					return d.int(&l.Keys)
+				default:
+					return d.int(&l.String)
+				}
+			})
+		case 7:
+			return d.strs(&j.Host)
+		default:
+			return d.strs(&j.Globals)
+		}
+	})
+}

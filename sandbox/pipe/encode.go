@@ -1,0 +1,625 @@
+package pipe
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Hand-written encoders of the pipe's messages (issue 12: encoding/json's
+// reflection was a few percent of a worker's CPU per run). They write the
+// bytes encoding/json writes: the same field order and omissions, strings
+// escaped alike (HTML characters, U+2028 and U+2029, invalid UTF-8 as
+// U+FFFD), raw JSON values validated and compacted. A value they cannot
+// write alike (an invalid raw value, a time outside RFC 3339) makes them
+// report false, and the Writer falls back to encoding/json, which then
+// reports the error. TestEncodeMatchesEncodingJSON holds them to that.
+
+// appendValue appends the encoding of v when it is a message of the pipe;
+// ok is false for anything else, or for a value it cannot write alike.
+func appendValue(b []byte, v any) (_ []byte, ok bool) {
+	switch x := v.(type) {
+	case Message:
+		return appendMessage(b, &x)
+	case *Message:
+		if x == nil {
+			return b, false
+		}
+		return appendMessage(b, x)
+	case Command:
+		return appendCommand(b, &x)
+	case *Command:
+		if x == nil {
+			return b, false
+		}
+		return appendCommand(b, x)
+	}
+	return b, false
+}
+
+// enc appends one JSON object's fields, remembering whether a comma is due.
+// ok turns false at the first value it cannot write as encoding/json does.
+type enc struct {
+	b     []byte
+	comma bool
+	ok    bool
+}
+
+func (e *enc) key(k string) {
+	if e.comma {
+		e.b = append(e.b, ',')
+	}
+	e.comma = true
+	e.b = append(e.b, '"')
+	e.b = append(e.b, k...)
+	e.b = append(e.b, '"', ':')
+}
+
+func (e *enc) str(k, v string) {
+	e.key(k)
+	e.b = appendString(e.b, v)
+}
+
+func (e *enc) strOmit(k, v string) {
+	if v != "" {
+		e.str(k, v)
+	}
+}
+
+func (e *enc) int(k string, v int64) {
+	e.key(k)
+	e.b = strconv.AppendInt(e.b, v, 10)
+}
+
+func (e *enc) intOmit(k string, v int64) {
+	if v != 0 {
+		e.int(k, v)
+	}
+}
+
+func (e *enc) bool(k string, v bool) {
+	e.key(k)
+	e.b = strconv.AppendBool(e.b, v)
+}
+
+func (e *enc) boolOmit(k string, v bool) {
+	if v {
+		e.bool(k, v)
+	}
+}
+
+func (e *enc) raw(k string, v json.RawMessage) {
+	e.key(k)
+	e.rawValue(v)
+}
+
+func (e *enc) rawOmit(k string, v json.RawMessage) {
+	if len(v) > 0 {
+		e.raw(k, v)
+	}
+}
+
+// rawValue appends v as encoding/json appends a json.RawMessage: nil is
+// null; anything else is validated and compacted.
+func (e *enc) rawValue(v json.RawMessage) {
+	if v == nil {
+		e.b = append(e.b, "null"...)
+		return
+	}
+	var ok bool
+	if e.b, ok = appendCompact(e.b, v); !ok {
+		e.ok = false
+	}
+}
+
+func (e *enc) raws(k string, v []json.RawMessage) {
+	e.key(k)
+	if v == nil {
+		e.b = append(e.b, "null"...)
+		return
+	}
+	e.b = append(e.b, '[')
+	for i, r := range v {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		e.rawValue(r)
+	}
+	e.b = append(e.b, ']')
+}
+
+func (e *enc) strs(k string, v []string) {
+	e.key(k)
+	if v == nil {
+		e.b = append(e.b, "null"...)
+		return
+	}
+	e.b = append(e.b, '[')
+	for i, s := range v {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		e.b = appendString(e.b, s)
+	}
+	e.b = append(e.b, ']')
+}
+
+// open starts a nested object under key k; close ends it.
+func (e *enc) open(k string) {
+	e.key(k)
+	e.b = append(e.b, '{')
+	e.comma = false
+}
+
+func (e *enc) close() {
+	e.b = append(e.b, '}')
+	e.comma = true
+}
+
+func appendMessage(b []byte, m *Message) ([]byte, bool) {
+	e := enc{b: append(b, '{'), ok: true}
+	e.boolOmit("ready", m.Ready)
+	e.boolOmit("accepted", m.Accepted)
+	if m.Event != nil {
+		e.open("event")
+		e.event(m.Event)
+		e.close()
+	}
+	if c := m.Call; c != nil {
+		e.open("call")
+		e.int("id", c.ID)
+		e.str("name", c.Name)
+		e.raws("args", c.Args)
+		if !c.Now.IsZero() {
+			e.key("now")
+			t, err := c.Now.MarshalJSON()
+			if err != nil {
+				return b, false
+			}
+			e.b = append(e.b, t...)
+		}
+		e.close()
+	}
+	if r := m.Result; r != nil {
+		e.open("result")
+		e.result(r)
+		e.close()
+	}
+	if i := m.Idle; i != nil {
+		e.open("idle")
+		e.int("wait", int64(i.Wait))
+		e.int("replies", int64(i.Replies))
+		e.close()
+	}
+	e.b = append(e.b, '}')
+	return e.b, e.ok
+}
+
+func (e *enc) event(ev *Event) {
+	e.str("kind", string(ev.Kind))
+	e.int("t", int64(ev.T))
+	e.intOmit("position", int64(ev.Position))
+	e.intOmit("timeout", int64(ev.Timeout))
+	e.strOmit("mode", ev.Mode)
+	e.strOmit("level", ev.Level)
+	e.strOmit("text", ev.Text)
+	if len(ev.Args) > 0 {
+		e.raws("args", ev.Args)
+	}
+	e.strOmit("key", ev.Key)
+	e.rawOmit("value", ev.Value)
+	e.boolOmit("deleted", ev.Deleted)
+	e.intOmit("callId", ev.CallID)
+	e.boolOmit("pending", ev.Pending)
+	e.strOmit("name", ev.Name)
+	e.intOmit("duration", int64(ev.Duration))
+	e.boolOmit("ok", ev.OK)
+	e.strOmit("callError", ev.CallError)
+	e.rawOmit("result", ev.Result)
+	if er := ev.Error; er != nil {
+		e.open("error")
+		e.str("kind", string(er.Kind))
+		e.str("message", er.Message)
+		e.strOmit("stack", er.Stack)
+		e.strOmit("file", er.File)
+		e.intOmit("line", int64(er.Line))
+		e.intOmit("column", int64(er.Column))
+		e.close()
+	}
+}
+
+func (e *enc) result(r *Result) {
+	e.str("outcome", string(r.Outcome))
+	e.bool("timedOut", r.TimedOut)
+	e.rawOmit("output", r.Output)
+	e.key("facts")
+	if r.Facts == nil {
+		e.b = append(e.b, "null"...)
+	} else {
+		e.b = append(e.b, '{')
+		keys := make([]string, 0, len(r.Facts))
+		for k := range r.Facts {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys) // encoding/json sorts a map's keys
+		for i, k := range keys {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			e.b = appendString(e.b, k)
+			e.b = append(e.b, ':')
+			e.rawValue(r.Facts[k])
+		}
+		e.b = append(e.b, '}')
+	}
+	e.intOmit("retryAfter", int64(r.RetryAfter))
+	e.int("end", int64(r.End))
+	e.open("stats")
+	s := &r.Stats
+	e.int("queue", int64(s.Queue))
+	e.int("bundle", int64(s.Bundle))
+	e.int("run", int64(s.Run))
+	e.int("logs", int64(s.Logs))
+	e.int("outputBytes", int64(s.OutputBytes))
+	e.bool("truncated", s.Truncated)
+	e.close()
+	e.boolOmit("retire", r.Retire)
+}
+
+func appendCommand(b []byte, c *Command) ([]byte, bool) {
+	e := enc{b: append(b, '{'), ok: true}
+	e.str("op", c.Op)
+	if j := c.Job; j != nil {
+		e.open("job")
+		e.job(j)
+		e.close()
+	}
+	if r := c.Reply; r != nil {
+		e.open("reply")
+		e.int("id", r.ID)
+		e.rawOmit("result", r.Result)
+		e.strOmit("error", r.Error)
+		e.int("duration", int64(r.Duration))
+		e.close()
+	}
+	e.b = append(e.b, '}')
+	return e.b, e.ok
+}
+
+func (e *enc) job(j *Job) {
+	e.key("files")
+	if j.Files == nil {
+		e.b = append(e.b, "null"...)
+	} else {
+		e.b = append(e.b, '[')
+		for i := range j.Files {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			e.b = append(e.b, `{"path":`...)
+			e.b = appendString(e.b, j.Files[i].Path)
+			e.b = append(e.b, `,"source":`...)
+			e.b = appendString(e.b, j.Files[i].Source)
+			e.b = append(e.b, '}')
+		}
+		e.b = append(e.b, ']')
+	}
+	e.str("entry", j.Entry)
+	e.rawOmit("input", j.Input)
+	e.int("timeout", int64(j.Timeout))
+	e.boolOmit("deterministic", j.Deterministic)
+	e.strOmit("mode", j.Mode)
+	e.open("limits")
+	l := &j.Limits
+	e.int("maxOutputBytes", int64(l.MaxOutputBytes))
+	e.int("maxEvents", int64(l.MaxEvents))
+	e.int("maxTimers", int64(l.MaxTimers))
+	e.int("maxCallStack", int64(l.MaxCallStack))
+	e.int("maxHostCalls", int64(l.MaxHostCalls))
+	e.intOmit("maxFactsBytes", int64(l.MaxFactsBytes))
+	e.int("previewDepth", int64(l.Depth))
+	e.int("previewKeys", int64(l.Keys))
+	e.int("previewString", int64(l.String))
+	e.close()
+	if len(j.Host) > 0 {
+		e.strs("host", j.Host)
+	}
+	if len(j.Globals) > 0 {
+		e.strs("globals", j.Globals)
+	}
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string, escaped as encoding/json
+// escapes it (with its HTML escaping).
+func appendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				dst = append(dst, '\\', c)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// maxDepth is encoding/json's nesting limit: deeper values are errors.
+const maxDepth = 10000
+
+// appendCompact appends the JSON value src without insignificant spaces,
+// with <, >, & and U+2028, U+2029 in its strings escaped, as encoding/json
+// writes a json.RawMessage. It reports false when src is not exactly one
+// valid JSON value.
+func appendCompact(dst, src []byte) ([]byte, bool) {
+	s := scanner{src: src}
+	n := len(dst)
+	s.skipSpace()
+	dst, ok := s.value(dst, 0, true)
+	s.skipSpace()
+	if !ok || s.i != len(src) {
+		return dst[:n], false
+	}
+	return dst, true
+}
+
+// scanner walks one JSON text: it validates values and, while it is at
+// it, copies them (appendCompact) or measures them (skipValue).
+type scanner struct {
+	src []byte
+	i   int
+}
+
+func (s *scanner) skipSpace() {
+	for s.i < len(s.src) {
+		switch s.src[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// value validates the value at s.i and, when cp is set, appends its
+// compact, escaped form to dst.
+func (s *scanner) value(dst []byte, depth int, cp bool) ([]byte, bool) {
+	if s.i >= len(s.src) {
+		return dst, false
+	}
+	switch c := s.src[s.i]; {
+	case c == '{' || c == '[':
+		if depth >= maxDepth {
+			return dst, false
+		}
+		end := byte('}')
+		if c == '[' {
+			end = ']'
+		}
+		s.i++
+		if cp {
+			dst = append(dst, c)
+		}
+		s.skipSpace()
+		if s.i < len(s.src) && s.src[s.i] == end {
+			s.i++
+			if cp {
+				dst = append(dst, end)
+			}
+			return dst, true
+		}
+		for {
+			var ok bool
+			if c == '{' {
+				if s.i >= len(s.src) || s.src[s.i] != '"' {
+					return dst, false
+				}
+				if dst, ok = s.string(dst, cp); !ok {
+					return dst, false
+				}
+				s.skipSpace()
+				if s.i >= len(s.src) || s.src[s.i] != ':' {
+					return dst, false
+				}
+				s.i++
+				if cp {
+					dst = append(dst, ':')
+				}
+				s.skipSpace()
+			}
+			if dst, ok = s.value(dst, depth+1, cp); !ok {
+				return dst, false
+			}
+			s.skipSpace()
+			if s.i >= len(s.src) {
+				return dst, false
+			}
+			switch s.src[s.i] {
+			case ',':
+				s.i++
+				if cp {
+					dst = append(dst, ',')
+				}
+				s.skipSpace()
+			case end:
+				s.i++
+				if cp {
+					dst = append(dst, end)
+				}
+				return dst, true
+			default:
+				return dst, false
+			}
+		}
+	case c == '"':
+		return s.string(dst, cp)
+	case c == '-' || (c >= '0' && c <= '9'):
+		start := s.i
+		if !s.number() {
+			return dst, false
+		}
+		if cp {
+			dst = append(dst, s.src[start:s.i]...)
+		}
+		return dst, true
+	default:
+		for _, lit := range [...]string{"true", "false", "null"} {
+			if len(s.src)-s.i >= len(lit) && string(s.src[s.i:s.i+len(lit)]) == lit {
+				s.i += len(lit)
+				if cp {
+					dst = append(dst, lit...)
+				}
+				return dst, true
+			}
+		}
+		return dst, false
+	}
+}
+
+// number validates the number at s.i by JSON's grammar.
+func (s *scanner) number() bool {
+	src, i := s.src, s.i
+	if i < len(src) && src[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(src) && src[i] == '0':
+		i++
+	case i < len(src) && src[i] >= '1' && src[i] <= '9':
+		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
+			i++
+		}
+	default:
+		return false
+	}
+	if i < len(src) && src[i] == '.' {
+		i++
+		d := i
+		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return false
+		}
+	}
+	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
+		i++
+		if i < len(src) && (src[i] == '+' || src[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return false
+		}
+	}
+	s.i = i
+	return true
+}
+
+// string validates the string at s.i (its quote) and, when cp is set,
+// appends it with <, >, &, U+2028 and U+2029 escaped. Its bytes are not
+// checked as UTF-8: encoding/json does not check them either.
+func (s *scanner) string(dst []byte, cp bool) ([]byte, bool) {
+	src := s.src
+	i := s.i + 1
+	start := s.i
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == '"':
+			i++
+			if cp {
+				dst = append(dst, src[start:i]...)
+			}
+			s.i = i
+			return dst, true
+		case c < 0x20:
+			return dst, false
+		case c == '\\':
+			if i+1 >= len(src) {
+				return dst, false
+			}
+			switch src[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(src) {
+					return dst, false
+				}
+				for _, h := range src[i+2 : i+6] {
+					if !isHex(h) {
+						return dst, false
+					}
+				}
+				i += 6
+			default:
+				return dst, false
+			}
+		case c == '<' || c == '>' || c == '&':
+			if cp {
+				dst = append(dst, src[start:i]...)
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+		case c == 0xE2 && i+2 < len(src) && src[i+1] == 0x80 && src[i+2]&^1 == 0xA8:
+			if cp {
+				dst = append(dst, src[start:i]...)
+				dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[src[i+2]&0xF])
+			}
+			i += 3
+			start = i
+		default:
+			i++
+		}
+	}
+	return dst, false
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}

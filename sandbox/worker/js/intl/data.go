@@ -1,0 +1,112 @@
+package intl
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+)
+
+//go:embed data/data.json data/dates-*.txt.gz
+var dataFS embed.FS
+
+// numberData is how one locale writes numbers (data/data.json, recorded
+// from Node 20's ICU by data/gen.mjs). Patterns: {s} the sign, {n} the
+// digits, {c} the currency, {p} the percent sign; "{{" a literal "{".
+type numberData struct {
+	Decimal, Group string
+	MinGrouping    int  // the fewest integer digits grouped is 3+MinGrouping ("auto")
+	Indian         bool // groups of 2 above the first 3 (12,34,567)
+	Minus, Plus    string
+	Infinity, NaN  string
+	Percent         string // the pattern of a negative percentage
+	PercentPositive string
+	PercentSign     string
+	Currency        map[string]currencyData // "EUR/symbol", "EUR/narrowSymbol", "EUR/code"
+}
+
+type currencyData struct {
+	Pattern, Positive string // of a negative amount, of a positive one
+	Symbol            string
+}
+
+type listData struct{ Pair, Start, Middle, End string }
+
+type rtfData struct {
+	PastOne, PastOther, FutureOne, FutureOther string // patterns, {n} the number
+	Auto                                       map[string]string
+}
+
+type recorded struct {
+	ICU            string
+	Numbers        map[string]*numberData
+	CurrencyDigits map[string]int
+	Lists          map[string]map[string]listData // locale → "type/style"
+	RTF            map[string]map[string]rtfData  // locale → "style/unit"
+}
+
+var loadData = sync.OnceValue(func() *recorded {
+	b, err := dataFS.ReadFile("data/data.json")
+	if err != nil {
+		panic(err)
+	}
+	var d recorded
+	if err := json.Unmarshal(b, &d); err != nil {
+		panic("intl: data/data.json: " + err.Error())
+	}
+	return &d
+})
+
+func currencyList() []string {
+	d := loadData()
+	out := make([]string, 0, len(d.CurrencyDigits))
+	for c := range d.CurrencyDigits {
+		out = append(out, c)
+	}
+	return out
+}
+
+// dateData is one locale's date-time patterns: by component key (see
+// data/gen.mjs) or "style:DATE:TIME:HC", and its names
+// ("month.short" → 12 names, "weekday.long" → 7 from Sunday,
+// "dayPeriod" → AM, PM).
+type dateData struct {
+	patterns map[string]string
+	names    map[string][]string
+}
+
+var dateLocaleList = []string{"en-US", "en-GB", "de-DE"}
+
+var dateCache sync.Map // locale → func() *dateData
+
+func loadDates(locale string) *dateData {
+	f, _ := dateCache.LoadOrStore(locale, sync.OnceValue(func() *dateData {
+		gz, err := dataFS.ReadFile("data/dates-" + locale + ".txt.gz")
+		if err != nil {
+			panic(fmt.Sprintf("intl: no date data for %s: %v", locale, err))
+		}
+		r, err := gzip.NewReader(bytes.NewReader(gz))
+		if err != nil {
+			panic(err)
+		}
+		d := &dateData{patterns: make(map[string]string, 20000), names: map[string][]string{}}
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			k, v, _ := strings.Cut(sc.Text(), "\t")
+			if n, ok := strings.CutPrefix(k, "names:"); ok {
+				d.names[n] = strings.Split(v, "\t")
+				continue
+			}
+			d.patterns[k] = v
+		}
+		if err := sc.Err(); err != nil {
+			panic(err)
+		}
+		return d
+	}))
+	return f.(func() *dateData)()
+}

@@ -18,11 +18,11 @@ var dataFS embed.FS
 // from Node 20's ICU by data/gen.mjs). Patterns: {s} the sign, {n} the
 // digits, {c} the currency, {p} the percent sign; "{{" a literal "{".
 type numberData struct {
-	Decimal, Group string
-	MinGrouping    int  // the fewest integer digits grouped is 3+MinGrouping ("auto")
-	Indian         bool // groups of 2 above the first 3 (12,34,567)
-	Minus, Plus    string
-	Infinity, NaN  string
+	Decimal, Group  string
+	MinGrouping     int  // the fewest integer digits grouped is 3+MinGrouping ("auto")
+	Indian          bool // groups of 2 above the first 3 (12,34,567)
+	Minus, Plus     string
+	Infinity, NaN   string
 	Percent         string // the pattern of a negative percentage
 	PercentPositive string
 	PercentSign     string

@@ -470,4 +470,3 @@ var languageDefaults = map[string]string{
 	"en": "en-US", "de": "de-DE", "fr": "fr-FR", "es": "es-ES", "it": "it-IT", "nl": "nl-NL", "pt": "pt-BR",
 	"ja": "ja-JP", "zh": "zh-CN", "ko": "ko-KR", "ru": "ru-RU", "pl": "pl-PL", "sv": "sv-SE", "hi": "hi-IN",
 }
-

@@ -2,7 +2,6 @@ package intl
 
 import "github.com/dop251/goja"
 
-func (e *env) installDateTimeFormat(ns *goja.Object) *goja.Object     { return nil }
 func (e *env) installCollator(ns *goja.Object) *goja.Object           { return nil }
 func (e *env) installPluralRules(ns *goja.Object) *goja.Object        { return nil }
 func (e *env) installRelativeTimeFormat(ns *goja.Object) *goja.Object { return nil }

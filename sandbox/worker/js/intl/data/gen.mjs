@@ -129,6 +129,8 @@ function names(loc) {
   }
   const dp = (h) => new Intl.DateTimeFormat(loc, { timeZone: "UTC", hour: "numeric", hour12: true }).formatToParts(Date.UTC(2006, 0, 5, h)).find((x) => x.type === "dayPeriod").value;
   t.dayPeriod = [dp(3), dp(15)];
+  const tz = (w) => new Intl.DateTimeFormat(loc, { timeZone: "UTC", timeZoneName: w }).formatToParts(ref).find((x) => x.type === "timeZoneName").value;
+  t.utc = [tz("short"), tz("long")];
   return t;
 }
 
@@ -165,8 +167,8 @@ function pattern(loc, opts, t) {
         if (v === t.dayPeriod[0]) return "{dayPeriod}";
         break;
       case "timeZoneName":
-        if (v === "UTC") return "{timeZoneName.short}";
-        if (v === new Intl.DateTimeFormat(loc, { timeZone: "UTC", timeZoneName: "long" }).formatToParts(ref).find((x) => x.type === "timeZoneName").value) return "{timeZoneName.long}";
+        if (v === t.utc[0]) return "{timeZoneName.short}";
+        if (v === t.utc[1]) return "{timeZoneName.long}";
         break;
     }
     throw new Error(`${loc} ${JSON.stringify(opts)}: unexpected ${p.type} ${v}`);

@@ -34,6 +34,7 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+	"golang.org/x/text/collate"
 	"golang.org/x/text/language"
 )
 
@@ -50,6 +51,8 @@ type env struct {
 
 	numberFormatProto, dateTimeFormatProto, collatorProto *goja.Object
 	pluralRulesProto, listFormatProto, relativeTimeProto  *goja.Object
+
+	collators map[collatorKey]*collate.Collator
 }
 
 // New builds the Intl namespace object for vm (to be installed as the
@@ -190,6 +193,13 @@ func (o *instance) Delete(k string) bool {
 	return true
 }
 
+// classWrapper makes a constructor's function: goja's native
+// constructors cannot tell `new C()` from `C()`, and the specification
+// tells them apart (NumberFormat, DateTimeFormat and Collator construct
+// when called; the others throw), so the function is a two-line script
+// function passing new.target to Go.
+var classWrapper = goja.MustCompile("intl", `(function (make) { return function (locales, options) { return make(new.target, locales, options) } })`, true)
+
 // class makes a constructor named name with its prototype (tagged
 // "Intl."+name). init reads the arguments and returns the new object's
 // state. callable says whether calling it without new constructs (as
@@ -197,21 +207,30 @@ func (o *instance) Delete(k string) bool {
 func (e *env) class(ns *goja.Object, name string, length int, callable bool, init func(args []goja.Value) any) (*goja.Object, *goja.Object) {
 	vm := e.vm
 	proto := vm.NewObject()
-	var ctor *goja.Object
-	ctor = vm.ToValue(func(c goja.ConstructorCall) *goja.Object {
+	mk := func(c goja.FunctionCall) goja.Value {
 		p := proto
-		if c.NewTarget == nil {
-			if !callable {
-				e.typeError("Constructor Intl.%s requires 'new'", name)
+		if nt, ok := c.Argument(0).(*goja.Object); ok {
+			if np, ok := nt.Get("prototype").(*goja.Object); ok {
+				p = np // a subclass's
 			}
-		} else if np, ok := c.NewTarget.Get("prototype").(*goja.Object); ok {
-			p = np // a subclass
+		} else if !callable {
+			e.typeError("Constructor Intl.%s requires 'new'", name)
 		}
-		st := init(c.Arguments)
+		st := init(c.Arguments[1:])
 		o := vm.NewDynamicObject(&instance{state: st})
 		_ = o.SetPrototype(p)
 		return o
-	}).(*goja.Object)
+	}
+	w, err := vm.RunProgram(classWrapper)
+	if err != nil {
+		panic(err)
+	}
+	wrap, _ := goja.AssertFunction(w)
+	cv, err := wrap(goja.Undefined(), vm.ToValue(mk))
+	if err != nil {
+		panic(err)
+	}
+	ctor := cv.(*goja.Object)
 	_ = ctor.DefineDataProperty("name", vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	_ = ctor.DefineDataProperty("length", vm.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	_ = ctor.DefineDataProperty("prototype", proto, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)

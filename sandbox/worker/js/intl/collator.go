@@ -87,27 +87,19 @@ func (e *env) collatorFor(c *collator) *collate.Collator {
 	case "accent":
 		opts = append(opts, collate.IgnoreCase)
 	case "case":
-		// compare strips the diacritics (x/text's IgnoreDiacritics
-		// still orders "a" before "á" at the tertiary level)
+		// prepare strips the diacritics
 	}
 	if c.numeric {
 		opts = append(opts, collate.Numeric)
 	}
 	tag := language.MustParse(c.data)
-	if c.ignorePunct {
-		opts = append(opts, collate.OptionsFromTag(language.MustParse("und-u-ka-shifted")))
-	}
 	c.col = collate.New(tag, opts...)
 	e.collators[key] = c.col
 	return c.col
 }
 
 func (e *env) compare(c *collator, a, b goja.Value) goja.Value {
-	x, y := a.String(), b.String()
-	if c.sensitivity == "case" {
-		x, y = stripMarks(x), stripMarks(y)
-	}
-	return e.vm.ToValue(e.collatorFor(c).CompareString(x, y))
+	return e.vm.ToValue(e.collatorFor(c).CompareString(c.prepare(a.String()), c.prepare(b.String())))
 }
 
 func (c *collator) resolvedOptions() []kv {
@@ -135,6 +127,26 @@ func (e *env) installCollator(ns *goja.Object) *goja.Object {
 		return e.object(c.resolvedOptions())
 	})
 	return proto
+}
+
+// prepare does what x/text's collator cannot: sensitivity "case" strips
+// diacritics (its IgnoreDiacritics still orders "a" before "á" at the
+// tertiary level) and ignorePunctuation strips punctuation and spaces
+// (ICU's alternate=shifted at tertiary strength; x/text's "ka-shifted"
+// makes every string equal).
+func (c *collator) prepare(s string) string {
+	if c.sensitivity == "case" {
+		s = stripMarks(s)
+	}
+	if c.ignorePunct {
+		s = strings.Map(func(r rune) rune {
+			if unicode.IsPunct(r) || unicode.IsSpace(r) || unicode.In(r, unicode.Zs) {
+				return -1
+			}
+			return r
+		}, s)
+	}
+	return s
 }
 
 // stripMarks removes combining marks (after canonical decomposition).

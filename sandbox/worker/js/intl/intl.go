@@ -56,15 +56,9 @@ type env struct {
 }
 
 // New builds the Intl namespace object for vm (to be installed as the
-// global Intl). throw raises errors; nil uses vm's global RangeError and
-// TypeError constructors as they are when the error is raised.
-//
-// Cost: New makes the six constructors, their prototypes and methods
-// (about 60 goja objects); no locale data is read until a formatter is
-// constructed.
+// global Intl): NewLocale(vm, throw).Namespace().
 func New(vm *goja.Runtime, throw Thrower) *goja.Object {
-	e := newEnv(vm, throw)
-	return e.namespace()
+	return NewLocale(vm, throw).Namespace()
 }
 
 func newEnv(vm *goja.Runtime, throw Thrower) *env {

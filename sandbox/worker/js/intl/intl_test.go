@@ -26,9 +26,11 @@ const harness = `(function run(line) {
 func newVM(t testing.TB) (*goja.Runtime, goja.Callable) {
 	t.Helper()
 	vm := goja.New()
-	if err := vm.Set("Intl", New(vm, nil)); err != nil {
+	l := NewLocale(vm, nil)
+	if err := vm.Set("Intl", l.Namespace()); err != nil {
 		t.Fatal(err)
 	}
+	wireLocaleMethods(t, vm, l)
 	v, err := vm.RunString(harness)
 	if err != nil {
 		t.Fatal(err)
@@ -129,4 +131,50 @@ func TestUnsupportedIsAnError(t *testing.T) {
 			t.Errorf("%s:\n got %v\nwant %q", c.src, err, c.want)
 		}
 	}
+}
+
+// wireLocaleMethods replaces goja's locale methods with Locale's, as the
+// worker's runtime does (the wiring proposed to it).
+func wireLocaleMethods(t testing.TB, vm *goja.Runtime, l *Locale) {
+	t.Helper()
+	proto := func(ctor string) *goja.Object {
+		return vm.Get(ctor).ToObject(vm).Get("prototype").ToObject(vm)
+	}
+	set := func(o *goja.Object, name string, fn func(goja.FunctionCall) goja.Value) {
+		if err := o.Set(name, fn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	toLocale := func(c goja.FunctionCall) goja.Value {
+		x := c.This
+		if o, ok := x.(*goja.Object); ok {
+			x = o.Export().(goja.Value)
+		}
+		return vm.ToValue(l.NumberToLocaleString(x, c.Argument(0), c.Argument(1)))
+	}
+	set(proto("Number"), "toLocaleString", func(c goja.FunctionCall) goja.Value {
+		if o, ok := c.This.(*goja.Object); ok {
+			c.This = vm.ToValue(o.Export())
+		}
+		return toLocale(c)
+	})
+	set(proto("BigInt"), "toLocaleString", func(c goja.FunctionCall) goja.Value {
+		if o, ok := c.This.(*goja.Object); ok {
+			c.This = vm.ToValue(o.Export())
+		}
+		return toLocale(c)
+	})
+	getTime, _ := goja.AssertFunction(proto("Date").Get("getTime"))
+	for _, m := range []string{"toLocaleString", "toLocaleDateString", "toLocaleTimeString"} {
+		set(proto("Date"), m, func(c goja.FunctionCall) goja.Value {
+			tv, err := getTime(c.This)
+			if err != nil {
+				panic(err)
+			}
+			return vm.ToValue(l.DateToLocaleString(m, tv.ToFloat(), c.Argument(0), c.Argument(1)))
+		})
+	}
+	set(proto("String"), "localeCompare", func(c goja.FunctionCall) goja.Value {
+		return vm.ToValue(l.LocaleCompare(c.This.String(), c.Argument(0).String(), c.Argument(1), c.Argument(2)))
+	})
 }

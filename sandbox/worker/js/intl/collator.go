@@ -55,7 +55,7 @@ func (e *env) newCollator(api string, locales, options goja.Value) *collator {
 	o.str("usage", []string{"sort", "search"}, "sort", "search")
 	o.str("localeMatcher", []string{"lookup", "best fit"}, "best fit")
 	if v := o.get("collation"); !goja.IsUndefined(v) {
-		if s := v.String(); s != "default" {
+		if s := e.toString(v); s != "default" {
 			e.rangeError("%s: collation %q is not supported in the playground", api, s)
 		}
 	}
@@ -99,7 +99,8 @@ func (e *env) collatorFor(c *collator) *collate.Collator {
 }
 
 func (e *env) compare(c *collator, a, b goja.Value) goja.Value {
-	return e.vm.ToValue(e.collatorFor(c).CompareString(c.prepare(a.String()), c.prepare(b.String())))
+	x, y := e.toString(a), e.toString(b)
+	return e.vm.ToValue(e.collatorFor(c).CompareString(c.prepare(x), c.prepare(y)))
 }
 
 func (c *collator) resolvedOptions() []kv {

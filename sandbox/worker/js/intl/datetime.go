@@ -99,12 +99,12 @@ func (e *env) newDateTimeFormat(api string, locales, options goja.Value, require
 
 	o.str("localeMatcher", []string{"lookup", "best fit"}, "best fit")
 	if v := o.get("calendar"); !goja.IsUndefined(v) {
-		if c := v.String(); c != "gregory" && c != "gregorian" {
+		if c := e.toString(v); c != "gregory" && c != "gregorian" {
 			e.rangeError("%s: calendar %q is not supported in the playground (only \"gregory\")", api, c)
 		}
 	}
 	if v := o.get("numberingSystem"); !goja.IsUndefined(v) {
-		if s := v.String(); s != "latn" {
+		if s := e.toString(v); s != "latn" {
 			e.rangeError("%s: numberingSystem %q is not supported in the playground (only \"latn\")", api, s)
 		}
 	}
@@ -117,7 +117,7 @@ func (e *env) newDateTimeFormat(api string, locales, options goja.Value, require
 	if goja.IsUndefined(tz) {
 		df.zone, df.zoneName, df.utc = time.UTC, "UTC", true
 	} else {
-		df.zoneName, df.zone, df.utc = e.timeZone(tz.String())
+		df.zoneName, df.zone, df.utc = e.timeZone(e.toString(tz))
 	}
 
 	explicit := ""

@@ -97,7 +97,7 @@ func (e *env) namespace() *goja.Object {
 		return vm.NewArray(out...)
 	})
 	e.method(ns, "supportedValuesOf", 1, func(c goja.FunctionCall) goja.Value {
-		key := c.Argument(0).String()
+		key := e.toString(c.Argument(0))
 		var vals []string
 		switch key {
 		case "calendar":
@@ -248,6 +248,15 @@ func stateOf[T any](e *env, this goja.Value, method string) T {
 	panic("unreachable")
 }
 
+// toString is ToString: a Symbol is a TypeError (goja's Value.String
+// would print it).
+func (e *env) toString(v goja.Value) string {
+	if _, ok := v.(*goja.Symbol); ok {
+		e.typeError("Cannot convert a Symbol value to a string")
+	}
+	return v.String()
+}
+
 func describe(v goja.Value) string {
 	switch {
 	case v == nil || goja.IsUndefined(v):
@@ -303,7 +312,7 @@ func (p opts) str(name string, values []string, def string, unsupported ...strin
 	if goja.IsUndefined(v) {
 		return def
 	}
-	s := v.String()
+	s := p.e.toString(v)
 	if values != nil && !slices.Contains(values, s) {
 		p.e.rangeError("Value %s out of range for %s options property %s", s, p.api, name)
 	}
@@ -392,7 +401,7 @@ func (e *env) canonicalLocaleList(v goja.Value) []string {
 				e.typeError("Language ID should be string or object.")
 			}
 		}
-		add(kv.String())
+		add(e.toString(kv))
 	}
 	return list
 }

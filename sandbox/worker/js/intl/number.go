@@ -1,6 +1,7 @@
 package intl
 
 import (
+	"math"
 	"math/big"
 	"slices"
 	"strings"
@@ -51,7 +52,7 @@ func (e *env) newNumberFormat(api string, locales, options goja.Value) *numberFo
 	nf.style = o.str("style", []string{"decimal", "percent", "currency", "unit"}, "decimal", "unit")
 	cur := o.get("currency")
 	if !goja.IsUndefined(cur) {
-		c := cur.String()
+		c := e.toString(cur)
 		if len(c) != 3 || strings.Trim(strings.ToUpper(c), "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
 			e.rangeError("Invalid currency code : %s", c)
 		}
@@ -105,7 +106,7 @@ func (e *env) newNumberFormat(api string, locales, options goja.Value) *numberFo
 		} else if !v.ToBoolean() {
 			nf.grouping = ""
 		} else {
-			switch s := v.String(); s {
+			switch s := e.toString(v); s {
 			case "min2", "auto", "always":
 				nf.grouping = s
 			case "true", "false":
@@ -407,8 +408,12 @@ func (e *env) toDecimal(v goja.Value) decimal {
 	case *big.Int:
 		return decimalFromBig(x)
 	case string:
+		// exactly, unless beyond a double's range: V8 formats "1e400"
+		// as ∞ (ToNumber's value)
 		if d, ok := decimalFromString(x); ok {
-			return d
+			if f := v.ToFloat(); !math.IsInf(f, 0) && (f != 0 || d.isZero()) {
+				return d
+			}
 		}
 	}
 	return decimalFromFloat(v.ToFloat())

@@ -20,7 +20,7 @@ func (e *env) newRelativeTimeFormat(api string, locales, options goja.Value) *re
 	o := e.getOptionsObject(api, options)
 	o.str("localeMatcher", []string{"lookup", "best fit"}, "best fit")
 	if v := o.get("numberingSystem"); !goja.IsUndefined(v) {
-		if s := v.String(); s != "latn" {
+		if s := e.toString(v); s != "latn" {
 			e.rangeError("%s: numberingSystem %q is not supported in the playground (only \"latn\")", api, s)
 		}
 	}
@@ -38,7 +38,7 @@ var relativeUnits = []string{"second", "minute", "hour", "day", "week", "month",
 
 func (e *env) relativeParts(rf *relativeTimeFormat, value, unitV goja.Value) []part {
 	x := value.ToFloat()
-	unit := unitV.String()
+	unit := e.toString(unitV)
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		e.rangeError("Invalid time value") // V8's message for a non-finite value
 	}
@@ -96,8 +96,9 @@ func (e *env) installRelativeTimeFormat(ns *goja.Object) *goja.Object {
 	})
 	e.method(proto, "formatToParts", 2, func(c goja.FunctionCall) goja.Value {
 		rf := stateOf[*relativeTimeFormat](e, c.This, "Intl.RelativeTimeFormat.prototype.formatToParts")
-		unit := strings.TrimSuffix(c.Argument(1).String(), "s")
-		return e.partsArray(e.relativeParts(rf, c.Argument(0), c.Argument(1)), func(o *goja.Object, p part) {
+		parts := e.relativeParts(rf, c.Argument(0), c.Argument(1))
+		unit := strings.TrimSuffix(c.Argument(1).String(), "s") // a string: relativeParts checked it
+		return e.partsArray(parts, func(o *goja.Object, p part) {
 			if p.typ != "literal" {
 				_ = o.Set("unit", unit)
 			}

@@ -3,13 +3,14 @@
 // time patterns (data/data.json), and every date-time pattern the
 // supported DateTimeFormat options can select (data/dates-LOCALE.txt).
 //
-// Regenerate (Node 20; TestDataIsFresh checks the output is current):
+// Regenerate (Node 20; TestDataIsFresh runs it into a temporary directory
+// and checks the output equals the committed files):
 //
-//	cd sandbox/worker/js/intl && TZ=UTC node data/gen.mjs
+//	cd sandbox/worker/js/intl && TZ=UTC node data/gen.mjs [OUTDIR]
 import { writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
-const dir = new URL(".", import.meta.url).pathname;
+const dir = process.argv[2] ? process.argv[2].replace(/\/?$/, "/") : new URL(".", import.meta.url).pathname;
 
 export const numberLocales = ["en-US", "en-GB", "en-IN", "de-DE", "de-AT", "de-CH", "fr-FR", "es-ES", "es-MX",
   "it-IT", "nl-NL", "pt-BR", "pt-PT", "ja-JP", "zh-CN", "ko-KR", "ru-RU", "pl-PL", "sv-SE", "hi-IN"];

@@ -1,12 +1,13 @@
 package intl
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"embed"
 	"encoding/json"
 	"fmt"
+	"io"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -73,10 +74,20 @@ func currencyList() []string {
 // dateData is one locale's date-time patterns: by component key (see
 // data/gen.mjs) or "style:DATE:TIME:HC", and its names
 // ("month.short" → 12 names, "weekday.long" → 7 from Sunday,
-// "dayPeriod" → AM, PM).
+// "dayPeriod" → AM, PM). The strings are slices of the inflated file.
 type dateData struct {
-	patterns map[string]string
+	keys     map[string]int32
+	patterns []string
 	names    map[string][]string
+}
+
+// pattern returns the pattern of key.
+func (d *dateData) pattern(key string) (string, bool) {
+	i, ok := d.keys[key]
+	if !ok {
+		return "", false
+	}
+	return d.patterns[i], true
 }
 
 var dateLocaleList = []string{"en-US", "en-GB", "de-DE"}
@@ -93,20 +104,37 @@ func loadDates(locale string) *dateData {
 		if err != nil {
 			panic(err)
 		}
-		d := &dateData{patterns: make(map[string]string, 20000), names: map[string][]string{}}
-		sc := bufio.NewScanner(r)
-		for sc.Scan() {
-			k, v, _ := strings.Cut(sc.Text(), "\t")
-			if n, ok := strings.CutPrefix(k, "names:"); ok {
-				d.names[n] = strings.Split(v, "\t")
-				continue
-			}
-			d.patterns[k] = v
-		}
-		if err := sc.Err(); err != nil {
+		var b strings.Builder
+		b.Grow(1 << 20) // each file inflates to about 0.8 MB
+		if _, err := io.Copy(&b, r); err != nil {
 			panic(err)
 		}
-		return d
+		return parseDates(b.String())
 	}))
 	return f.(func() *dateData)()
+}
+
+// parseDates reads gen.mjs's indexed format: "=PATTERN" lines (numbered
+// from 0), "KEY\tN" lines and "names:NAME\tNAME..." lines.
+func parseDates(s string) *dateData {
+	d := &dateData{keys: make(map[string]int32, 26000), patterns: make([]string, 0, 8000), names: map[string][]string{}}
+	for len(s) > 0 {
+		line, rest, _ := strings.Cut(s, "\n")
+		s = rest
+		switch {
+		case strings.HasPrefix(line, "="):
+			d.patterns = append(d.patterns, line[1:])
+		case strings.HasPrefix(line, "names:"):
+			k, v, _ := strings.Cut(line[len("names:"):], "\t")
+			d.names[k] = strings.Split(v, "\t")
+		case line != "":
+			k, n, _ := strings.Cut(line, "\t")
+			i, err := strconv.Atoi(n)
+			if err != nil || i < 0 || i >= len(d.patterns) {
+				panic(fmt.Sprintf("intl: bad date data line %q", line))
+			}
+			d.keys[k] = int32(i)
+		}
+	}
+	return d
 }

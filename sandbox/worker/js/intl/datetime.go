@@ -182,9 +182,9 @@ func (e *env) newDateTimeFormat(api string, locales, options goja.Value, require
 			key += code[df.fields[f]]
 		}
 	}
-	p, ok := data.patterns[key+hc]
+	p, ok := data.pattern(key + hc)
 	if !ok {
-		p, ok = data.patterns[key+fallback]
+		p, ok = data.pattern(key + fallback)
 	}
 	if !ok {
 		e.rangeError("%s: no recorded pattern for these options (%s) in the playground", api, key+hc)

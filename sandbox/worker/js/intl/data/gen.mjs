@@ -197,6 +197,27 @@ const choices = {
   second: [undefined, "numeric", "2-digit"],
   timeZoneName: [undefined, "short"],
 };
+// indexed writes the distinct patterns once ("=PATTERN" lines, numbered
+// from 0) and each key with its pattern's number ("KEY\tN"); the names
+// lines are as they are. (About 7,000 patterns serve 25,000 keys: the
+// file inflates to 0.8 MB instead of 2.2.) A sampled run (EVERY > 1)
+// writes "KEY\tPATTERN" lines instead.
+function indexed(lines) {
+  const index = new Map();
+  const keys = [];
+  const names = [];
+  for (const l of lines) {
+    if (l.startsWith("names:")) {
+      names.push(l);
+      continue;
+    }
+    const [k, p] = [l.slice(0, l.indexOf("\t")), l.slice(l.indexOf("\t") + 1)];
+    if (!index.has(p)) index.set(p, index.size);
+    keys.push(k + "\t" + index.get(p));
+  }
+  return [...[...index.keys()].map((p) => "=" + p), ...keys, ...names].join("\n") + "\n";
+}
+
 // cycles records a pattern for each hour cycle: "h" h12, "H" h23, and "K"
 // h11 and "k" h24 only where they differ from h12 and h23.
 function cycles(lines, key, pat) {
@@ -238,5 +259,5 @@ for (const loc of dateLocales) {
     }
   }
   for (const [k, v] of Object.entries(t)) lines.push(`names:${k}\t${v.join("\t")}`);
-  writeFileSync(dir + `dates-${loc}.txt.gz`, gzipSync(lines.join("\n") + "\n", { level: 9 }));
+  writeFileSync(dir + `dates-${loc}.txt.gz`, gzipSync(every === 1 ? indexed(lines) : lines.join("\n") + "\n", { level: 9 }));
 }

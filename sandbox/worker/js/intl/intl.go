@@ -53,6 +53,7 @@ type env struct {
 	pluralRulesProto, listFormatProto, relativeTimeProto  *goja.Object
 
 	collators map[collatorKey]*collate.Collator
+	wrap      goja.Callable // classWrapper, run once
 }
 
 // New builds the Intl namespace object for vm (to be installed as the
@@ -215,12 +216,14 @@ func (e *env) class(ns *goja.Object, name string, length int, callable bool, ini
 		_ = o.SetPrototype(p)
 		return o
 	}
-	w, err := vm.RunProgram(classWrapper)
-	if err != nil {
-		panic(err)
+	if e.wrap == nil {
+		w, err := vm.RunProgram(classWrapper)
+		if err != nil {
+			panic(err)
+		}
+		e.wrap, _ = goja.AssertFunction(w)
 	}
-	wrap, _ := goja.AssertFunction(w)
-	cv, err := wrap(goja.Undefined(), vm.ToValue(mk))
+	cv, err := e.wrap(goja.Undefined(), vm.ToValue(mk))
 	if err != nil {
 		panic(err)
 	}

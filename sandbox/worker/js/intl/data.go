@@ -33,6 +33,7 @@ type numberData struct {
 type currencyData struct {
 	Pattern, Positive string // of a negative amount, of a positive one
 	Symbol            string
+	Group, Decimal    string // the monetary separators ("" for a currency without fraction digits)
 }
 
 type listData struct{ Pair, Start, Middle, End string }

@@ -205,6 +205,15 @@ var compactUnits = map[string][]struct{ short, long string }{
 // formatParts formats d (the value, already exact) into parts.
 func (nf *numberFormat) formatParts(d decimal) []part {
 	data := loadData().Numbers[nf.data]
+	group, decimalSep := data.Group, data.Decimal
+	var cur currencyData
+	if nf.style == "currency" {
+		cur = data.Currency[nf.currency+"/"+nf.display]
+		group = cur.Group
+		if cur.Decimal != "" {
+			decimalSep = cur.Decimal
+		}
+	}
 	var num []part
 	compactSuffix := ""
 	if nf.style == "percent" {
@@ -271,7 +280,7 @@ func (nf *numberFormat) formatParts(d decimal) []part {
 			slices.Reverse(groups)
 			for i, g := range groups {
 				if i > 0 {
-					num = append(num, part{"group", data.Group})
+					num = append(num, part{"group", group})
 				}
 				num = append(num, part{"integer", g})
 			}
@@ -279,7 +288,7 @@ func (nf *numberFormat) formatParts(d decimal) []part {
 			num = append(num, part{"integer", in})
 		}
 		if fr != "" {
-			num = append(num, part{"decimal", data.Decimal}, part{"fraction", fr})
+			num = append(num, part{"decimal", decimalSep}, part{"fraction", fr})
 		}
 	}
 	if compactSuffix != "" {
@@ -324,10 +333,9 @@ func (nf *numberFormat) formatParts(d decimal) []part {
 			pattern = data.Percent
 		}
 	case "currency":
-		c := data.Currency[nf.currency+"/"+nf.display]
-		pattern, symbol = c.Positive, c.Symbol
+		pattern, symbol = cur.Positive, cur.Symbol
 		if sign.typ != "" {
-			pattern = c.Pattern
+			pattern = cur.Pattern
 		}
 	default:
 		pattern = "{n}"

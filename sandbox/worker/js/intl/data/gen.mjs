@@ -62,7 +62,11 @@ for (const loc of numberLocales) {
     for (const display of ["symbol", "narrowSymbol", "code"]) {
       const f = new Intl.NumberFormat(loc, { style: "currency", currency: c, currencyDisplay: display });
       const parts = f.formatToParts(-1234.5);
-      d.currency[c + "/" + display] = { pattern: template(parts), positive: template(f.formatToParts(1234.5)), symbol: parts.find((x) => x.type === "currency").value };
+      d.currency[c + "/" + display] = {
+        pattern: template(parts), positive: template(f.formatToParts(1234.5)), symbol: parts.find((x) => x.type === "currency").value,
+        // ICU's monetary separators (de-AT groups amounts with ".", numbers with U+00A0)
+        group: f.formatToParts(-1234567.5).find((x) => x.type === "group").value, decimal: parts.find((x) => x.type === "decimal")?.value ?? "",
+      };
     }
   }
   numbers[loc] = d;

@@ -338,6 +338,9 @@ func titleZone(s string) string {
 // BST, CET), else "GMT+5:30".
 func zoneShortName(locale, zone string, t time.Time) string {
 	abbr, off := t.Zone()
+	if t.Year() < 1970 {
+		locale = "" // ICU's metazones (and so the abbreviations) start in 1970
+	}
 	switch locale {
 	case "en-US":
 		if (strings.HasPrefix(zone, "America/") && zone != "America/Havana") || zone == "Pacific/Honolulu" {

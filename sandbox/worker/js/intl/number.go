@@ -234,7 +234,7 @@ func (nf *numberFormat) formatParts(d decimal) []part {
 				k++
 				r = nf.round(d.shift(-3 * k))
 			}
-			if nf.compact == "long" {
+			if nf.compact == "long" && nf.style != "currency" { // ICU: "$1.2K" even when long
 				compactSuffix = units[k].long
 			} else {
 				compactSuffix = units[k].short
@@ -246,11 +246,14 @@ func (nf *numberFormat) formatParts(d decimal) []part {
 			minFrac = 0
 			if nf.rounding == "significant" && nf.minSig > 0 {
 				// enough fraction digits for minSig significant ones
-				sig := len(d.digits)
-				if d.isZero() {
-					minFrac = max(0, nf.minSig-1)
-				} else if sig < nf.minSig {
-					minFrac = max(0, d.fractionDigits()+nf.minSig-sig)
+				// (an integer's digits all count: 1e16 shows 17)
+				switch {
+				case d.isZero():
+					minFrac = nf.minSig - 1
+				case d.point > 0:
+					minFrac = max(0, nf.minSig-d.point)
+				default:
+					minFrac = -d.point + max(len(d.digits), nf.minSig)
 				}
 			}
 		}
@@ -292,7 +295,7 @@ func (nf *numberFormat) formatParts(d decimal) []part {
 		}
 	}
 	if compactSuffix != "" {
-		if nf.compact == "long" {
+		if nf.compact == "long" && nf.style != "currency" {
 			num = append(num, part{"literal", " "}, part{"compact", compactSuffix})
 		} else {
 			num = append(num, part{"compact", compactSuffix})

@@ -35,6 +35,8 @@ var allowedImports = map[string][]string{
 	"metrics": {},
 
 	"ratelimit/redistest": {}, // test support: a real redis-server for tests
+
+	"sandbox/worker/js/intl": {}, // Intl (goja + golang.org/x/text), for sandbox/worker/js
 }
 
 func goList(t *testing.T, args ...string) string {

@@ -1,0 +1,141 @@
+package intl
+
+import (
+	"bytes"
+	"compress/gzip"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+//go:embed data/data.json data/dates-*.txt.gz
+var dataFS embed.FS
+
+// numberData is how one locale writes numbers (data/data.json, recorded
+// from Node 20's ICU by data/gen.mjs). Patterns: {s} the sign, {n} the
+// digits, {c} the currency, {p} the percent sign; "{{" a literal "{".
+type numberData struct {
+	Decimal, Group  string
+	MinGrouping     int  // the fewest integer digits grouped is 3+MinGrouping ("auto")
+	Indian          bool // groups of 2 above the first 3 (12,34,567)
+	Minus, Plus     string
+	Infinity, NaN   string
+	Percent         string // the pattern of a negative percentage
+	PercentPositive string
+	PercentSign     string
+	Currency        map[string]currencyData // "EUR/symbol", "EUR/narrowSymbol", "EUR/code"
+}
+
+type currencyData struct {
+	Pattern, Positive string // of a negative amount, of a positive one
+	Symbol            string
+	Group, Decimal    string // the monetary separators ("" for a currency without fraction digits)
+}
+
+type listData struct{ Pair, Start, Middle, End string }
+
+type rtfData struct {
+	PastOne, PastOther, FutureOne, FutureOther string // patterns, {n} the number
+	Auto                                       map[string]string
+}
+
+type recorded struct {
+	ICU            string
+	Numbers        map[string]*numberData
+	CurrencyDigits map[string]int
+	Lists          map[string]map[string]listData // locale → "type/style"
+	RTF            map[string]map[string]rtfData  // locale → "style/unit"
+}
+
+var loadData = sync.OnceValue(func() *recorded {
+	b, err := dataFS.ReadFile("data/data.json")
+	if err != nil {
+		panic(err)
+	}
+	var d recorded
+	if err := json.Unmarshal(b, &d); err != nil {
+		panic("intl: data/data.json: " + err.Error())
+	}
+	return &d
+})
+
+func currencyList() []string {
+	d := loadData()
+	out := make([]string, 0, len(d.CurrencyDigits))
+	for c := range d.CurrencyDigits {
+		out = append(out, c)
+	}
+	return out
+}
+
+// dateData is one locale's date-time patterns: by component key (see
+// data/gen.mjs) or "style:DATE:TIME:HC", and its names
+// ("month.short" → 12 names, "weekday.long" → 7 from Sunday,
+// "dayPeriod" → AM, PM). The strings are slices of the inflated file.
+type dateData struct {
+	keys     map[string]int32
+	patterns []string
+	names    map[string][]string
+}
+
+// pattern returns the pattern of key.
+func (d *dateData) pattern(key string) (string, bool) {
+	i, ok := d.keys[key]
+	if !ok {
+		return "", false
+	}
+	return d.patterns[i], true
+}
+
+var dateLocaleList = []string{"en-US", "en-GB", "de-DE"}
+
+var dateCache sync.Map // locale → func() *dateData
+
+func loadDates(locale string) *dateData {
+	f, _ := dateCache.LoadOrStore(locale, sync.OnceValue(func() *dateData {
+		gz, err := dataFS.ReadFile("data/dates-" + locale + ".txt.gz")
+		if err != nil {
+			panic(fmt.Sprintf("intl: no date data for %s: %v", locale, err))
+		}
+		r, err := gzip.NewReader(bytes.NewReader(gz))
+		if err != nil {
+			panic(err)
+		}
+		var b strings.Builder
+		b.Grow(1 << 20) // each file inflates to about 0.8 MB
+		if _, err := io.Copy(&b, r); err != nil {
+			panic(err)
+		}
+		return parseDates(b.String())
+	}))
+	return f.(func() *dateData)()
+}
+
+// parseDates reads gen.mjs's indexed format: "=PATTERN" lines (numbered
+// from 0), "KEY\tN" lines and "names:NAME\tNAME..." lines.
+func parseDates(s string) *dateData {
+	d := &dateData{keys: make(map[string]int32, 26000), patterns: make([]string, 0, 8000), names: map[string][]string{}}
+	for len(s) > 0 {
+		line, rest, _ := strings.Cut(s, "\n")
+		s = rest
+		switch {
+		case strings.HasPrefix(line, "="):
+			d.patterns = append(d.patterns, line[1:])
+		case strings.HasPrefix(line, "names:"):
+			k, v, _ := strings.Cut(line[len("names:"):], "\t")
+			d.names[k] = strings.Split(v, "\t")
+		case line != "":
+			k, n, _ := strings.Cut(line, "\t")
+			i, err := strconv.Atoi(n)
+			if err != nil || i < 0 || i >= len(d.patterns) {
+				panic(fmt.Sprintf("intl: bad date data line %q", line))
+			}
+			d.keys[k] = int32(i)
+		}
+	}
+	return d
+}

@@ -1,0 +1,180 @@
+package intl
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/dop251/goja"
+)
+
+// harness is record.mjs's run function: the same snippet shown the same
+// way in goja as in Node.
+const harness = `(function run(line) {
+  const show = (r) => (typeof r === "string" ? r : typeof r === "bigint" ? r + "n" : JSON.stringify(r) ?? String(r));
+  try {
+    const f = new Function(/\breturn\b/.test(line) ? line : "return (" + line + ")");
+    return show(f());
+  } catch (e) {
+    return "throws " + (e && e.name);
+  }
+})`
+
+func newVM(t testing.TB) (*goja.Runtime, goja.Callable) {
+	t.Helper()
+	vm := goja.New()
+	l := NewLocale(vm, nil)
+	if err := vm.Set("Intl", l.Namespace()); err != nil {
+		t.Fatal(err)
+	}
+	wireLocaleMethods(t, vm, l)
+	v, err := vm.RunString(harness)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, ok := goja.AssertFunction(v)
+	if !ok {
+		t.Fatal("harness is not a function")
+	}
+	return vm, run
+}
+
+type golden struct {
+	Node, ICU string
+	Cases     []struct{ Src, Want string }
+}
+
+func readGolden(t *testing.T) golden {
+	t.Helper()
+	b, err := os.ReadFile("testdata/golden.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g golden
+	if err := json.Unmarshal(b, &g); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestGolden runs every snippet of testdata/cases.txt in goja and compares
+// it with what Node 20 printed (testdata/golden.json, recorded by
+// testdata/record.mjs).
+func TestGolden(t *testing.T) {
+	g := readGolden(t)
+	if len(g.Cases) < 150 {
+		t.Errorf("%d golden cases; want at least 150", len(g.Cases))
+	}
+	vm, run := newVM(t)
+	for _, c := range g.Cases {
+		got, err := run(goja.Undefined(), vm.ToValue(c.Src))
+		if err != nil {
+			t.Errorf("%s: %v", c.Src, err)
+			continue
+		}
+		if got.String() != c.Want {
+			t.Errorf("%s\n got %q\nwant %q", c.Src, got.String(), c.Want)
+		}
+	}
+}
+
+// TestGoldenIsFresh re-records the golden file under Node (when node is on
+// PATH) and fails if it differs: cases.txt and golden.json go together.
+func TestGoldenIsFresh(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not on PATH")
+	}
+	cmd := exec.Command("node", "testdata/record.mjs")
+	cmd.Env = append(os.Environ(), "TZ=UTC")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node testdata/record.mjs: %v", err)
+	}
+	want, err := os.ReadFile("testdata/golden.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out, want) {
+		t.Errorf("testdata/golden.json is stale: run `cd sandbox/worker/js/intl && TZ=UTC node testdata/record.mjs > testdata/golden.json`")
+	}
+}
+
+// TestUnsupportedIsAnError: what the playground does not implement throws
+// an error that names it (Node would format these; falling back would be
+// silently wrong).
+func TestUnsupportedIsAnError(t *testing.T) {
+	vm, _ := newVM(t)
+	for _, c := range []struct{ src, want string }{
+		{`new Intl.NumberFormat("ar-EG").format(1)`, `RangeError: Intl.NumberFormat: the locale "ar-EG" is not supported in the playground; supported: de-AT`},
+		{`new Intl.NumberFormat("en-US-u-nu-arab").format(1)`, `RangeError: Intl.NumberFormat: the locale "en-US-u-nu-arab" has a Unicode extension`},
+		{`new Intl.NumberFormat("en", {style: "unit", unit: "meter"})`, `RangeError: Intl.NumberFormat: style "unit" is not supported in the playground`},
+		{`new Intl.NumberFormat("en", {style: "currency", currency: "XAF"})`, `RangeError: Intl.NumberFormat: the currency "XAF" is not supported in the playground; supported: AUD,`},
+		{`new Intl.NumberFormat("en", {style: "currency", currency: "EUR", currencyDisplay: "name"})`, `RangeError: Intl.NumberFormat: currencyDisplay "name" is not supported in the playground`},
+		{`new Intl.NumberFormat("en", {style: "currency", currency: "EUR", currencySign: "accounting"})`, `RangeError: Intl.NumberFormat: currencySign "accounting" is not supported`},
+		{`new Intl.NumberFormat("en", {notation: "scientific"})`, `RangeError: Intl.NumberFormat: notation "scientific" is not supported`},
+		{`new Intl.NumberFormat("de", {notation: "compact"})`, `RangeError: Intl.NumberFormat: compact notation is supported in the playground for en-US, en-GB only, not "de"`},
+		{`new Intl.NumberFormat("en", {roundingMode: "floor"})`, `RangeError: Intl.NumberFormat: roundingMode "floor" is not supported`},
+		{`new Intl.NumberFormat("en", {roundingIncrement: 5})`, `RangeError: Intl.NumberFormat: roundingIncrement 5 is not supported`},
+		{`new Intl.NumberFormat("en", {roundingPriority: "lessPrecision"})`, `RangeError: Intl.NumberFormat: roundingPriority "lessPrecision" is not supported`},
+		{`new Intl.NumberFormat("en", {numberingSystem: "arab"})`, `RangeError: Intl.NumberFormat: numberingSystem "arab" is not supported in the playground`},
+		{`Intl.supportedValuesOf("timeZone")`, `RangeError: Intl.supportedValuesOf("timeZone") is not supported in the playground`},
+	} {
+		_, err := vm.RunString(c.src)
+		if err == nil {
+			t.Errorf("%s: no error; want %q", c.src, c.want)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s:\n got %v\nwant %q", c.src, err, c.want)
+		}
+	}
+}
+
+// wireLocaleMethods replaces goja's locale methods with Locale's, as the
+// worker's runtime does (the wiring proposed to it).
+func wireLocaleMethods(t testing.TB, vm *goja.Runtime, l *Locale) {
+	t.Helper()
+	proto := func(ctor string) *goja.Object {
+		return vm.Get(ctor).ToObject(vm).Get("prototype").ToObject(vm)
+	}
+	set := func(o *goja.Object, name string, fn func(goja.FunctionCall) goja.Value) {
+		if err := o.Set(name, fn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	toLocale := func(c goja.FunctionCall) goja.Value {
+		x := c.This
+		if o, ok := x.(*goja.Object); ok {
+			x = o.Export().(goja.Value)
+		}
+		return vm.ToValue(l.NumberToLocaleString(x, c.Argument(0), c.Argument(1)))
+	}
+	set(proto("Number"), "toLocaleString", func(c goja.FunctionCall) goja.Value {
+		if o, ok := c.This.(*goja.Object); ok {
+			c.This = vm.ToValue(o.Export())
+		}
+		return toLocale(c)
+	})
+	set(proto("BigInt"), "toLocaleString", func(c goja.FunctionCall) goja.Value {
+		if o, ok := c.This.(*goja.Object); ok {
+			c.This = vm.ToValue(o.Export())
+		}
+		return toLocale(c)
+	})
+	getTime, _ := goja.AssertFunction(proto("Date").Get("getTime"))
+	for _, m := range []string{"toLocaleString", "toLocaleDateString", "toLocaleTimeString"} {
+		set(proto("Date"), m, func(c goja.FunctionCall) goja.Value {
+			tv, err := getTime(c.This)
+			if err != nil {
+				panic(err)
+			}
+			return vm.ToValue(l.DateToLocaleString(m, tv.ToFloat(), c.Argument(0), c.Argument(1)))
+		})
+	}
+	set(proto("String"), "localeCompare", func(c goja.FunctionCall) goja.Value {
+		return vm.ToValue(l.LocaleCompare(c.This.String(), c.Argument(0).String(), c.Argument(1), c.Argument(2)))
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -118,6 +119,28 @@ func (s *ESMSource) EntryFor(names []string) string {
 		}
 	}
 	return ESMEntry
+}
+
+// EntryExports bundles the entry of specifier (ESMEntry or ESMLighter)
+// from s alone and returns the names it exports, sorted, as operator
+// libraries' are read (metafileExports: "default" and names that are not
+// identifiers left out). gen.go fills Exports and checks LighterExports
+// with it; it is an error when a module of the entry is missing from s.
+func (s *ESMSource) EntryExports(specifier string) ([]string, error) {
+	res := api.Build(api.BuildOptions{
+		Stdin:    &api.StdinOptions{Contents: "export * from " + strconv.Quote(specifier) + ";", Sourcefile: "entry.js", Loader: api.LoaderJS},
+		Bundle:   true,
+		Metafile: true,
+		Write:    false,
+		Outfile:  "out.js",
+		Format:   api.FormatESModule,
+		LogLevel: api.LogLevelSilent,
+		Plugins:  []api.Plugin{s.Plugin("exports")},
+	})
+	if len(res.Errors) > 0 {
+		return nil, fmt.Errorf("esbuild from the collected modules: %s", res.Errors[0].Text)
+	}
+	return metafileExports(res.Metafile)
 }
 
 // Has reports whether the package's ESM entry exports name.

@@ -272,7 +272,7 @@ func buildESM(dir, dist, name string, exports []string) error {
 		return err // nil, nil: not ES modules
 	}
 	src.Entry = entry
-	src.Exports, err = esmExports(libs.ESMEntry, &src)
+	src.Exports, err = src.EntryExports(libs.ESMEntry)
 	if err != nil {
 		return err
 	}
@@ -283,7 +283,7 @@ func buildESM(dir, dist, name string, exports []string) error {
 			return err
 		}
 		src.Lighter = le
-		exported, err := esmExports(libs.ESMLighter, &src)
+		exported, err := src.EntryExports(libs.ESMLighter)
 		if err != nil {
 			return err
 		}
@@ -388,41 +388,6 @@ func collectESM(dir, entry string, src *libs.ESMSource) ([]string, error) {
 	slices.Sort(src.Pure)
 	src.Pure = slices.Compact(src.Pure)
 	return paths, nil
-}
-
-// esmExports bundles the entry of specifier from src alone and reads the names it exports.
-func esmExports(specifier string, src *libs.ESMSource) ([]string, error) {
-	res := api.Build(api.BuildOptions{
-		Stdin:    &api.StdinOptions{Contents: "export * from " + strconvQuote(specifier) + ";", Sourcefile: "entry.js", Loader: api.LoaderJS},
-		Bundle:   true,
-		Metafile: true,
-		Write:    false,
-		Outfile:  "out.js",
-		Format:   api.FormatESModule,
-		LogLevel: api.LogLevelWarning,
-		Plugins:  []api.Plugin{src.Plugin("gen")},
-	})
-	if len(res.Errors) > 0 {
-		return nil, fmt.Errorf("esbuild from the collected modules: %s", res.Errors[0].Text)
-	}
-	var meta struct {
-		Outputs map[string]struct {
-			Exports []string `json:"exports"`
-		} `json:"outputs"`
-	}
-	if err := json.Unmarshal([]byte(res.Metafile), &meta); err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, o := range meta.Outputs {
-		for _, e := range o.Exports {
-			if e != "default" && identifier.MatchString(e) {
-				out = append(out, e)
-			}
-		}
-	}
-	slices.Sort(out)
-	return out, nil
 }
 
 // sideEffectFree reports whether the package.json nearest to file (below

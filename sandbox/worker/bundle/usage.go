@@ -297,14 +297,48 @@ func isIdentByte(c byte) bool {
 }
 
 // blank returns src with the contents of comments, string and template
-// literals (not their ${} expressions) replaced by spaces, offsets kept;
-// "" when it cannot tell where one ends (an unterminated string, or a
-// regex literal it took for something else).
+// literals (not their ${} expressions) and regex literals replaced by
+// spaces, offsets kept; "" when it cannot tell where one ends (an
+// unterminated string, or a regex literal it took for something else).
+//
+// A / starts a regex literal where an expression may start and divides
+// where one has just ended, as in JavaScript's grammar: it divides after
+// ), ], }, a name, a number, a string, a template, a regex or a postfix
+// ++/--, except after the ) of if/while/for/with (…), the } of a block
+// (not of an object literal) and keywords that take an operand (return,
+// typeof, …; not as a property name: gen.return / 2 divides). A brace
+// is an object literal's after an operator, (, [, a keyword that takes an
+// operand, or a : inside parentheses, brackets or an object; else a block's.
 func blank(src string) string {
 	b := []byte(src)
-	var braces []int // per open ${: the brace depth inside it
-	depth := 0
-	last := byte('(') // last significant byte outside literals: decides whether / starts a regex
+	// The open (, [, { and ${ enclosing the position, innermost last.
+	const (
+		fParen    = '(' // an expression's (or a call's): a / after its ) divides
+		fCond     = 'c' // if/while/for/with (…): a / after its ) starts a regex
+		fBracket  = '['
+		fBlock    = 'b' // a block's {: a / after its } starts a regex
+		fObject   = 'o' // an object literal's (or a pattern's) {: a / after its } divides
+		fTemplate = 't' // a template literal's ${
+	)
+	var stack []byte
+	top := func() byte {
+		if len(stack) == 0 {
+			return 0
+		}
+		return stack[len(stack)-1]
+	}
+	pop := func() byte {
+		f := top()
+		if f != 0 {
+			stack = stack[:len(stack)-1]
+		}
+		return f
+	}
+	regex := true // whether a / here starts a regex literal
+	// prev is the previous significant token: a word (name, keyword or
+	// number), a punctuator ("=>", "++" and "--" whole, others by their
+	// last byte), "" at the start, or "'" for a literal or a property name.
+	prev := ""
 	for i := 0; i < len(b); i++ {
 		c := b[i]
 		switch {
@@ -340,10 +374,10 @@ func blank(src string) string {
 			if j >= len(b) {
 				return ""
 			}
-			i, last = j, 'a'
-		case c == '`' || (c == '}' && len(braces) > 0 && braces[len(braces)-1] == depth):
+			i, regex, prev = j, false, "'"
+		case c == '`' || (c == '}' && top() == fTemplate):
 			if c == '}' {
-				braces = braces[:len(braces)-1]
+				pop()
 			}
 			j := i + 1
 			for ; j < len(b) && b[j] != '`'; j++ {
@@ -361,11 +395,13 @@ func blank(src string) string {
 				return ""
 			}
 			if b[j] == '$' {
-				braces = append(braces, depth)
+				stack = append(stack, fTemplate)
 				j++
+				i, regex, prev = j, true, "{"
+				continue
 			}
-			i, last = j, 'a'
-		case c == '/' && strings.IndexByte("(,=:[!&|?{};+-*%<>~^", last) >= 0:
+			i, regex, prev = j, false, "'"
+		case c == '/' && regex:
 			// a regex literal: blank it up to its closing /, outside a class
 			j, class := i+1, false
 			for ; j < len(b) && (b[j] != '/' || class); j++ {
@@ -387,31 +423,79 @@ func blank(src string) string {
 			if j >= len(b) {
 				return ""
 			}
-			i, last = j, 'a'
-		case c == '{':
-			depth++
-			last = c
-		case c == '}':
-			depth--
-			last = c
+			i, regex, prev = j, false, "'"
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-		default:
-			last = c
-			if isIdentByte(c) {
-				// a keyword before a regex: return /x/, typeof /x/ …
-				j := i
-				for j+1 < len(b) && isIdentByte(b[j+1]) {
-					j++
-				}
-				switch string(b[i : j+1]) {
-				case "return", "typeof", "case", "do", "else", "in", "of", "new", "delete", "void", "throw", "instanceof", "yield", "await":
-					last = '('
-				default:
-					last = 'a'
-				}
-				i = j
+		case isIdentByte(c):
+			j := i
+			for j+1 < len(b) && isIdentByte(b[j+1]) {
+				j++
 			}
+			word := string(b[i : j+1])
+			i = j
+			if prev == "." { // a property name, whatever its spelling
+				regex, prev = false, "'"
+				continue
+			}
+			if word == "await" && prev == "for" {
+				continue // for await (…): the ( is the for's
+			}
+			regex, prev = operandKeywords[word], word
+		case c == '(':
+			f := byte(fParen)
+			switch prev {
+			case "if", "while", "for", "with":
+				f = fCond
+			}
+			stack = append(stack, f)
+			regex, prev = true, "("
+		case c == ')':
+			regex, prev = pop() == fCond, ")"
+		case c == '[':
+			stack = append(stack, fBracket)
+			regex, prev = true, "["
+		case c == ']':
+			pop()
+			regex, prev = false, "]"
+		case c == '{':
+			f := byte(fObject)
+			switch {
+			case prev == "" || prev == ";" || prev == "{" || prev == "}" || prev == ")" || prev == "=>":
+				f = fBlock
+			case prev == ":":
+				if t := top(); t == 0 || t == fBlock {
+					f = fBlock // a label's or a case's block
+				}
+			case prev == "else" || prev == "do" || prev == "try" || prev == "finally":
+				f = fBlock
+			case isIdentByte(prev[0]):
+				if !operandKeywords[prev] && !patternKeywords[prev] {
+					f = fBlock // class A {, class A extends B {, …
+				}
+			}
+			stack = append(stack, f)
+			regex, prev = true, "{"
+		case c == '}':
+			regex, prev = pop() != fObject, "}"
+		case (c == '+' || c == '-') && i > 0 && b[i-1] == c && prev == string(c):
+			regex, prev = false, string([]byte{c, c}) // a postfix ++ or --: a / after it divides
+		case c == '>' && i > 0 && b[i-1] == '=' && prev == "=":
+			regex, prev = true, "=>"
+		case strings.IndexByte(",=:!&|?;+-*%<>~^", c) >= 0:
+			regex, prev = true, string(c)
+		default: // . # @ \ and anything else: what follows is not a regex
+			regex, prev = false, string(c)
 		}
 	}
 	return string(b)
 }
+
+// operandKeywords are the keywords after which an expression starts, so
+// a / there starts a regex literal and a { an object literal.
+var operandKeywords = map[string]bool{
+	"return": true, "typeof": true, "case": true, "do": true, "else": true, "in": true, "of": true,
+	"new": true, "delete": true, "void": true, "throw": true, "instanceof": true, "yield": true, "await": true,
+}
+
+// patternKeywords are the keywords after which a { is an object pattern
+// or an import/export list, not a block.
+var patternKeywords = map[string]bool{"const": true, "let": true, "var": true, "import": true, "export": true, "default": true}

@@ -47,6 +47,9 @@ func TestLibraryUsage(t *testing.T) {
 		{"zod z by member", "import { lazy, z } from 'zod';\nconst U = z.object({ n: z.string() });\ntype T = z.infer<typeof U>;", "zod", "lazy,object,string,z"},
 		{"zod z aliased", "import { z as zz } from 'zod';\nzz.number();", "zod", "number,z"},
 		{"zod z passed around", "import { z } from 'zod';\nconsole.log(Object.keys(z));", "zod", whole},
+		{"regex after if (…) hiding a use", "const math = require('mathjs');\nif (ok) /'/.test(s) && show(math); // it's all of it\nmath.mean([1]);", "mathjs", whole},
+		{"division after a keyword-named property", "const math = require('mathjs');\nconst half = gen.return / 2, m = math.mean([1]), q = a / 3;", "mathjs", "mean"},
+		{"division after postfix ++", "const math = require('mathjs');\nconst r = n++ / 2, m = math.mean(v), q = a / 3;", "mathjs", "mean"},
 		{"template expression", "const math = require('mathjs');\nconsole.log(`${math.mean([1])} and ${math}`);", "mathjs", whole},
 	}
 	for _, tc := range tests {
@@ -122,5 +125,56 @@ func TestRewriteModuleMeta(t *testing.T) {
 	}
 	if plain := "console.log(1);"; rewriteModuleMeta(plain, "a.js") != plain {
 		t.Error("a file without import.meta changed")
+	}
+}
+
+// TestBlank: blank's lexer tells a regex literal from a division by the
+// token before the slash (a / after ), ], }, a name, a number or a
+// string divides, except after the ) of if/while/for/with (…), the } of a
+// block and keywords like return or typeof), so comments, strings and
+// regexes are blanked and nothing else is.
+func TestBlank(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"division after a parenthesis", "const h = (a + b) / 2, q = '/';", "const h = (a + b) / 2, q = ' ';"},
+		{"regex after if (…)", "if (ok) /'/.test(s);", "if (ok) / /.test(s);"},
+		{"regex after if (call(…))", "if (f(a)) /'/.test(s);", "if (f(a)) / /.test(s);"},
+		{"regex after while (…)", "while (i--) /\"/g.exec(s);", "while (i--) / /g.exec(s);"},
+		{"regex after for (…)", "for (const x of xs) /'/.test(x);", "for (const x of xs) / /.test(x);"},
+		{"regex after for await (…)", "for await (const c of s) /'/.test(c);", "for await (const c of s) / /.test(c);"},
+		{"division after a call in if", "if (ok) x = f(a) / 2, s = '/';", "if (ok) x = f(a) / 2, s = ' ';"},
+		{"division after postfix ++", "const r = n++ / 2, s = '/';", "const r = n++ / 2, s = ' ';"},
+		{"division after postfix --", "const r = n-- / 2, s = '/';", "const r = n-- / 2, s = ' ';"},
+		{"division after a keyword-named property", "const r = gen.return / 2, s = '/';", "const r = gen.return / 2, s = ' ';"},
+		{"division after an optional keyword-named property", "const r = o?.typeof / 2, s = '/';", "const r = o?.typeof / 2, s = ' ';"},
+		{"division after a bracket", "const r = a[0] / 2, s = '/';", "const r = a[0] / 2, s = ' ';"},
+		{"division after a number", "const r = 1.5 / 2, s = '/';", "const r = 1.5 / 2, s = ' ';"},
+		{"division after a string", "const r = '4' / 2, s = '/';", "const r = ' ' / 2, s = ' ';"},
+		{"division after a template", "const r = `${a}` / 2, s = '/';", "const r = `${a}` / 2, s = ' ';"},
+		{"division after an object in a template", "const r = `${ {a: 1}.a / 2 }`, s = '/';", "const r = `${ {a: 1}.a / 2 }`, s = ' ';"},
+		{"regex after a block", "if (a) { f() }\n/'/.test(s);", "if (a) { f() }\n/ /.test(s);"},
+		{"regex after an else block", "if (a) {} else { f() }\n/'/.test(s);", "if (a) {} else { f() }\n/ /.test(s);"},
+		{"division after an object literal", "const n = ({ a: 1 }).a, r = { valueOf() { return 4 } } / 2, s = '/';", "const n = ({ a: 1 }).a, r = { valueOf() { return 4 } } / 2, s = ' ';"},
+		{"division after a returned object", "return { a: 1 } / 2, s = '/';", "return { a: 1 } / 2, s = ' ';"},
+		{"regex after a labelled block", "l: { f() }\n/'/.test(s);", "l: { f() }\n/ /.test(s);"},
+		{"division after a ternary's object", "const r = (c ? {} : { a: 1 }) / 2, s = '/';", "const r = (c ? {} : { a: 1 }) / 2, s = ' ';"},
+		{"regex after an arrow's block", "const f = () => {}\n/'/.test(s);", "const f = () => {}\n/ /.test(s);"},
+		{"division after an arrow call", "const n = xs.map((x) => { return x }).length / 2, s = '/';", "const n = xs.map((x) => { return x }).length / 2, s = ' ';"},
+		{"regex after return", "return /'/.test(s);", "return / /.test(s);"},
+		{"regex after typeof", "typeof /'/;", "typeof / /;"},
+		{"regex after else", "if (a) f(); else /'/.test(s);", "if (a) f(); else / /.test(s);"},
+		{"regex after =>", "const t = (s) => /'/.test(s);", "const t = (s) => / /.test(s);"},
+		{"regex after case", "switch (x) { case /'/.source: }", "switch (x) { case / /.source: }"},
+		{"division after a regex", "const r = /a/.source.length / 2, s = '/';", "const r = / /.source.length / 2, s = ' ';"},
+		{"regex with a slash in a class", "const r = /[/']/;", "const r = /    /;"},
+		{"comments", "a = b // c '\n/* d ' */ e", "a = b       \n          e"},
+		{"unterminated string", "const s = 'abc;", ""},
+		{"unterminated regex", "const r = /abc;", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := blank(tc.src); got != tc.want {
+				t.Errorf("blank(%q)\n = %q\nwant %q", tc.src, got, tc.want)
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"path"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -36,6 +37,10 @@ type ESMSource struct {
 	Namespace string `json:"namespace,omitempty"`
 	// Whole lists names that need the whole package evaluated.
 	Whole []string `json:"whole,omitempty"`
+	// Wrapper, when set, is the module that builds the package's callable
+	// default export (lodash's _) cut into parts per method, so that a
+	// chunk can build it with only the methods a run names (WrapperSource).
+	Wrapper *ESMWrapper `json:"wrapper,omitempty"`
 	// Files maps a module path (below node_modules) to its minified source.
 	Files map[string]string `json:"files"`
 	// Resolve maps an importing module ("<stdin>" for an entry) and an
@@ -46,17 +51,80 @@ type ESMSource struct {
 	Pure []string `json:"pure"`
 }
 
+// ESMWrapper is a module that makes a package's callable default export
+// (lodash-es's lodash.default.js: _ with every method, on _ and on its
+// chain wrapper's prototype) with one part per method.
+type ESMWrapper struct {
+	// Path is the module's path below node_modules: its imports resolve
+	// as that module's (ESMSource.Resolve).
+	Path string `json:"path"`
+	// Parts are the module's text in order: a part with a Method adds
+	// that method; one without is always kept.
+	Parts []ESMPart `json:"parts"`
+}
+
+// ESMPart is a piece of an ESMWrapper's module: Text, and when it is
+// kept, Import among the module's imports.
+type ESMPart struct {
+	Method string `json:"method,omitempty"`
+	Import string `json:"import,omitempty"`
+	Text   string `json:"text"`
+}
+
+// wrapperAlways are methods of lodash's wrapper that others call by name
+// (push, sort and unshift on a chain call tap) and aliases whose
+// prototype method is copied from another (first from head).
+var wrapperAlways = map[string][]string{"": {"chain", "tap"}, "first": {"head"}}
+
+// WrapperSource returns the source of s.Wrapper's module with the parts
+// of methods (and of those they need) only; "" when s has no Wrapper.
+// The module's default export is the callable export (lodash's _), with
+// those methods on it and on its chain wrapper, as the whole package has
+// them: every value a snippet makes with those methods equals the whole
+// package's (bundle's TestLodashWrapperMatchesWholeLodash checks it under
+// Node).
+func (s *ESMSource) WrapperSource(methods []string) string {
+	if s.Wrapper == nil {
+		return ""
+	}
+	want := map[string]bool{}
+	for _, m := range append(slices.Clone(methods), wrapperAlways[""]...) {
+		want[m] = true
+		for _, n := range wrapperAlways[m] {
+			want[n] = true
+		}
+	}
+	var imports, b strings.Builder
+	for _, p := range s.Wrapper.Parts {
+		if p.Method == "" || want[p.Method] {
+			imports.WriteString(p.Import)
+			b.WriteString(p.Text)
+		}
+	}
+	return imports.String() + b.String()
+}
+
 // The esbuild namespaces of an ESMSource's plugin.
 const (
 	ESMEntry   = "playground-entry"    // the specifier of Entry
 	ESMLighter = ESMEntry + "/lighter" // the specifier of Lighter
+	ESMWrapped = ESMEntry + "/wrapper" // the specifier of a WrapperSource (PluginWrapper)
 	esmModule  = "-module"             // suffix of the namespace of its modules
 )
 
 // Plugin serves the modules of s to esbuild, in namespace ns+"-module":
 // the build's stdin may import ESMEntry (Entry) or ESMLighter (Lighter), whose imports resolve through
 // Resolve. An import Resolve does not know is an error.
-func (s *ESMSource) Plugin(ns string) api.Plugin {
+func (s *ESMSource) Plugin(ns string) api.Plugin { return s.plugin(ns, "") }
+
+// PluginWrapper is Plugin that also serves ESMWrapped: the module
+// WrapperSource(methods) returns, whose imports resolve as s.Wrapper.Path's.
+// It is Plugin when s has no Wrapper.
+func (s *ESMSource) PluginWrapper(ns string, methods []string) api.Plugin {
+	return s.plugin(ns, s.WrapperSource(methods))
+}
+
+func (s *ESMSource) plugin(ns, wrapper string) api.Plugin {
 	mod := ns + esmModule
 	return api.Plugin{Name: ns, Setup: func(b api.PluginBuild) {
 		b.OnResolve(api.OnResolveOptions{Filter: `.*`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
@@ -64,12 +132,19 @@ func (s *ESMSource) Plugin(ns string) api.Plugin {
 				switch a.Path {
 				case ESMEntry, ESMLighter:
 					return api.OnResolveResult{Path: a.Path, Namespace: mod, SideEffects: api.SideEffectsFalse}, nil
+				case ESMWrapped:
+					if wrapper != "" {
+						return api.OnResolveResult{Path: a.Path, Namespace: mod}, nil
+					}
 				}
 				return api.OnResolveResult{}, fmt.Errorf("%q is not part of the library", a.Path)
 			}
 			from := a.Importer
-			if from == ESMEntry || from == ESMLighter {
+			switch from {
+			case ESMEntry, ESMLighter:
 				from = "<stdin>"
+			case ESMWrapped:
+				from = s.Wrapper.Path
 			}
 			p, ok := s.Resolve[from][a.Path]
 			if !ok {
@@ -88,6 +163,8 @@ func (s *ESMSource) Plugin(ns string) api.Plugin {
 				src = s.Entry
 			case ESMLighter:
 				src = s.Lighter
+			case ESMWrapped:
+				src = wrapper
 			default:
 				var ok bool
 				if src, ok = s.Files[a.Path]; !ok {

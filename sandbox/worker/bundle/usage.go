@@ -54,8 +54,12 @@ func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
 		}
 		seen := false
 		var names []string
+		callable := ""
+		if src.Wrapper != nil && src.DefaultIsExports {
+			callable = wrapperName
+		}
 		for _, f := range files {
-			n, mentioned, ok := fileUsage(f.Source, name, src.DefaultIsExports, src.Namespace)
+			n, mentioned, ok := fileUsage(f.Source, name, src.DefaultIsExports, src.Namespace, callable)
 			if !mentioned {
 				continue
 			}
@@ -72,6 +76,16 @@ func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
 		if full[name] {
 			out[name] = nil
 			continue
+		}
+		if callable != "" && slices.Contains(names, wrapperName) {
+			// A chain wrapper calls the methods by the names the code
+			// writes after a dot, on whatever object: take them all.
+			more, ok := dotNames(files)
+			if !ok {
+				out[name] = nil
+				continue
+			}
+			names = append(names, more...)
 		}
 		lib, _ := set.Lookup(name)
 		kept := []string{}
@@ -91,6 +105,32 @@ func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
 	return out
 }
 
+// dotNames returns every name written after a dot (or ?.) in files,
+// comments, literals and spreads (...x) left out; false when a file
+// cannot be scanned.
+func dotNames(files []pipe.File) ([]string, bool) {
+	var out []string
+	for _, f := range files {
+		code := blank(f.Source)
+		if code == "" && f.Source != "" {
+			return nil, false
+		}
+		for i := 0; i < len(code); i++ {
+			if code[i] != '.' {
+				continue
+			}
+			if i+1 < len(code) && code[i+1] == '.' {
+				i += 2 // a spread
+				continue
+			}
+			if m := reMember.FindStringSubmatch(code[i:]); m != nil {
+				out = append(out, m[1])
+			}
+		}
+	}
+	return out, true
+}
+
 // fileUsage scans one file for lib: the names it uses, whether it mentions
 // lib at all, and false when it may use the whole library.
 //
@@ -99,7 +139,10 @@ func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
 //
 // namespace: a named export that is an object of the other named exports
 // (libs.ESMSource.Namespace), read by member like a namespace import.
-func fileUsage(src, lib string, defaultIsExports bool, namespace string) (names []string, mentioned, ok bool) {
+//
+// callable: when not "", a call of the default export or required object
+// (lodash's _(xs)) is read as a use of that name.
+func fileUsage(src, lib string, defaultIsExports bool, namespace, callable string) (names []string, mentioned, ok bool) {
 	if !strings.Contains(src, lib) {
 		return nil, false, true
 	}
@@ -140,7 +183,7 @@ func fileUsage(src, lib string, defaultIsExports bool, namespace string) (names 
 					if local == "" {
 						return nil, true, false
 					}
-					mem, good := members(code, local, reNamed.FindStringSubmatchIndex(before)[4]+indexWord(m[2], local))
+					mem, good := members(code, local, reNamed.FindStringSubmatchIndex(before)[4]+indexWord(m[2], local), "")
 					if !good {
 						return nil, true, false
 					}
@@ -151,14 +194,14 @@ func fileUsage(src, lib string, defaultIsExports bool, namespace string) (names 
 				if before[m[2]:m[3]] == "type" {
 					return nil, true, false
 				}
-				n, good := members(code, before[m[2]:m[3]], m[2])
+				n, good := members(code, before[m[2]:m[3]], m[2], callable)
 				if !good {
 					return nil, true, false
 				}
 				names = append(names, n...)
 			case reNamespace.MatchString(before):
 				m := reNamespace.FindStringSubmatchIndex(before)
-				n, good := members(code, before[m[2]:m[3]], m[2])
+				n, good := members(code, before[m[2]:m[3]], m[2], "")
 				if !good {
 					return nil, true, false
 				}
@@ -167,7 +210,11 @@ func fileUsage(src, lib string, defaultIsExports bool, namespace string) (names 
 				names = append(names, reAfterRequire.FindStringSubmatch(after)[1])
 			case reRequireVar.MatchString(before) && reRequireEnd.MatchString(after):
 				m := reRequireVar.FindStringSubmatchIndex(before)
-				n, good := members(code, before[m[2]:m[3]], m[2])
+				call := ""
+				if defaultIsExports {
+					call = callable
+				}
+				n, good := members(code, before[m[2]:m[3]], m[2], call)
 				if !good {
 					return nil, true, false
 				}
@@ -247,9 +294,10 @@ func specifiers(list, sep string) ([]string, bool) {
 }
 
 // members returns the names read as `id.name` or `id?.name` in code (with
-// comments and strings blanked), false when id is used any other way
-// outside its declaration at decl.
-func members(code, id string, decl int) ([]string, bool) {
+// comments and strings blanked), and callable (when not "") for each call
+// `id(…)`; false when id is used any other way outside its declaration
+// at decl.
+func members(code, id string, decl int, callable string) ([]string, bool) {
 	var out []string
 	for off := 0; ; {
 		i := strings.Index(code[off:], id)
@@ -266,6 +314,10 @@ func members(code, id string, decl int) ([]string, bool) {
 		}
 		if i > 0 && code[i-1] == '.' && !(i > 2 && code[i-3:i] == "...") {
 			continue // another object's property
+		}
+		if callable != "" && strings.HasPrefix(strings.TrimLeft(code[off:], " \t\r\n"), "(") {
+			out = append(out, callable)
+			continue
 		}
 		m := reMember.FindStringSubmatchIndex(code[off:])
 		if m == nil || assigns(code[off+m[1]:]) {

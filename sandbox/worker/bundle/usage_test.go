@@ -39,8 +39,13 @@ func TestLibraryUsage(t *testing.T) {
 		{"regex with a quote", "const r = /'/g;\nconst math = require('mathjs');\nmath.mean([1]);", "mathjs", "mean"},
 		{"lodash default by member", "import _ from 'lodash';\n_.groupBy(xs, 'k'); _.sum([1]);", "lodash", "groupBy,sum"},
 		{"lodash require by member", "const _ = require('lodash');\n_.sortBy(xs);", "lodash", "sortBy"},
-		{"lodash chain", "const _ = require('lodash');\n_.chain(xs).groupBy('k').value();", "lodash", whole},
-		{"lodash called", "const _ = require('lodash');\n_(xs).map(f);", "lodash", whole},
+		{"lodash chain: the wrapper and every dotted name", "const _ = require('lodash');\n_.chain(xs).groupBy('k').value(); a.sum; // .max", "lodash", "chain,groupBy,sum,value"},
+		{"lodash called: the wrapper", "const _ = require('lodash');\n_(xs).map(f);", "lodash", "chain,map"},
+		{"lodash default called", "import _ from 'lodash';\nconst w = _ (xs);\nw.take(1);", "lodash", "chain,take"},
+		{"lodash chain with mixin", "const _ = require('lodash');\n_.chain(xs).value(); o.mixin();", "lodash", whole},
+		{"lodash chain, another file unscannable", "const _ = require('lodash');\n_.chain(xs).value();", "lodash", whole},
+		{"lodash passed", "const _ = require('lodash');\nf(_);", "lodash", whole},
+		{"validator called", "import validator from 'validator';\nvalidator('x');", "validator", whole},
 		{"lodash member assigned", "import _ from 'lodash';\n_.iteratee = f;\n_.map(xs);", "lodash", whole},
 		{"validator default by member", "import validator from 'validator';\nvalidator.isEmail(s);", "validator", "isEmail"},
 		{"mathjs default", "import math from 'mathjs';\nmath.mean([1]);", "mathjs", whole},
@@ -54,7 +59,11 @@ func TestLibraryUsage(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := libraryUsage([]pipe.File{{Path: "main.js", Source: tc.src}}, set)[tc.lib]
+			files := []pipe.File{{Path: "main.js", Source: tc.src}}
+			if strings.Contains(tc.name, "unscannable") {
+				files = append(files, pipe.File{Path: "b.js", Source: "const s = 'unterminated;"})
+			}
+			got, ok := libraryUsage(files, set)[tc.lib]
 			s := "none"
 			switch {
 			case ok && got == nil:

@@ -1,0 +1,30 @@
+// Runs snippets against whole lodash (the CommonJS package, as
+// sandbox/libs/dist/lodash.js bundles it) and against lodash chunks
+// (bundle.LibraryChunk in wrapper mode), under Node.
+// Usage: node wrapper.mjs CASES.json, where CASES.json is
+// [{"name": …, "code": …, "chunk": path of the chunk's script}]; code is
+// a function body of `_` and `log` (an array callbacks may push to).
+// Prints one JSON line per case: {name, whole, chunk}, each the JSON of
+// [returned value, log] or "throws: <message>".
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import vm from 'node:vm';
+
+const require = createRequire(new URL('../../../libs/package.json', import.meta.url));
+const whole = require('lodash');
+const cases = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+
+function run(_, code) {
+  const log = [];
+  try {
+    const v = new Function('_', 'log', code)(_, log);
+    return JSON.stringify([v === undefined ? null : v, log]);
+  } catch (e) {
+    return 'throws: ' + e.message;
+  }
+}
+
+for (const c of cases) {
+  const chunk = vm.runInThisContext(readFileSync(c.chunk, 'utf8'));
+  console.log(JSON.stringify({ name: c.name, whole: run(whole, c.code), chunk: run(chunk, c.code) }));
+}

@@ -179,7 +179,7 @@ func fileUsage(src, lib string, defaultIsExports bool, namespace, callable strin
 				names = append(names, n...)
 				if namespace != "" && slices.Contains(n, namespace) {
 					// import { z } from 'zod': read z's members (its local name).
-					local := localName(m[2], namespace)
+					local := localName(m[2], namespace, " as ")
 					if local == "" {
 						return nil, true, false
 					}
@@ -207,7 +207,11 @@ func fileUsage(src, lib string, defaultIsExports bool, namespace, callable strin
 				}
 				names = append(names, n...)
 			case reRequireCall.MatchString(before) && reAfterRequire.MatchString(after):
-				names = append(names, reAfterRequire.FindStringSubmatch(after)[1])
+				n := reAfterRequire.FindStringSubmatch(after)[1]
+				if namespace != "" && n == namespace {
+					return nil, true, false // require('zod').z: its members are not followed
+				}
+				names = append(names, n)
 			case reRequireVar.MatchString(before) && reRequireEnd.MatchString(after):
 				m := reRequireVar.FindStringSubmatchIndex(before)
 				call := ""
@@ -226,6 +230,16 @@ func fileUsage(src, lib string, defaultIsExports bool, namespace, callable strin
 					return nil, true, false
 				}
 				names = append(names, n...)
+				if namespace != "" && slices.Contains(n, namespace) {
+					// const { z } = require('zod'): read z's members (its local name).
+					local := localName(m[1], namespace, ":")
+					at := reRequireDestructure.FindStringSubmatchIndex(before)[2]
+					mem, good := members(code, local, at+indexWord(m[1], local), "")
+					if local == "" || !good {
+						return nil, true, false
+					}
+					names = append(names, mem...)
+				}
 			default:
 				return nil, true, false
 			}
@@ -249,12 +263,13 @@ func indexWord(s, w string) int {
 	}
 }
 
-// localName is the local name an import list gives export name ("" when
-// it is not a plain `name` or `name as local`).
-func localName(list, name string) string {
+// localName is the local name an import list (sep " as ") or a
+// destructuring pattern (sep ":") gives export name ("" when it is not a
+// plain `name` or `name as local`).
+func localName(list, name, sep string) string {
 	for _, s := range strings.Split(list, ",") {
 		s = strings.TrimSpace(s)
-		n, alias, has := strings.Cut(s, " as ")
+		n, alias, has := strings.Cut(s, sep)
 		if strings.TrimSpace(n) != name {
 			continue
 		}

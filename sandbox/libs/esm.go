@@ -53,50 +53,78 @@ type ESMSource struct {
 
 // ESMWrapper is a module that makes a package's callable default export
 // (lodash-es's lodash.default.js: _ with every method, on _ and on its
-// chain wrapper's prototype) with one part per method.
+// chain wrapper's prototype; jstat's script: jStat with every section)
+// with parts that can be left out, so that a chunk builds it with just
+// the methods a run names.
 type ESMWrapper struct {
 	// Path is the module's path below node_modules: its imports resolve
 	// as that module's (ESMSource.Resolve).
 	Path string `json:"path"`
-	// Parts are the module's text in order: a part with a Method adds
-	// that method; one without is always kept.
+	// Call is the name a call of the callable export counts as a use of
+	// (lodash's "chain": _(xs) wraps as _.chain(xs) does).
+	Call string `json:"call"`
+	// Always: every chunk of the package is this module (a package with
+	// no ES modules, cut in sections: jstat); else only a chunk whose
+	// names have Call.
+	Always bool `json:"always,omitempty"`
+	// Parts are the module's text in order: a part with Methods is kept
+	// when a run names one of them; one without is always kept.
 	Parts []ESMPart `json:"parts"`
+	// Implies maps a method to others that must come with it; the methods
+	// under "" come always (lodash: push, sort and unshift on a chain call
+	// tap; first's prototype method is copied from head's).
+	Implies map[string][]string `json:"implies,omitempty"`
 }
 
 // ESMPart is a piece of an ESMWrapper's module: Text, and when it is
 // kept, Import among the module's imports.
 type ESMPart struct {
-	Method string `json:"method,omitempty"`
-	Import string `json:"import,omitempty"`
-	Text   string `json:"text"`
+	Methods []string `json:"methods,omitempty"`
+	Import  string   `json:"import,omitempty"`
+	Text    string   `json:"text"`
 }
 
-// wrapperAlways are methods of lodash's wrapper that others call by name
-// (push, sort and unshift on a chain call tap) and aliases whose
-// prototype method is copied from another (first from head).
-var wrapperAlways = map[string][]string{"": {"chain", "tap"}, "first": {"head"}}
+// Wraps reports whether a chunk of names is s's Wrapper module (the
+// callable export with just those methods, WrapperSource) rather than
+// the named exports of its ES modules.
+func (s *ESMSource) Wraps(names []string) bool {
+	return s.Wrapper != nil && (s.Wrapper.Always || slices.Contains(names, s.Wrapper.Call))
+}
+
+// Knows reports whether name is a method of a part of s's Wrapper.
+func (s *ESMSource) Knows(name string) bool {
+	if s.Wrapper == nil {
+		return false
+	}
+	for _, p := range s.Wrapper.Parts {
+		if slices.Contains(p.Methods, name) {
+			return true
+		}
+	}
+	return false
+}
 
 // WrapperSource returns the source of s.Wrapper's module with the parts
 // of methods (and of those they need) only; "" when s has no Wrapper.
-// The module's default export is the callable export (lodash's _), with
-// those methods on it and on its chain wrapper, as the whole package has
-// them: every value a snippet makes with those methods equals the whole
-// package's (bundle's TestLodashWrapperMatchesWholeLodash checks it under
-// Node).
+// The module's default export is the callable export (lodash's _,
+// jstat's jStat), with those methods as the whole package has them:
+// every value a snippet makes with those methods equals the whole
+// package's (bundle's TestLodashWrapperMatchesWholeLodash and
+// TestJstatSectionsMatchWholeJstat check it under Node).
 func (s *ESMSource) WrapperSource(methods []string) string {
 	if s.Wrapper == nil {
 		return ""
 	}
 	want := map[string]bool{}
-	for _, m := range append(slices.Clone(methods), wrapperAlways[""]...) {
+	for _, m := range append(slices.Clone(methods), s.Wrapper.Implies[""]...) {
 		want[m] = true
-		for _, n := range wrapperAlways[m] {
+		for _, n := range s.Wrapper.Implies[m] {
 			want[n] = true
 		}
 	}
 	var imports, b strings.Builder
 	for _, p := range s.Wrapper.Parts {
-		if p.Method == "" || want[p.Method] {
+		if len(p.Methods) == 0 || slices.ContainsFunc(p.Methods, func(m string) bool { return want[m] }) {
 			imports.WriteString(p.Import)
 			b.WriteString(p.Text)
 		}

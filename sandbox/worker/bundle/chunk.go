@@ -2,7 +2,6 @@ package bundle
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -10,27 +9,15 @@ import (
 	"github.com/playground-dev/playground/sandbox/libs"
 )
 
-// wrapped reports whether a chunk of names of src is its callable default
-// export with those methods (libs.ESMSource.Wrapper): when names has
-// wrapperName, which libraryUsage adds for _.chain(…) and _(…).
-func wrapped(src *libs.ESMSource, names []string) bool {
-	return src.Wrapper != nil && slices.Contains(names, wrapperName)
-}
-
-// wrapperName is the name whose use makes a chunk the library's callable
-// default export (lodash's _.chain; libraryUsage also records a call of
-// the default export, _(xs), as a use of it).
-const wrapperName = "chain"
-
 // LibraryChunk bundles the named exports of an ES module library source
 // (libs.Set.ESM) into a script that evaluates to an object holding exactly
 // those exports, tree-shaken: only the modules they need are in it. It
 // uses src's lighter entry when that exports every name (mathjs/number
 // for mathjs's number functions). Every name must be one of src.Exports;
 // src.Namespace among them is an object of just the other names.
-// When names has wrapperName and src a Wrapper, the chunk evaluates to
-// the library's callable default export with just the names as methods
-// (lodash's _ for _.chain(…) and _(…)).
+// When src.Wraps(names), the chunk evaluates to the library's callable
+// default export with just the names as methods (lodash's _ for
+// _.chain(…) and _(…); jstat's jStat, always).
 // It is safe for concurrent use; it costs one esbuild build over the
 // package's modules (≈0.1–0.5 s for mathjs), so callers cache the result.
 func LibraryChunk(src *libs.ESMSource, names []string) (string, error) {
@@ -52,7 +39,7 @@ func LibraryChunk(src *libs.ESMSource, names []string) (string, error) {
 	entry := "export { " + list + " } from " + jsString(src.EntryFor(plain)) + ";\n"
 	footer := "__library;"
 	plugin := src.Plugin("library")
-	if wrapped(src, names) {
+	if src.Wraps(names) {
 		// lodash's _ itself, with just these methods: what _(xs) and
 		// _.chain(xs) wrap calls them by name (libs.ESMSource.WrapperSource).
 		entry = "export { default } from " + jsString(libs.ESMWrapped) + ";\n"

@@ -55,8 +55,8 @@ func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
 		seen := false
 		var names []string
 		callable := ""
-		if src.Wrapper != nil && src.DefaultIsExports {
-			callable = wrapperName
+		if src.Wrapper != nil {
+			callable = src.Wrapper.Call
 		}
 		for _, f := range files {
 			n, mentioned, ok := fileUsage(f.Source, name, src.DefaultIsExports, src.Namespace, callable)
@@ -77,7 +77,8 @@ func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
 			out[name] = nil
 			continue
 		}
-		if callable != "" && slices.Contains(names, wrapperName) {
+		wrap := src.Wraps(names)
+		if wrap {
 			// A chain wrapper calls the methods by the names the code
 			// writes after a dot, on whatever object: take them all.
 			more, ok := dotNames(files)
@@ -85,15 +86,20 @@ func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
 				out[name] = nil
 				continue
 			}
-			names = append(names, more...)
+			for _, n := range more {
+				if src.Knows(n) { // the others change nothing in the chunk
+					names = append(names, n)
+				}
+			}
 		}
 		lib, _ := set.Lookup(name)
 		kept := []string{}
 		for _, n := range names {
-			if !src.Has(n) && !slices.Contains(lib.Exports, n) {
+			known := src.Has(n) || wrap && src.Knows(n)
+			if !known && !slices.Contains(lib.Exports, n) {
 				continue // no such export at all: undefined either way (zod's z.infer is a type)
 			}
-			if !src.Has(n) || slices.Contains(src.Whole, n) {
+			if !known || slices.Contains(src.Whole, n) {
 				kept = nil // not in the ES modules: the whole library decides
 				break
 			}
@@ -140,8 +146,9 @@ func dotNames(files []pipe.File) ([]string, bool) {
 // namespace: a named export that is an object of the other named exports
 // (libs.ESMSource.Namespace), read by member like a namespace import.
 //
-// callable: when not "", a call of the default export or required object
-// (lodash's _(xs)) is read as a use of that name.
+// callable: when not "", a call of the default export, required object
+// or namespace export (lodash's _(xs), jstat's jStat(xs)) is read as a
+// use of that name (libs.ESMWrapper.Call).
 func fileUsage(src, lib string, defaultIsExports bool, namespace, callable string) (names []string, mentioned, ok bool) {
 	if !strings.Contains(src, lib) {
 		return nil, false, true
@@ -183,7 +190,7 @@ func fileUsage(src, lib string, defaultIsExports bool, namespace, callable strin
 					if local == "" {
 						return nil, true, false
 					}
-					mem, good := members(code, local, reNamed.FindStringSubmatchIndex(before)[4]+indexWord(m[2], local), "")
+					mem, good := members(code, local, reNamed.FindStringSubmatchIndex(before)[4]+indexWord(m[2], local), callable)
 					if !good {
 						return nil, true, false
 					}
@@ -234,7 +241,7 @@ func fileUsage(src, lib string, defaultIsExports bool, namespace, callable strin
 					// const { z } = require('zod'): read z's members (its local name).
 					local := localName(m[1], namespace, ":")
 					at := reRequireDestructure.FindStringSubmatchIndex(before)[2]
-					mem, good := members(code, local, at+indexWord(m[1], local), "")
+					mem, good := members(code, local, at+indexWord(m[1], local), callable)
 					if local == "" || !good {
 						return nil, true, false
 					}

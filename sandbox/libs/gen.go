@@ -667,8 +667,8 @@ func wrapperParts(dir, mod string, src *libs.ESMSource) (*libs.ESMWrapper, error
 			local := "__lodash_" + m[1]
 			w.Parts = append(w.Parts, libs.ESMPart{
 				Methods: []string{m[1]},
-				Import: "import { " + m[3] + " as " + local + " } from " + spec + ";\n",
-				Text:   "lodash." + m[1] + " = " + local + ";\n",
+				Import:  "import { " + m[3] + " as " + local + " } from " + spec + ";\n",
+				Text:    "lodash." + m[1] + " = " + local + ";\n",
 			})
 		case text == templateLine:
 			flush()

@@ -18,6 +18,14 @@ import (
 // object around, a spread, a computed member) means the whole library.
 // Reading too many names is harmless; a name it missed would be a missing
 // export, which these rules rule out.
+//
+// A library with a callable export cut into parts (libs.ESMWrapper:
+// lodash's _ for _.chain(…) and _(…), jstat's jStat always) may also be
+// called (`_(xs)`, `jStat(xs)`), and its chunk gets every method named
+// after a dot anywhere in the run's files: a wrapper calls its methods by
+// those names on objects the scan does not follow. A method reached only
+// by a computed name (w[name]()) or enumerated (for…in over a lodash
+// wrapper) is outside this rule.
 var (
 	// import { a, b as c } from 'L' / export { a } from 'L' / import type {…}
 	reNamed = regexp.MustCompile(`\b(?:import|export)\s+(type\s+)?\{([^{}]*)\}\s*from\s*$`)

@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -53,7 +54,35 @@ var defaultIsExports = map[string]bool{"lodash": true, "validator": true}
 // read as the named export name (libs.ESMSource.Namespace).
 var namespaceExports = map[string]string{"zod": "z"}
 
-var wholeFor = map[string][]string{"lodash": {"chain", "mixin", "runInContext", "templateSettings"}}
+var wholeFor = map[string][]string{"lodash": {"mixin", "runInContext", "templateSettings"}}
+
+// wrapperModules are the modules that build a package's callable default
+// export by assigning its methods one statement each (lodash-es's
+// lodash.default.js: the _ of _(xs) and _.chain(xs), whose wrapper calls
+// the methods by name). gen.go cuts it into parts per method
+// (libs.ESMSource.Wrapper, wrapperParts), so that a chunk can build _ with
+// just the methods a run names: _.chain(…).groupBy(…).value() no longer
+// needs the whole package.
+var wrapperModules = map[string]string{"lodash": "lodash-es/lodash.default.js"}
+
+// sectionScripts are CommonJS packages with no ES modules whose script is
+// a core followed by sections that each add methods to the core object:
+// jstat's dist/jstat.js (core, vector, special functions, distributions,
+// linear algebra, tests, models). gen.go cuts it into a libs.ESMWrapper
+// (sections) so that a run evaluates the sections whose names it uses,
+// plus the sections those need (sectionNeeds): statistics on arrays skip
+// the distributions, most of the evaluation time.
+var sectionScripts = map[string]string{"jstat": "jstat/dist/jstat.js"}
+
+// sectionNeeds lists, per section (by index; the first three, core,
+// vector and special functions, are always kept), the other sections its
+// functions call: the tests call distributions (jStat.normal), the models
+// the tests, distributions and linear algebra. sections checks it against
+// the script's text.
+var sectionNeeds = map[string]map[int][]int{"jstat": {5: {3}, 6: {3, 4, 5}}}
+
+// sectionBase is how many leading sections are always kept.
+const sectionBase = 3
 
 // lighterEntries are entry points that export a subset of a package's
 // names and evaluate in a fraction of the time: mathjs/number is mathjs
@@ -267,23 +296,36 @@ func buildESM(dir, dist, name string, exports []string) error {
 		}
 	}
 	src := libs.ESMSource{Files: map[string]string{}, Resolve: map[string]map[string]string{}}
+	if script, ok := sectionScripts[name]; ok {
+		w, err := sections(dir, script, sectionNeeds[name])
+		if err != nil {
+			return err
+		}
+		src.Exports, src.DefaultIsExports, src.Namespace, src.Wrapper = exports, true, name2namespace(exports), w
+		return writeESM(dist, name, &src)
+	}
 	mainInputs, err := collectESM(dir, entry, &src)
 	if err != nil || mainInputs == nil {
 		return err // nil, nil: not ES modules
 	}
 	src.Entry = entry
-	src.Exports, err = esmExports(libs.ESMEntry, &src)
+	src.Exports, err = src.EntryExports(libs.ESMEntry)
 	if err != nil {
 		return err
 	}
 	src.DefaultIsExports, src.Whole, src.Namespace = defaultIsExports[name], wholeFor[name], namespaceExports[name]
+	if mod, ok := wrapperModules[name]; ok {
+		if src.Wrapper, err = wrapperParts(dir, mod, &src); err != nil {
+			return err
+		}
+	}
 	if lighter, ok := lighterEntries[name]; ok {
 		le := "export * from " + strconvQuote(lighter) + ";"
 		if _, err := collectESM(dir, le, &src); err != nil {
 			return err
 		}
 		src.Lighter = le
-		exported, err := esmExports(libs.ESMLighter, &src)
+		exported, err := src.EntryExports(libs.ESMLighter)
 		if err != nil {
 			return err
 		}
@@ -294,11 +336,193 @@ func buildESM(dir, dist, name string, exports []string) error {
 		}
 		src.LighterExports = slices.Sorted(slices.Values(lighterSame[name]))
 	}
-	out, err := json.Marshal(&src)
+	return writeESM(dist, name, &src)
+}
+
+func writeESM(dist, name string, src *libs.ESMSource) error {
+	out, err := json.Marshal(src)
 	if err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dist, name+".esm.json"), append(out, '\n'), 0o644)
+}
+
+// name2namespace is the named export of a sectioned package that is the
+// callable object itself (jstat's jStat, exported as jStat.jStat).
+func name2namespace(exports []string) string {
+	if slices.Contains(exports, "jStat") {
+		return "jStat"
+	}
+	return ""
+}
+
+var (
+	reSectionStart = regexp.MustCompile(`^(?:\(function\(jStat, Math\) \{|jStat\.models = \(function\(\)\{)$`)
+	reFactoryStart = regexp.MustCompile(`^\}\)\(this, function \(\) \{$`)
+	reSectionRef   = regexp.MustCompile(`(?:\bjStat(?:\.fn|\.utils)?|\bthis)\.([A-Za-z_$][\w$]*)`)
+)
+
+// sections cuts script (a UMD factory: `(function (window, factory) {…})(this,
+// function () { <core> <sections> jStat.jStat = jStat; return jStat; });`)
+// into a libs.ESMWrapper: a CommonJS module whose export is the factory's
+// result, with a part per section after the first sectionBase. A part's
+// Methods are the names whose paths (to depth 2 below jStat: jStat.x,
+// jStat.normal.cdf, jStat.fn.x) it adds, plus those of the sections that
+// need it (needs). It proves, in goja, that every subset it can produce
+// evaluates and gives each path the same function (by its source text)
+// as the whole script, and it refuses a section whose text reads a name
+// (jStat.x, jStat.fn.x, this.x) that only a section outside its needs
+// defines.
+func sections(dir, script string, needs map[int][]int) (*libs.ESMWrapper, error) {
+	code, err := os.ReadFile(filepath.Join(dir, "node_modules", script))
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.SplitAfter(string(code), "\n")
+	start, end := -1, -1
+	for i, l := range lines {
+		t := strings.TrimRight(l, "\n")
+		if start < 0 && reFactoryStart.MatchString(t) {
+			start = i + 1
+		}
+		if t == "  jStat.jStat = jStat;" {
+			end = i
+		}
+	}
+	if start < 0 || end < start {
+		return nil, fmt.Errorf("%s: not the expected UMD factory", script)
+	}
+	var secs []string
+	for _, l := range lines[start:end] {
+		if reSectionStart.MatchString(strings.TrimRight(l, "\n")) || len(secs) == 0 {
+			secs = append(secs, "")
+		}
+		secs[len(secs)-1] += l
+	}
+	if len(secs) != 7 {
+		return nil, fmt.Errorf("%s: %d sections; want 7 (core, vector, special, distribution, linalg, test, models)", script, len(secs))
+	}
+	const head, tail = "module.exports = (function () {\n", "  jStat.jStat = jStat;\n  return jStat;\n})();\n"
+	eval := func(keep func(i int) bool) (map[string]string, error) {
+		var b strings.Builder
+		b.WriteString("(function () {\n")
+		for i, sec := range secs {
+			if keep(i) {
+				b.WriteString(sec)
+			}
+		}
+		b.WriteString(`  var out = {}, seen = new Set();
+  function walk(o, path, d) {
+    if (o == null || (typeof o != "object" && typeof o != "function") || seen.has(o) || d > 2) return;
+    seen.add(o);
+    Object.getOwnPropertyNames(o).forEach(function (k) {
+      var v; try { v = o[k]; } catch (e) { return; }
+      out[path + k] = typeof v == "function" ? String(v) : typeof v;
+      walk(v, path + k + ".", d + 1);
+    });
+    if (typeof o == "function" && o.prototype) walk(o.prototype, path + "prototype.", d + 1);
+  }
+  walk(jStat, "", 0);
+  return out;
+})()`)
+		v, err := goja.New().RunString(b.String())
+		if err != nil {
+			return nil, err
+		}
+		var out map[string]string
+		return out, goja.New().ExportTo(v, &out)
+	}
+	closure := func(i int) map[int]bool {
+		c := map[int]bool{i: true}
+		for changed := true; changed; {
+			changed = false
+			for j := range c {
+				for _, k := range needs[j] {
+					if !c[k] {
+						c[k], changed = true, true
+					}
+				}
+			}
+		}
+		return c
+	}
+	whole, err := eval(func(int) bool { return true })
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", script, err)
+	}
+	prev, err := eval(func(i int) bool { return i < sectionBase }) // the base's paths
+	if err != nil {
+		return nil, fmt.Errorf("%s: the first %d sections: %w", script, sectionBase, err)
+	}
+	defines := map[int]map[string]bool{} // section → the last names of the paths it adds
+	base := map[string]bool{}
+	for p := range prev {
+		base[p[strings.LastIndexByte(p, '.')+1:]] = true
+	}
+	for i := sectionBase; i < len(secs); i++ {
+		c := closure(i)
+		got, err := eval(func(j int) bool { return j < sectionBase || c[j] })
+		if err != nil {
+			return nil, fmt.Errorf("%s: section %d with its needs: %w", script, i, err)
+		}
+		without, err := eval(func(j int) bool { return j < sectionBase || c[j] && j != i })
+		if err != nil {
+			return nil, fmt.Errorf("%s: the needs of section %d: %w", script, i, err)
+		}
+		defines[i] = map[string]bool{}
+		for p, v := range got {
+			if whole[p] != v {
+				return nil, fmt.Errorf("%s: section %d with its needs gives %s another value than the whole script", script, i, p)
+			}
+			if _, ok := without[p]; ok {
+				continue
+			}
+			// A snippet reaches a new path through its first new part:
+			// jStat.models.ols by models, jStat(xs).add by add.
+			q := p
+			for k := range strings.Count(p, ".") + 1 {
+				q = strings.Join(strings.SplitN(p, ".", k+2)[:k+1], ".")
+				if _, ok := without[q]; !ok {
+					break
+				}
+			}
+			defines[i][q[strings.LastIndexByte(q, '.')+1:]] = true
+		}
+	}
+	for i, sec := range secs { // every name a section reads is defined by it, its needs or the base
+		c := closure(i)
+		for _, m := range reSectionRef.FindAllStringSubmatch(sec, -1) {
+			n := m[1]
+			if base[n] || i >= sectionBase && defines[i][n] {
+				continue
+			}
+			ok, elsewhere := false, false
+			for j, d := range defines {
+				if d[n] {
+					elsewhere = true
+					ok = ok || c[j] && (i >= sectionBase || j < sectionBase)
+				}
+			}
+			if elsewhere && !ok {
+				return nil, fmt.Errorf("%s: section %d reads %q, defined only by sections it does not need (sectionNeeds)", script, i, n)
+			}
+		}
+	}
+	w := &libs.ESMWrapper{Path: script, Call: "jStat", Always: true}
+	w.Parts = append(w.Parts, libs.ESMPart{Text: head + strings.Join(secs[:sectionBase], "")})
+	for i := sectionBase; i < len(secs); i++ {
+		methods := map[string]bool{}
+		for j := sectionBase; j < len(secs); j++ {
+			if closure(j)[i] { // j needs i (or is i): j's names keep i
+				for n := range defines[j] {
+					methods[n] = true
+				}
+			}
+		}
+		w.Parts = append(w.Parts, libs.ESMPart{Methods: slices.Sorted(maps.Keys(methods)), Text: secs[i]})
+	}
+	w.Parts = append(w.Parts, libs.ESMPart{Text: tail})
+	return w, nil
 }
 
 // collectESM bundles entry with a metafile and adds every input module to
@@ -390,39 +614,78 @@ func collectESM(dir, entry string, src *libs.ESMSource) ([]string, error) {
 	return paths, nil
 }
 
-// esmExports bundles the entry of specifier from src alone and reads the names it exports.
-func esmExports(specifier string, src *libs.ESMSource) ([]string, error) {
-	res := api.Build(api.BuildOptions{
-		Stdin:    &api.StdinOptions{Contents: "export * from " + strconvQuote(specifier) + ";", Sourcefile: "entry.js", Loader: api.LoaderJS},
-		Bundle:   true,
-		Metafile: true,
-		Write:    false,
-		Outfile:  "out.js",
-		Format:   api.FormatESModule,
-		LogLevel: api.LogLevelWarning,
-		Plugins:  []api.Plugin{src.Plugin("gen")},
-	})
-	if len(res.Errors) > 0 {
-		return nil, fmt.Errorf("esbuild from the collected modules: %s", res.Errors[0].Text)
+// A statement of lodash.default.js that adds one method: `lodash.name = category.name;`.
+var reMethodLine = regexp.MustCompile(`^lodash\.([A-Za-z_$][\w$]*) = ([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*);$`)
+
+// An import of lodash.default.js: `import category from './category.js';`.
+var reDefaultImport = regexp.MustCompile(`^import ([A-Za-z_$][\w$]*) from ('[^']+');$`)
+
+// wrapperParts cuts module mod (lodash-es/lodash.default.js) into the
+// parts of a libs.ESMWrapper: each `lodash.name = category.fn;` line is
+// the part of method name, which imports fn by name from the category's
+// module (whose default export, an object of all its functions, would
+// keep every function in a chunk); everything else is kept always, with two
+// statements adapted so that leaving methods out is safe: the
+// templateSettings line is the part of "template" (template reads
+// templateSettings.imports._), and the placeholder loop skips a method
+// that is not there. It fails when the module is not shaped as expected
+// (a new lodash version: look at the module again).
+func wrapperParts(dir, mod string, src *libs.ESMSource) (*libs.ESMWrapper, error) {
+	if _, ok := src.Files[mod]; !ok {
+		return nil, fmt.Errorf("wrapper module %s is not among the collected modules", mod)
 	}
-	var meta struct {
-		Outputs map[string]struct {
-			Exports []string `json:"exports"`
-		} `json:"outputs"`
-	}
-	if err := json.Unmarshal([]byte(res.Metafile), &meta); err != nil {
+	code, err := os.ReadFile(filepath.Join(dir, "node_modules", mod))
+	if err != nil {
 		return nil, err
 	}
-	var out []string
-	for _, o := range meta.Outputs {
-		for _, e := range o.Exports {
-			if e != "default" && identifier.MatchString(e) {
-				out = append(out, e)
-			}
+	const (
+		templateLine    = "(lodash.templateSettings = string.templateSettings).imports._ = lodash;"
+		placeholderLine = "  lodash[methodName].placeholder = lodash;"
+	)
+	w := &libs.ESMWrapper{Path: mod, Call: "chain", Implies: map[string][]string{"": {"chain", "tap"}, "first": {"head"}}}
+	var fixed strings.Builder
+	flush := func() {
+		if fixed.Len() > 0 {
+			w.Parts = append(w.Parts, libs.ESMPart{Text: fixed.String()})
+			fixed.Reset()
 		}
 	}
-	slices.Sort(out)
-	return out, nil
+	found := 0
+	imports := map[string]string{} // category → its module's specifier
+	for line := range strings.Lines(string(code)) {
+		text := strings.TrimSuffix(line, "\n")
+		if m := reDefaultImport.FindStringSubmatch(text); m != nil {
+			imports[m[1]] = m[2]
+		}
+		switch m := reMethodLine.FindStringSubmatch(text); {
+		case m != nil:
+			spec, ok := imports[m[2]]
+			if !ok {
+				return nil, fmt.Errorf("%s: %q: %s is not imported above it", mod, text, m[2])
+			}
+			flush()
+			local := "__lodash_" + m[1]
+			w.Parts = append(w.Parts, libs.ESMPart{
+				Methods: []string{m[1]},
+				Import:  "import { " + m[3] + " as " + local + " } from " + spec + ";\n",
+				Text:    "lodash." + m[1] + " = " + local + ";\n",
+			})
+		case text == templateLine:
+			flush()
+			w.Parts = append(w.Parts, libs.ESMPart{Methods: []string{"template"}, Text: line})
+			found++
+		case text == placeholderLine:
+			fixed.WriteString("  if (lodash[methodName]) lodash[methodName].placeholder = lodash;\n")
+			found++
+		default:
+			fixed.WriteString(line)
+		}
+	}
+	flush()
+	if found != 2 || len(w.Parts) < 200 {
+		return nil, fmt.Errorf("%s: not the expected shape (%d method lines, %d of 2 adapted statements)", mod, len(w.Parts), found)
+	}
+	return w, nil
 }
 
 // sideEffectFree reports whether the package.json nearest to file (below

@@ -15,6 +15,9 @@ import (
 // uses src's lighter entry when that exports every name (mathjs/number
 // for mathjs's number functions). Every name must be one of src.Exports;
 // src.Namespace among them is an object of just the other names.
+// When src.Wraps(names), the chunk evaluates to the library's callable
+// default export with just the names as methods (lodash's _ for
+// _.chain(…) and _(…); jstat's jStat, always).
 // It is safe for concurrent use; it costs one esbuild build over the
 // package's modules (≈0.1–0.5 s for mathjs), so callers cache the result.
 func LibraryChunk(src *libs.ESMSource, names []string) (string, error) {
@@ -34,7 +37,15 @@ func LibraryChunk(src *libs.ESMSource, names []string) (string, error) {
 	}
 	list := strings.Join(plain, ", ")
 	entry := "export { " + list + " } from " + jsString(src.EntryFor(plain)) + ";\n"
-	if ns {
+	footer := "__library;"
+	plugin := src.Plugin("library")
+	if src.Wraps(names) {
+		// lodash's _ itself, with just these methods: what _(xs) and
+		// _.chain(xs) wrap calls them by name (libs.ESMSource.WrapperSource).
+		entry = "export { default } from " + jsString(libs.ESMWrapped) + ";\n"
+		footer = "__library.default;"
+		plugin = src.PluginWrapper("library", names)
+	} else if ns {
 		// The namespace export holds just the names used through it.
 		entry = "import { " + list + " } from " + jsString(src.EntryFor(plain)) + ";\n" +
 			"export { " + list + " };\nexport const " + src.Namespace + " = Object.seal({ " + list + " });\n"
@@ -45,7 +56,7 @@ func LibraryChunk(src *libs.ESMSource, names []string) (string, error) {
 		Write:            false,
 		Format:           api.FormatIIFE,
 		GlobalName:       "__library",
-		Footer:           map[string]string{"js": "__library;"},
+		Footer:           map[string]string{"js": footer},
 		Platform:         api.PlatformBrowser,
 		Target:           libs.Target,
 		Supported:        libs.EngineFeatures(),
@@ -55,7 +66,7 @@ func LibraryChunk(src *libs.ESMSource, names []string) (string, error) {
 		LegalComments:    api.LegalCommentsNone,
 		Charset:          api.CharsetUTF8,
 		LogLevel:         api.LogLevelSilent,
-		Plugins:          []api.Plugin{src.Plugin("library")},
+		Plugins:          []api.Plugin{plugin},
 	})
 	if len(res.Errors) > 0 {
 		return "", fmt.Errorf("bundling the library's exports: %s", res.Errors[0].Text)

@@ -18,6 +18,14 @@ import (
 // object around, a spread, a computed member) means the whole library.
 // Reading too many names is harmless; a name it missed would be a missing
 // export, which these rules rule out.
+//
+// A library with a callable export cut into parts (libs.ESMWrapper:
+// lodash's _ for _.chain(…) and _(…), jstat's jStat always) may also be
+// called (`_(xs)`, `jStat(xs)`), and its chunk gets every method named
+// after a dot anywhere in the run's files: a wrapper calls its methods by
+// those names on objects the scan does not follow. A method reached only
+// by a computed name (w[name]()) or enumerated (for…in over a lodash
+// wrapper) is outside this rule.
 var (
 	// import { a, b as c } from 'L' / export { a } from 'L' / import type {…}
 	reNamed = regexp.MustCompile(`\b(?:import|export)\s+(type\s+)?\{([^{}]*)\}\s*from\s*$`)
@@ -54,8 +62,12 @@ func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
 		}
 		seen := false
 		var names []string
+		callable := ""
+		if src.Wrapper != nil {
+			callable = src.Wrapper.Call
+		}
 		for _, f := range files {
-			n, mentioned, ok := fileUsage(f.Source, name, src.DefaultIsExports, src.Namespace)
+			n, mentioned, ok := fileUsage(f.Source, name, src.DefaultIsExports, src.Namespace, callable)
 			if !mentioned {
 				continue
 			}
@@ -73,13 +85,29 @@ func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
 			out[name] = nil
 			continue
 		}
+		wrap := src.Wraps(names)
+		if wrap {
+			// A chain wrapper calls the methods by the names the code
+			// writes after a dot, on whatever object: take them all.
+			more, ok := dotNames(files)
+			if !ok {
+				out[name] = nil
+				continue
+			}
+			for _, n := range more {
+				if src.Knows(n) { // the others change nothing in the chunk
+					names = append(names, n)
+				}
+			}
+		}
 		lib, _ := set.Lookup(name)
 		kept := []string{}
 		for _, n := range names {
-			if !src.Has(n) && !slices.Contains(lib.Exports, n) {
+			known := src.Has(n) || wrap && src.Knows(n)
+			if !known && !slices.Contains(lib.Exports, n) {
 				continue // no such export at all: undefined either way (zod's z.infer is a type)
 			}
-			if !src.Has(n) || slices.Contains(src.Whole, n) {
+			if !known || slices.Contains(src.Whole, n) {
 				kept = nil // not in the ES modules: the whole library decides
 				break
 			}
@@ -91,6 +119,32 @@ func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
 	return out
 }
 
+// dotNames returns every name written after a dot (or ?.) in files,
+// comments, literals and spreads (...x) left out; false when a file
+// cannot be scanned.
+func dotNames(files []pipe.File) ([]string, bool) {
+	var out []string
+	for _, f := range files {
+		code := blank(f.Source)
+		if code == "" && f.Source != "" {
+			return nil, false
+		}
+		for i := 0; i < len(code); i++ {
+			if code[i] != '.' {
+				continue
+			}
+			if i+1 < len(code) && code[i+1] == '.' {
+				i += 2 // a spread
+				continue
+			}
+			if m := reMember.FindStringSubmatch(code[i:]); m != nil {
+				out = append(out, m[1])
+			}
+		}
+	}
+	return out, true
+}
+
 // fileUsage scans one file for lib: the names it uses, whether it mentions
 // lib at all, and false when it may use the whole library.
 //
@@ -99,7 +153,11 @@ func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
 //
 // namespace: a named export that is an object of the other named exports
 // (libs.ESMSource.Namespace), read by member like a namespace import.
-func fileUsage(src, lib string, defaultIsExports bool, namespace string) (names []string, mentioned, ok bool) {
+//
+// callable: when not "", a call of the default export, required object
+// or namespace export (lodash's _(xs), jstat's jStat(xs)) is read as a
+// use of that name (libs.ESMWrapper.Call).
+func fileUsage(src, lib string, defaultIsExports bool, namespace, callable string) (names []string, mentioned, ok bool) {
 	if !strings.Contains(src, lib) {
 		return nil, false, true
 	}
@@ -136,11 +194,11 @@ func fileUsage(src, lib string, defaultIsExports bool, namespace string) (names 
 				names = append(names, n...)
 				if namespace != "" && slices.Contains(n, namespace) {
 					// import { z } from 'zod': read z's members (its local name).
-					local := localName(m[2], namespace)
+					local := localName(m[2], namespace, " as ")
 					if local == "" {
 						return nil, true, false
 					}
-					mem, good := members(code, local, reNamed.FindStringSubmatchIndex(before)[4]+indexWord(m[2], local))
+					mem, good := members(code, local, reNamed.FindStringSubmatchIndex(before)[4]+indexWord(m[2], local), callable)
 					if !good {
 						return nil, true, false
 					}
@@ -151,23 +209,31 @@ func fileUsage(src, lib string, defaultIsExports bool, namespace string) (names 
 				if before[m[2]:m[3]] == "type" {
 					return nil, true, false
 				}
-				n, good := members(code, before[m[2]:m[3]], m[2])
+				n, good := members(code, before[m[2]:m[3]], m[2], callable)
 				if !good {
 					return nil, true, false
 				}
 				names = append(names, n...)
 			case reNamespace.MatchString(before):
 				m := reNamespace.FindStringSubmatchIndex(before)
-				n, good := members(code, before[m[2]:m[3]], m[2])
+				n, good := members(code, before[m[2]:m[3]], m[2], "")
 				if !good {
 					return nil, true, false
 				}
 				names = append(names, n...)
 			case reRequireCall.MatchString(before) && reAfterRequire.MatchString(after):
-				names = append(names, reAfterRequire.FindStringSubmatch(after)[1])
+				n := reAfterRequire.FindStringSubmatch(after)[1]
+				if namespace != "" && n == namespace {
+					return nil, true, false // require('zod').z: its members are not followed
+				}
+				names = append(names, n)
 			case reRequireVar.MatchString(before) && reRequireEnd.MatchString(after):
 				m := reRequireVar.FindStringSubmatchIndex(before)
-				n, good := members(code, before[m[2]:m[3]], m[2])
+				call := ""
+				if defaultIsExports {
+					call = callable
+				}
+				n, good := members(code, before[m[2]:m[3]], m[2], call)
 				if !good {
 					return nil, true, false
 				}
@@ -179,6 +245,16 @@ func fileUsage(src, lib string, defaultIsExports bool, namespace string) (names 
 					return nil, true, false
 				}
 				names = append(names, n...)
+				if namespace != "" && slices.Contains(n, namespace) {
+					// const { z } = require('zod'): read z's members (its local name).
+					local := localName(m[1], namespace, ":")
+					at := reRequireDestructure.FindStringSubmatchIndex(before)[2]
+					mem, good := members(code, local, at+indexWord(m[1], local), callable)
+					if local == "" || !good {
+						return nil, true, false
+					}
+					names = append(names, mem...)
+				}
 			default:
 				return nil, true, false
 			}
@@ -202,12 +278,13 @@ func indexWord(s, w string) int {
 	}
 }
 
-// localName is the local name an import list gives export name ("" when
-// it is not a plain `name` or `name as local`).
-func localName(list, name string) string {
+// localName is the local name an import list (sep " as ") or a
+// destructuring pattern (sep ":") gives export name ("" when it is not a
+// plain `name` or `name as local`).
+func localName(list, name, sep string) string {
 	for _, s := range strings.Split(list, ",") {
 		s = strings.TrimSpace(s)
-		n, alias, has := strings.Cut(s, " as ")
+		n, alias, has := strings.Cut(s, sep)
 		if strings.TrimSpace(n) != name {
 			continue
 		}
@@ -247,9 +324,10 @@ func specifiers(list, sep string) ([]string, bool) {
 }
 
 // members returns the names read as `id.name` or `id?.name` in code (with
-// comments and strings blanked), false when id is used any other way
-// outside its declaration at decl.
-func members(code, id string, decl int) ([]string, bool) {
+// comments and strings blanked), and callable (when not "") for each call
+// `id(…)`; false when id is used any other way outside its declaration
+// at decl.
+func members(code, id string, decl int, callable string) ([]string, bool) {
 	var out []string
 	for off := 0; ; {
 		i := strings.Index(code[off:], id)
@@ -266,6 +344,10 @@ func members(code, id string, decl int) ([]string, bool) {
 		}
 		if i > 0 && code[i-1] == '.' && !(i > 2 && code[i-3:i] == "...") {
 			continue // another object's property
+		}
+		if callable != "" && strings.HasPrefix(strings.TrimLeft(code[off:], " \t\r\n"), "(") {
+			out = append(out, callable)
+			continue
 		}
 		m := reMember.FindStringSubmatchIndex(code[off:])
 		if m == nil || assigns(code[off+m[1]:]) {
@@ -297,14 +379,48 @@ func isIdentByte(c byte) bool {
 }
 
 // blank returns src with the contents of comments, string and template
-// literals (not their ${} expressions) replaced by spaces, offsets kept;
-// "" when it cannot tell where one ends (an unterminated string, or a
-// regex literal it took for something else).
+// literals (not their ${} expressions) and regex literals replaced by
+// spaces, offsets kept; "" when it cannot tell where one ends (an
+// unterminated string, or a regex literal it took for something else).
+//
+// A / starts a regex literal where an expression may start and divides
+// where one has just ended, as in JavaScript's grammar: it divides after
+// ), ], }, a name, a number, a string, a template, a regex or a postfix
+// ++/--, except after the ) of if/while/for/with (…), the } of a block
+// (not of an object literal) and keywords that take an operand (return,
+// typeof, …; not as a property name: gen.return / 2 divides). A brace
+// is an object literal's after an operator, (, [, a keyword that takes an
+// operand, or a : inside parentheses, brackets or an object; else a block's.
 func blank(src string) string {
 	b := []byte(src)
-	var braces []int // per open ${: the brace depth inside it
-	depth := 0
-	last := byte('(') // last significant byte outside literals: decides whether / starts a regex
+	// The open (, [, { and ${ enclosing the position, innermost last.
+	const (
+		fParen    = '(' // an expression's (or a call's): a / after its ) divides
+		fCond     = 'c' // if/while/for/with (…): a / after its ) starts a regex
+		fBracket  = '['
+		fBlock    = 'b' // a block's {: a / after its } starts a regex
+		fObject   = 'o' // an object literal's (or a pattern's) {: a / after its } divides
+		fTemplate = 't' // a template literal's ${
+	)
+	var stack []byte
+	top := func() byte {
+		if len(stack) == 0 {
+			return 0
+		}
+		return stack[len(stack)-1]
+	}
+	pop := func() byte {
+		f := top()
+		if f != 0 {
+			stack = stack[:len(stack)-1]
+		}
+		return f
+	}
+	regex := true // whether a / here starts a regex literal
+	// prev is the previous significant token: a word (name, keyword or
+	// number), a punctuator ("=>", "++" and "--" whole, others by their
+	// last byte), "" at the start, or "'" for a literal or a property name.
+	prev := ""
 	for i := 0; i < len(b); i++ {
 		c := b[i]
 		switch {
@@ -340,10 +456,10 @@ func blank(src string) string {
 			if j >= len(b) {
 				return ""
 			}
-			i, last = j, 'a'
-		case c == '`' || (c == '}' && len(braces) > 0 && braces[len(braces)-1] == depth):
+			i, regex, prev = j, false, "'"
+		case c == '`' || (c == '}' && top() == fTemplate):
 			if c == '}' {
-				braces = braces[:len(braces)-1]
+				pop()
 			}
 			j := i + 1
 			for ; j < len(b) && b[j] != '`'; j++ {
@@ -361,11 +477,13 @@ func blank(src string) string {
 				return ""
 			}
 			if b[j] == '$' {
-				braces = append(braces, depth)
+				stack = append(stack, fTemplate)
 				j++
+				i, regex, prev = j, true, "{"
+				continue
 			}
-			i, last = j, 'a'
-		case c == '/' && strings.IndexByte("(,=:[!&|?{};+-*%<>~^", last) >= 0:
+			i, regex, prev = j, false, "'"
+		case c == '/' && regex:
 			// a regex literal: blank it up to its closing /, outside a class
 			j, class := i+1, false
 			for ; j < len(b) && (b[j] != '/' || class); j++ {
@@ -387,31 +505,79 @@ func blank(src string) string {
 			if j >= len(b) {
 				return ""
 			}
-			i, last = j, 'a'
-		case c == '{':
-			depth++
-			last = c
-		case c == '}':
-			depth--
-			last = c
+			i, regex, prev = j, false, "'"
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-		default:
-			last = c
-			if isIdentByte(c) {
-				// a keyword before a regex: return /x/, typeof /x/ …
-				j := i
-				for j+1 < len(b) && isIdentByte(b[j+1]) {
-					j++
-				}
-				switch string(b[i : j+1]) {
-				case "return", "typeof", "case", "do", "else", "in", "of", "new", "delete", "void", "throw", "instanceof", "yield", "await":
-					last = '('
-				default:
-					last = 'a'
-				}
-				i = j
+		case isIdentByte(c):
+			j := i
+			for j+1 < len(b) && isIdentByte(b[j+1]) {
+				j++
 			}
+			word := string(b[i : j+1])
+			i = j
+			if prev == "." { // a property name, whatever its spelling
+				regex, prev = false, "'"
+				continue
+			}
+			if word == "await" && prev == "for" {
+				continue // for await (…): the ( is the for's
+			}
+			regex, prev = operandKeywords[word], word
+		case c == '(':
+			f := byte(fParen)
+			switch prev {
+			case "if", "while", "for", "with":
+				f = fCond
+			}
+			stack = append(stack, f)
+			regex, prev = true, "("
+		case c == ')':
+			regex, prev = pop() == fCond, ")"
+		case c == '[':
+			stack = append(stack, fBracket)
+			regex, prev = true, "["
+		case c == ']':
+			pop()
+			regex, prev = false, "]"
+		case c == '{':
+			f := byte(fObject)
+			switch {
+			case prev == "" || prev == ";" || prev == "{" || prev == "}" || prev == ")" || prev == "=>":
+				f = fBlock
+			case prev == ":":
+				if t := top(); t == 0 || t == fBlock {
+					f = fBlock // a label's or a case's block
+				}
+			case prev == "else" || prev == "do" || prev == "try" || prev == "finally":
+				f = fBlock
+			case isIdentByte(prev[0]):
+				if !operandKeywords[prev] && !patternKeywords[prev] {
+					f = fBlock // class A {, class A extends B {, …
+				}
+			}
+			stack = append(stack, f)
+			regex, prev = true, "{"
+		case c == '}':
+			regex, prev = pop() != fObject, "}"
+		case (c == '+' || c == '-') && i > 0 && b[i-1] == c && prev == string(c):
+			regex, prev = false, string([]byte{c, c}) // a postfix ++ or --: a / after it divides
+		case c == '>' && i > 0 && b[i-1] == '=' && prev == "=":
+			regex, prev = true, "=>"
+		case strings.IndexByte(",=:!&|?;+-*%<>~^", c) >= 0:
+			regex, prev = true, string(c)
+		default: // . # @ \ and anything else: what follows is not a regex
+			regex, prev = false, string(c)
 		}
 	}
 	return string(b)
 }
+
+// operandKeywords are the keywords after which an expression starts, so
+// a / there starts a regex literal and a { an object literal.
+var operandKeywords = map[string]bool{
+	"return": true, "typeof": true, "case": true, "do": true, "else": true, "in": true, "of": true,
+	"new": true, "delete": true, "void": true, "throw": true, "instanceof": true, "yield": true, "await": true,
+}
+
+// patternKeywords are the keywords after which a { is an object pattern
+// or an import/export list, not a block.
+var patternKeywords = map[string]bool{"const": true, "let": true, "var": true, "import": true, "export": true, "default": true}

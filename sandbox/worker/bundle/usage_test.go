@@ -39,19 +39,39 @@ func TestLibraryUsage(t *testing.T) {
 		{"regex with a quote", "const r = /'/g;\nconst math = require('mathjs');\nmath.mean([1]);", "mathjs", "mean"},
 		{"lodash default by member", "import _ from 'lodash';\n_.groupBy(xs, 'k'); _.sum([1]);", "lodash", "groupBy,sum"},
 		{"lodash require by member", "const _ = require('lodash');\n_.sortBy(xs);", "lodash", "sortBy"},
-		{"lodash chain", "const _ = require('lodash');\n_.chain(xs).groupBy('k').value();", "lodash", whole},
-		{"lodash called", "const _ = require('lodash');\n_(xs).map(f);", "lodash", whole},
+		{"lodash chain: the wrapper and every dotted method name", "const _ = require('lodash');\n_.chain(xs).groupBy('k').value(); a.sum; a.length; // .max", "lodash", "chain,groupBy,sum"},
+		{"lodash called: the wrapper", "const _ = require('lodash');\n_(xs).map(f);", "lodash", "chain,map"},
+		{"lodash default called", "import _ from 'lodash';\nconst w = _ (xs);\nw.take(1);", "lodash", "chain,take"},
+		{"lodash chain with mixin", "const _ = require('lodash');\n_.chain(xs).value(); _.mixin({});", "lodash", whole},
+		{"lodash chain, another file unscannable", "const _ = require('lodash');\n_.chain(xs).value();", "lodash", whole},
+		{"lodash passed", "const _ = require('lodash');\nf(_);", "lodash", whole},
+		{"jstat named, by member and called", "import { jStat } from 'jstat';\nconsole.log(jStat.mean([1, 2]), jStat([1]).sum());", "jstat", "jStat,log,mean"},
+		{"jstat distribution", "const { jStat } = require('jstat');\njStat.normal.cdf(1.96, 0, 1);", "jstat", "jStat,normal"},
+		{"jstat default", "import jStat from 'jstat';\njStat.ttest(1, [1, 2]);", "jstat", "ttest"},
+		{"jstat passed around", "import { jStat } from 'jstat';\nf(jStat);", "jstat", whole},
+		{"validator called", "import validator from 'validator';\nvalidator('x');", "validator", whole},
 		{"lodash member assigned", "import _ from 'lodash';\n_.iteratee = f;\n_.map(xs);", "lodash", whole},
 		{"validator default by member", "import validator from 'validator';\nvalidator.isEmail(s);", "validator", "isEmail"},
 		{"mathjs default", "import math from 'mathjs';\nmath.mean([1]);", "mathjs", whole},
 		{"zod z by member", "import { lazy, z } from 'zod';\nconst U = z.object({ n: z.string() });\ntype T = z.infer<typeof U>;", "zod", "lazy,object,string,z"},
 		{"zod z aliased", "import { z as zz } from 'zod';\nzz.number();", "zod", "number,z"},
+		{"zod z required by destructuring", "const { z } = require('zod');\nz.string().parse('x');", "zod", "string,z"},
+		{"zod z required by destructuring, renamed", "const { z: zz, lazy } = require('zod');\nzz.number();", "zod", "lazy,number,z"},
+		{"zod z destructured and passed around", "const { z } = require('zod');\nf(z);", "zod", whole},
+		{"zod z required by member", "const z = require('zod').z;\nz.string();", "zod", whole},
 		{"zod z passed around", "import { z } from 'zod';\nconsole.log(Object.keys(z));", "zod", whole},
+		{"regex after if (…) hiding a use", "const math = require('mathjs');\nif (ok) /'/.test(s) && show(math); // it's all of it\nmath.mean([1]);", "mathjs", whole},
+		{"division after a keyword-named property", "const math = require('mathjs');\nconst half = gen.return / 2, m = math.mean([1]), q = a / 3;", "mathjs", "mean"},
+		{"division after postfix ++", "const math = require('mathjs');\nconst r = n++ / 2, m = math.mean(v), q = a / 3;", "mathjs", "mean"},
 		{"template expression", "const math = require('mathjs');\nconsole.log(`${math.mean([1])} and ${math}`);", "mathjs", whole},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := libraryUsage([]pipe.File{{Path: "main.js", Source: tc.src}}, set)[tc.lib]
+			files := []pipe.File{{Path: "main.js", Source: tc.src}}
+			if strings.Contains(tc.name, "unscannable") {
+				files = append(files, pipe.File{Path: "b.js", Source: "const s = 'unterminated;"})
+			}
+			got, ok := libraryUsage(files, set)[tc.lib]
 			s := "none"
 			switch {
 			case ok && got == nil:
@@ -122,5 +142,56 @@ func TestRewriteModuleMeta(t *testing.T) {
 	}
 	if plain := "console.log(1);"; rewriteModuleMeta(plain, "a.js") != plain {
 		t.Error("a file without import.meta changed")
+	}
+}
+
+// TestBlank: blank's lexer tells a regex literal from a division by the
+// token before the slash (a / after ), ], }, a name, a number or a
+// string divides, except after the ) of if/while/for/with (…), the } of a
+// block and keywords like return or typeof), so comments, strings and
+// regexes are blanked and nothing else is.
+func TestBlank(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"division after a parenthesis", "const h = (a + b) / 2, q = '/';", "const h = (a + b) / 2, q = ' ';"},
+		{"regex after if (…)", "if (ok) /'/.test(s);", "if (ok) / /.test(s);"},
+		{"regex after if (call(…))", "if (f(a)) /'/.test(s);", "if (f(a)) / /.test(s);"},
+		{"regex after while (…)", "while (i--) /\"/g.exec(s);", "while (i--) / /g.exec(s);"},
+		{"regex after for (…)", "for (const x of xs) /'/.test(x);", "for (const x of xs) / /.test(x);"},
+		{"regex after for await (…)", "for await (const c of s) /'/.test(c);", "for await (const c of s) / /.test(c);"},
+		{"division after a call in if", "if (ok) x = f(a) / 2, s = '/';", "if (ok) x = f(a) / 2, s = ' ';"},
+		{"division after postfix ++", "const r = n++ / 2, s = '/';", "const r = n++ / 2, s = ' ';"},
+		{"division after postfix --", "const r = n-- / 2, s = '/';", "const r = n-- / 2, s = ' ';"},
+		{"division after a keyword-named property", "const r = gen.return / 2, s = '/';", "const r = gen.return / 2, s = ' ';"},
+		{"division after an optional keyword-named property", "const r = o?.typeof / 2, s = '/';", "const r = o?.typeof / 2, s = ' ';"},
+		{"division after a bracket", "const r = a[0] / 2, s = '/';", "const r = a[0] / 2, s = ' ';"},
+		{"division after a number", "const r = 1.5 / 2, s = '/';", "const r = 1.5 / 2, s = ' ';"},
+		{"division after a string", "const r = '4' / 2, s = '/';", "const r = ' ' / 2, s = ' ';"},
+		{"division after a template", "const r = `${a}` / 2, s = '/';", "const r = `${a}` / 2, s = ' ';"},
+		{"division after an object in a template", "const r = `${ {a: 1}.a / 2 }`, s = '/';", "const r = `${ {a: 1}.a / 2 }`, s = ' ';"},
+		{"regex after a block", "if (a) { f() }\n/'/.test(s);", "if (a) { f() }\n/ /.test(s);"},
+		{"regex after an else block", "if (a) {} else { f() }\n/'/.test(s);", "if (a) {} else { f() }\n/ /.test(s);"},
+		{"division after an object literal", "const n = ({ a: 1 }).a, r = { valueOf() { return 4 } } / 2, s = '/';", "const n = ({ a: 1 }).a, r = { valueOf() { return 4 } } / 2, s = ' ';"},
+		{"division after a returned object", "return { a: 1 } / 2, s = '/';", "return { a: 1 } / 2, s = ' ';"},
+		{"regex after a labelled block", "l: { f() }\n/'/.test(s);", "l: { f() }\n/ /.test(s);"},
+		{"division after a ternary's object", "const r = (c ? {} : { a: 1 }) / 2, s = '/';", "const r = (c ? {} : { a: 1 }) / 2, s = ' ';"},
+		{"regex after an arrow's block", "const f = () => {}\n/'/.test(s);", "const f = () => {}\n/ /.test(s);"},
+		{"division after an arrow call", "const n = xs.map((x) => { return x }).length / 2, s = '/';", "const n = xs.map((x) => { return x }).length / 2, s = ' ';"},
+		{"regex after return", "return /'/.test(s);", "return / /.test(s);"},
+		{"regex after typeof", "typeof /'/;", "typeof / /;"},
+		{"regex after else", "if (a) f(); else /'/.test(s);", "if (a) f(); else / /.test(s);"},
+		{"regex after =>", "const t = (s) => /'/.test(s);", "const t = (s) => / /.test(s);"},
+		{"regex after case", "switch (x) { case /'/.source: }", "switch (x) { case / /.source: }"},
+		{"division after a regex", "const r = /a/.source.length / 2, s = '/';", "const r = / /.source.length / 2, s = ' ';"},
+		{"regex with a slash in a class", "const r = /[/']/;", "const r = /    /;"},
+		{"comments", "a = b // c '\n/* d ' */ e", "a = b       \n          e"},
+		{"unterminated string", "const s = 'abc;", ""},
+		{"unterminated regex", "const r = /abc;", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := blank(tc.src); got != tc.want {
+				t.Errorf("blank(%q)\n = %q\nwant %q", tc.src, got, tc.want)
+			}
+		})
 	}
 }

@@ -23,9 +23,6 @@ import (
 
 // installRegExp replaces the global RegExp with the rewriting Proxy.
 func (e *Runtime) installRegExp() {
-	if benchOff.regexp {
-		return
-	}
 	vm := e.vm
 	g := vm.GlobalObject()
 	target := g.Get("RegExp").ToObject(vm)
@@ -321,19 +318,23 @@ func rewriteRegExpLiterals(prg *ast.Program) error {
 		if firstErr != nil {
 			return false
 		}
-		re, ok := n.(*ast.RegExpLiteral)
-		if !ok {
-			return true
+		if re, ok := n.(*ast.RegExpLiteral); ok {
+			firstErr = rewriteRegExpLiteral(re)
+			return false
 		}
-		if strings.Contains(re.Flags, "u") && (strings.Contains(re.Pattern, `\p{`) || strings.Contains(re.Pattern, `\P{`)) {
-			out, err := rewriteUnicodeProperties(re.Pattern)
-			if err != nil {
-				firstErr = fmt.Errorf("SyntaxError: Invalid regular expression: /%s/%s: %v", re.Pattern, re.Flags, err)
-				return false
-			}
-			re.Pattern = out
-		}
-		return false
+		return true
 	})
 	return firstErr
+}
+
+// rewriteRegExpLiteral rewrites one literal (see rewriteRegExpLiterals).
+func rewriteRegExpLiteral(re *ast.RegExpLiteral) error {
+	if strings.Contains(re.Flags, "u") && (strings.Contains(re.Pattern, `\p{`) || strings.Contains(re.Pattern, `\P{`)) {
+		out, err := rewriteUnicodeProperties(re.Pattern)
+		if err != nil {
+			return fmt.Errorf("SyntaxError: Invalid regular expression: /%s/%s: %v", re.Pattern, re.Flags, err)
+		}
+		re.Pattern = out
+	}
+	return nil
 }

@@ -105,6 +105,11 @@ type Runtime struct {
 	entry      string                // the entry file (script mode shifts its line 1)
 	security   map[*goja.Object]bool // errors the runtime threw as SECURITY_ERROR
 	poly       polyfills
+	// installed is what install added; consoleSet whether it defined
+	// console (every run has it).
+	installed     need
+	consoleSet    bool
+	deterministic bool
 	goThrown   map[*goja.Object]bool // errors the runtime's Go code threw (throw)
 	rejections []*goja.Promise       // rejected without a handler, to report after the current task
 }
@@ -158,6 +163,7 @@ func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pip
 	e.emit, e.timeout, e.input, e.call, e.replies = emit, j.Timeout, j.Input, j.Call, j.Replies
 	e.globals = j.Globals
 	e.script, e.entry = j.Mode == pipe.ModeScript, j.Entry
+	e.install(e.needsOf(j)) // before any of the program's code
 	mode := pipe.ModeModule
 	if e.script {
 		mode = pipe.ModeScript
@@ -246,7 +252,11 @@ func (e *Runtime) endWith(cause error) (pipe.Outcome, bool) {
 	}
 }
 
-// setup builds the global scope: ECMAScript built-ins, console and timers.
+// setup builds what every run needs (the builtins the runtime itself
+// calls, the encoders, the rejection tracker, the facts store) and, when j
+// names its program, the globals and additions that program may reach
+// (install). A runtime made without a program (the worker prepares one
+// before the next job arrives) gets those in Execute.
 func (e *Runtime) setup(j Job) {
 	vm := e.vm
 	vm.SetMaxCallStackSize(e.lim.MaxCallStack)
@@ -256,10 +266,6 @@ func (e *Runtime) setup(j Job) {
 		vm.SetTimeSource(func() time.Time { return e.clock.base.Add(e.clock.elapsed) })
 	}
 	e.b = e.newBuiltins()
-	if nodeAdditions {
-		e.installRegExp()
-		e.installLocale()
-	}
 	e.enc = encoder{vm: vm, b: &e.b, lim: e.lim.PreviewLimits}
 	e.jsonEn = encoder{vm: vm, b: &e.b, lim: e.lim.PreviewLimits, json: true}
 	vm.SetPromiseRejectionTracker(func(p *goja.Promise, op goja.PromiseRejectionOperation) {
@@ -274,23 +280,91 @@ func (e *Runtime) setup(j Job) {
 			}
 		}
 	})
-	must(vm.Set("console", newConsole(e)))
-	must(vm.Set("setTimeout", e.setTimer(false)))
-	must(vm.Set("setInterval", e.setTimer(true)))
-	must(vm.Set("clearTimeout", e.clearTimer))
-	must(vm.Set("clearInterval", e.clearTimer))
-	must(vm.Set("queueMicrotask", e.queueMicrotask()))
-	perf := vm.NewObject()
-	must(perf.Set("now", func(goja.FunctionCall) goja.Value { return vm.ToValue(millis(e.clock.now())) }))
-	must(vm.Set("performance", perf))
-	must(vm.Set("crypto", e.cryptoObject(j.Deterministic)))
-	e.nameNatives(vm.GlobalObject(), "setTimeout", "setInterval", "clearTimeout", "clearInterval")
-	e.nameNatives(perf) // console and crypto name theirs (setNative)
-	if nodeAdditions {
-		e.installPolyfills() // it takes Reflect.has and Reflect.get for its traps
-	}
+	e.deterministic = j.Deterministic
 	e.facts = newFactStore(e)
+	if j.Program != nil {
+		e.install(e.needsOf(j))
+	}
 }
+
+// needsOf is what j's run may reach: its program's summary (usage.go), or
+// everything in script mode (its require is a global any code may find).
+func (e *Runtime) needsOf(j Job) need {
+	if j.Mode == pipe.ModeScript {
+		return needAll
+	}
+	return usageOf(j.Program)
+}
+
+// install adds the globals and Node-compatibility additions of n that are
+// not installed yet. It must run before any code that could reach them:
+// it reads the built-ins it wraps as goja made them. The order is the one
+// a runtime with everything gets, so that the global object's properties
+// are listed in the same order however they were installed (only a
+// program that needs everything can list them).
+func (e *Runtime) install(n need) {
+	n &= installable &^ e.installed
+	if n == 0 && e.consoleSet {
+		return
+	}
+	e.installed |= n
+	vm := e.vm
+	if n&needRegExp != 0 {
+		e.installRegExp()
+	}
+	if n&needLocale != 0 {
+		e.installLocale()
+	}
+	if !e.consoleSet {
+		e.consoleSet = true
+		must(vm.Set("console", newConsole(e)))
+	}
+	timers := []struct {
+		bit  need
+		name string
+		fn   func(goja.FunctionCall) goja.Value
+		len  int
+	}{
+		{needSetTimeout, "setTimeout", nil, 5}, {needSetInterval, "setInterval", nil, 5},
+		{needClearTimeout, "clearTimeout", e.clearTimer, 1}, {needClearInterval, "clearInterval", e.clearTimer, 1},
+	}
+	for _, t := range timers {
+		if n&t.bit == 0 {
+			continue
+		}
+		fn := t.fn
+		if fn == nil {
+			fn = e.setTimer(t.name == "setInterval")
+		}
+		must(vm.Set(t.name, fn))
+	}
+	if n&needQueueMicrotask != 0 {
+		must(vm.Set("queueMicrotask", e.queueMicrotask()))
+	}
+	var perf *goja.Object
+	if n&needPerformance != 0 {
+		perf = vm.NewObject()
+		must(perf.Set("now", func(goja.FunctionCall) goja.Value { return vm.ToValue(millis(e.clock.now())) }))
+		must(vm.Set("performance", perf))
+	}
+	if n&needCrypto != 0 {
+		must(vm.Set("crypto", e.cryptoObject(e.deterministic)))
+	}
+	g := vm.GlobalObject()
+	for _, t := range timers {
+		if n&t.bit != 0 {
+			e.nameNatives(g, t.name)
+		}
+	}
+	if perf != nil {
+		e.nameNatives(perf) // console and crypto name theirs (setNative)
+	}
+	e.installPolyfills(n)
+}
+
+// installable limits what install adds: only BenchmarkNewHello narrows
+// it, to measure what each addition costs a run.
+var installable = needAll
 
 // queueMicrotaskSource defines queueMicrotask in JS over the intrinsic
 // Promise, captured before snippet code runs. (A Go function that calls back
@@ -310,11 +384,6 @@ func (e *Runtime) queueMicrotask() goja.Value {
 	must(err)
 	return v
 }
-
-// nodeAdditions installs what goja lacks and Node has (polyfill.go,
-// regexp.go, locale.go). Only BenchmarkNewHello turns it off, to measure
-// what the additions cost a plain run.
-var nodeAdditions = true
 
 func must(err error) {
 	if err != nil {
@@ -347,7 +416,9 @@ func (e *Runtime) run(ctx context.Context, prg *goja.Program) (err error) {
 		}
 	}
 	must(rt.Set(bundle.FieldHost, e.hostObject()))
-	must(rt.Set(bundle.FieldLib, e.lib))
+	// Not enumerable: a program reaches lib only by its name (usage.go),
+	// not by listing the runtime object's values.
+	must(rt.DefineDataProperty(bundle.FieldLib, e.vm.ToValue(e.lib), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
 	must(rt.Set(bundle.FieldDone, func(c goja.FunctionCall) goja.Value {
 		e.output, e.gotOutput = c.Argument(0), true
 		return goja.Undefined()

@@ -98,20 +98,20 @@ type Runtime struct {
 	libs     map[string]goja.Value // libraries evaluated in this run, by name
 	registry *Libraries
 
-	main       *goja.Promise // the entry module's evaluation
-	output     goja.Value
-	gotOutput  bool
-	script     bool                  // script mode: the output is the return value or the output global
-	entry      string                // the entry file (script mode shifts its line 1)
-	security   map[*goja.Object]bool // errors the runtime threw as SECURITY_ERROR
-	poly       polyfills
+	main      *goja.Promise // the entry module's evaluation
+	output    goja.Value
+	gotOutput bool
+	script    bool                  // script mode: the output is the return value or the output global
+	entry     string                // the entry file (script mode shifts its line 1)
+	security  map[*goja.Object]bool // errors the runtime threw as SECURITY_ERROR
+	poly      polyfills
 	// installed is what install added; consoleSet whether it defined
 	// console (every run has it).
 	installed     need
 	consoleSet    bool
 	deterministic bool
-	goThrown   map[*goja.Object]bool // errors the runtime's Go code threw (throw)
-	rejections []*goja.Promise       // rejected without a handler, to report after the current task
+	goThrown      map[*goja.Object]bool // errors the runtime's Go code threw (throw)
+	rejections    []*goja.Promise       // rejected without a handler, to report after the current task
 }
 
 // clock tells time inside a run: wall time, or in deterministic mode a

@@ -1,7 +1,9 @@
 package js
 
 import (
+	"regexp"
 	"runtime"
+	"strings"
 	"sync"
 	"weak"
 
@@ -243,8 +245,33 @@ func (u *usage) visit(n any) bool {
 		}
 	case *ast.WithStatement:
 		u.setDynamic()
+	case *ast.Binding:
+		if esbuildExport(x) {
+			return false // see esbuildExport
+		}
 	}
 	return !u.dynamic
+}
+
+// esbuildExportSource is esbuild's __export helper (the bundle defines it
+// when the entry has exports), without white space; its __defProp may be
+// renamed (__defProp2).
+var esbuildExportSource = regexp.MustCompile(`^\(target,all\)=>\{for\(varnameinall\)__defProp[0-9]*\(target,name,\{get:all\[name\],enumerable:true\}\);?\}$`)
+
+// esbuildExport reports whether b defines esbuild's __export helper. Its
+// all[name] is computed, but it reads only the enumerable properties a
+// for-in lists, and no addition is enumerable (a property for-in lists is
+// the one all[name] reads: a non-enumerable one earlier in the chain hides
+// it), so it reaches nothing by a name the program does not spell, and it
+// names nothing of the additions itself. Whoever calls it, with whatever
+// argument.
+func esbuildExport(b *ast.Binding) bool {
+	id, ok := b.Target.(*ast.Identifier)
+	if !ok || !strings.HasPrefix(id.Name.String(), "__export") {
+		return false
+	}
+	f, ok := b.Initializer.(*ast.ArrowFunctionLiteral)
+	return ok && esbuildExportSource.MatchString(strings.Join(strings.Fields(f.Source), ""))
 }
 
 // result is the needs of the walked program, closed over the polyfills.

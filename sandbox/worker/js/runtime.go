@@ -360,6 +360,9 @@ func (e *Runtime) install(n need) {
 		e.nameNatives(perf) // console and crypto name theirs (setNative)
 	}
 	e.installPolyfills(n)
+	if n&needFactsGlobal != 0 {
+		e.facts.defineGlobal()
+	}
 }
 
 // installable limits what install adds: only BenchmarkNewHello narrows

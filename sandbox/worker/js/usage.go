@@ -69,6 +69,9 @@ const (
 	needQueueMicrotask
 	needPerformance
 	needCrypto
+	// needFactsGlobal is globalThis[Symbol.for(FactsSymbol)] (facts.go):
+	// no name reaches it, only a dynamic program or a library.
+	needFactsGlobal
 
 	needAll need = 1<<iota - 1
 )

@@ -329,6 +329,12 @@ func TestUsagePreloadInstallsEverything(t *testing.T) {
 	}
 }
 
+// TestUsageFactsGlobal: the facts object under its registered symbol, for
+// a program that may reach it.
+func TestUsageFactsGlobal(t *testing.T) {
+	checkLogs(t, `const s = Symbol.for("playground.facts"); console.log(globalThis[s] === rt.facts)`, "true")
+}
+
 // TestUsageRuntimeObjectHidesLib: lib (library code) is not among the
 // runtime object's enumerable values, so no listing finds it.
 func TestUsageRuntimeObjectHidesLib(t *testing.T) {

@@ -106,7 +106,7 @@ type Runtime struct {
 	security  map[*goja.Object]bool // errors the runtime threw as SECURITY_ERROR
 	poly      polyfills
 	// installed is what install added; consoleSet whether it defined
-	// console (every run has it).
+	// console (every run has one).
 	installed     need
 	consoleSet    bool
 	deterministic bool
@@ -315,9 +315,13 @@ func (e *Runtime) install(n need) {
 	if n&needLocale != 0 {
 		e.installLocale()
 	}
-	if !e.consoleSet {
+	if !e.consoleSet || n&needConsole != 0 {
+		// Every run has a console, with the methods its program may reach
+		// (all of them once it may list them). More methods later (a job
+		// that needs more than New's) make a new one in the same place:
+		// no code has seen the old one.
 		e.consoleSet = true
-		must(vm.Set("console", newConsole(e)))
+		must(vm.Set("console", newConsole(e, e.installed&needConsole)))
 	}
 	timers := []struct {
 		bit  need

@@ -45,7 +45,7 @@ import (
 // names count as the program's (polyfillNeeds).
 
 // need is a set of additions and globals a program may reach.
-type need uint32
+type need uint64
 
 const (
 	needStringGuards   need = 1 << iota // String.prototype.repeat, padStart, padEnd
@@ -72,8 +72,22 @@ const (
 	// needFactsGlobal is globalThis[Symbol.for(FactsSymbol)] (facts.go):
 	// no name reaches it, only a dynamic program or a library.
 	needFactsGlobal
+	// needConsoleFirst is the first of the console methods' bits, one per
+	// consoleMethods entry (needConsole).
+	needConsoleFirst
 
-	needAll need = 1<<iota - 1
+	needAll need = 1<<(iota+len(consoleMethods)-1) - 1
+)
+
+// consoleMethods are the console's methods, in the order newConsole
+// defines them (Node's order of the same names).
+var consoleMethods = [...]string{"log", "info", "warn", "error", "debug", "trace", "dir", "assert", "count", "countReset",
+	"time", "timeLog", "timeEnd", "group", "groupCollapsed", "groupEnd", "table"}
+
+const (
+	// needConsole is every console method: a program that uses console
+	// other than as console.name (lists it, passes it on) gets them all.
+	needConsole = (needConsoleFirst<<len(consoleMethods) - 1) &^ (needConsoleFirst - 1)
 )
 
 // needAdditions are the Node-compatibility additions (issue 9); the rest of
@@ -119,8 +133,19 @@ var needByName = sync.OnceValue(func() map[string]need {
 	for _, n := range iteratorHelpers {
 		m[n] |= needIteratorHolder
 	}
+	m["console"] = needConsole
 	return m
 })
+
+// consoleMethod is the bit of console's method name (0 for any other name).
+func consoleMethod(name string) need {
+	for i, m := range consoleMethods {
+		if m == name {
+			return needConsoleFirst << i
+		}
+	}
+	return 0
+}
 
 // isDynamicName reports whether s is one of dynamicNames.
 var isDynamicName = sync.OnceValue(func() map[string]bool {
@@ -175,6 +200,9 @@ type usage struct {
 	// trusted code (the polyfills) counts only for its names: it is never
 	// dynamic.
 	trusted bool
+	// dotted are the console identifiers read as console.name: they need
+	// that method only.
+	dotted map[*ast.Identifier]bool
 }
 
 func (u *usage) name(s string) {
@@ -207,7 +235,17 @@ func (u *usage) visit(n any) bool {
 	}
 	switch x := n.(type) {
 	case *ast.Identifier:
-		u.name(x.Name.String())
+		if !u.dotted[x] {
+			u.name(x.Name.String())
+		}
+	case *ast.DotExpression:
+		if id, ok := x.Left.(*ast.Identifier); ok && id.Name == "console" {
+			if u.dotted == nil {
+				u.dotted = map[*ast.Identifier]bool{}
+			}
+			u.dotted[id] = true
+			u.needs |= consoleMethod(x.Identifier.Name.String())
+		}
 	case *ast.StringLiteral:
 		if !u.skip[x] {
 			u.name(x.Value.String())

@@ -31,8 +31,13 @@ func TestUsageSummary(t *testing.T) {
 		src        string
 		want, none need // want ⊆ needs; none ∩ needs = ∅
 	}{
-		{`console.log("hello")`, 0, needAll},
-		{`const o = {a: 1}; console.log(o.a, o["b"], [1][0], o?.a)`, 0, needAll},
+		{`console.log("hello")`, consoleMethod("log"), needAll &^ consoleMethod("log")},
+		{`const o = {a: 1}; console.log(o.a, o["b"], [1][0], o?.a)`, consoleMethod("log"), needAll &^ consoleMethod("log")},
+		{`console.table([]); console.error(1)`, consoleMethod("table") | consoleMethod("error"), needAll &^ consoleMethod("table") &^ consoleMethod("error")},
+		// console as a value: every method.
+		{`const c = console; c.log(1)`, needConsole, needAdditions},
+		{`Object.keys(console)`, needConsole, needAdditions},
+		{`"log" in console`, needConsole, needAdditions},
 		{`"x".padStart(3)`, needStringGuards, needSortGuard | needLocale | needPolyfills},
 		{`const {padEnd} = String.prototype`, needStringGuards, needPolyfills},
 		{`const o = {repeat: 1}`, needStringGuards, needPolyfills},
@@ -327,6 +332,15 @@ func TestUsagePreloadInstallsEverything(t *testing.T) {
 	if e.installed != needAll {
 		t.Errorf("Preload with a library installed %b, want everything", e.installed)
 	}
+}
+
+// TestUsageConsoleMethods: a program that lists console sees every
+// method, in the same order as a program that may reach anything.
+func TestUsageConsoleMethods(t *testing.T) {
+	const all = "log,info,warn,error,debug,trace,dir,assert,count,countReset,time,timeLog,timeEnd,group,groupCollapsed,groupEnd,table"
+	checkLogs(t, `console.log(Object.keys(console).join())`, all)
+	checkLogs(t, `const k = "log"; console[k](Object.keys(console).join())`, all)
+	checkLogs(t, `console.log(typeof console.table, console.log.name, String(console.log))`, "function log function log() { [native code] }")
 }
 
 // TestUsageFactsGlobal: the facts object under its registered symbol, for

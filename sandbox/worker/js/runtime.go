@@ -110,6 +110,7 @@ type Runtime struct {
 	installed     need
 	consoleSet    bool
 	deterministic bool
+	useHost       bool                  // the program may call a host function (mayCallHost)
 	goThrown      map[*goja.Object]bool // errors the runtime's Go code threw (throw)
 	rejections    []*goja.Promise       // rejected without a handler, to report after the current task
 }
@@ -175,7 +176,8 @@ func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pip
 	stopWatch := context.AfterFunc(ctx, func() { e.vm.Interrupt(e.interruptCause(ctx)) })
 	defer stopWatch()
 
-	if len(e.host) > 0 {
+	e.useHost = e.mayCallHost(summaryOf(j.Program))
+	if e.useHost {
 		// Host replies are parsed while snippet code runs: find JSON.parse
 		// now, while it is surely the intrinsic (newBuiltins).
 		_, _ = e.b.jsonParse(goja.Undefined(), e.vm.ToValue("0"))
@@ -210,6 +212,27 @@ func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pip
 		res.Outcome, res.TimedOut = e.endWith(cause)
 	}
 	return res
+}
+
+// mayCallHost reports whether a program with summary s may call a host
+// function: the run has some, and the program spells the runtime object's
+// host (the "playground" module's), or one of the host globals, or may
+// reach anything. Otherwise the run builds neither the host object nor
+// the host globals (a program cannot tell: it names none of them).
+func (e *Runtime) mayCallHost(s *summary) bool {
+	if len(e.host) == 0 {
+		return false
+	}
+	if s.spells(bundle.FieldHost) {
+		return true
+	}
+	for _, g := range e.globals {
+		root, _, _ := strings.Cut(g, ".")
+		if s.spells(root) {
+			return true
+		}
+	}
+	return false
 }
 
 // interruptCause is why ctx ended: the run's own deadline, the memory
@@ -422,7 +445,10 @@ func (e *Runtime) run(ctx context.Context, prg *goja.Program) (err error) {
 			return e.uncaught(err)
 		}
 	}
-	must(rt.Set(bundle.FieldHost, e.hostObject()))
+	if e.useHost {
+		// Not enumerable, as lib: reached by its name only.
+		must(rt.DefineDataProperty(bundle.FieldHost, e.hostObject(), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+	}
 	// Not enumerable: a program reaches lib only by its name (usage.go),
 	// not by listing the runtime object's values.
 	must(rt.DefineDataProperty(bundle.FieldLib, e.vm.ToValue(e.lib), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))

@@ -3,6 +3,7 @@ package js
 import (
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"weak"
@@ -168,26 +169,52 @@ var dynamicNames = []string{
 	bundle.FieldLib, // the runtime object's lib: library code
 }
 
+// summary is what Compile found out about a program.
+type summary struct {
+	needs need
+	// idents are the identifiers the program spells, sorted: a host global
+	// (Job.Globals) it does not spell is not defined (hostObject).
+	idents []string
+}
+
+// spells reports whether the program spells identifier name (or may
+// reach any global: needAll).
+func (s *summary) spells(name string) bool {
+	if s == nil || s.needs == needAll {
+		return true
+	}
+	_, ok := slices.BinarySearch(s.idents, name)
+	return ok
+}
+
 // usageOf is what prg may reach: needAll unless Compile summarised it.
 func usageOf(prg *goja.Program) need {
-	if prg == nil {
-		return needAll
-	}
-	if n, ok := summaries.Load(weak.Make(prg)); ok {
-		return n.(need)
+	if s := summaryOf(prg); s != nil {
+		return s.needs
 	}
 	return needAll
 }
 
-// summaries holds the needs of the programs Compile made, by program, for
-// as long as the program lives (a cleanup drops the entry): the worker's
-// program cache keeps *goja.Program, and Job carries it, so the summary
-// travels without changing either.
-var summaries sync.Map // weak.Pointer[goja.Program] → need
+// summaryOf is prg's summary, nil if Compile did not make prg.
+func summaryOf(prg *goja.Program) *summary {
+	if prg == nil {
+		return nil
+	}
+	if s, ok := summaries.Load(weak.Make(prg)); ok {
+		return s.(*summary)
+	}
+	return nil
+}
 
-func remember(prg *goja.Program, n need) {
+// summaries holds the summaries of the programs Compile made, by program,
+// for as long as the program lives (a cleanup drops the entry): the
+// worker's program cache keeps *goja.Program, and Job carries it, so the
+// summary travels without changing either.
+var summaries sync.Map // weak.Pointer[goja.Program] → *summary
+
+func remember(prg *goja.Program, s *summary) {
 	wp := weak.Make(prg)
-	summaries.Store(wp, n)
+	summaries.Store(wp, s)
 	runtime.AddCleanup(prg, func(wp weak.Pointer[goja.Program]) { summaries.Delete(wp) }, wp)
 }
 
@@ -203,6 +230,7 @@ type usage struct {
 	// dotted are the console identifiers read as console.name: they need
 	// that method only.
 	dotted map[*ast.Identifier]bool
+	idents map[string]bool
 }
 
 func (u *usage) name(s string) {
@@ -237,6 +265,12 @@ func (u *usage) visit(n any) bool {
 	case *ast.Identifier:
 		if !u.dotted[x] {
 			u.name(x.Name.String())
+		}
+		if !u.trusted {
+			if u.idents == nil {
+				u.idents = map[string]bool{}
+			}
+			u.idents[x.Name.String()] = true
 		}
 	case *ast.DotExpression:
 		if id, ok := x.Left.(*ast.Identifier); ok && id.Name == "console" {
@@ -315,12 +349,20 @@ func esbuildExport(b *ast.Binding) bool {
 	return ok && esbuildExportSource.MatchString(strings.Join(strings.Fields(f.Source), ""))
 }
 
-// result is the needs of the walked program, closed over the polyfills.
-func (u *usage) result() need {
+// result is the summary of the walked program, its needs closed over the
+// polyfills.
+func (u *usage) result() *summary {
 	if u.dynamic {
-		return needAll
+		return &summary{needs: needAll}
 	}
-	return closeNeeds(u.needs)
+	s := &summary{needs: closeNeeds(u.needs)}
+	if s.needs != needAll {
+		for id := range u.idents {
+			s.idents = append(s.idents, id)
+		}
+		slices.Sort(s.idents)
+	}
+	return s
 }
 
 // closeNeeds adds what n implies: polyfill code that may load runs with its

@@ -18,8 +18,10 @@ import (
 // answer the lazy names, and the first read of one evaluates its group (the
 // polyfill program is compiled once per process) and defines the name on
 // its holder as a plain data property (writable, configurable, not
-// enumerable, as in Node). A plain run pays for a few Proxies, and builds
-// no goja built-in for names it never touches (BenchmarkNewHello).
+// enumerable, as in Node). A run whose program may reach a lazy name pays
+// for a few Proxies, and builds no goja built-in for names it never
+// touches; a run that names none of them pays nothing (usage.go,
+// BenchmarkNewHello).
 //
 // What a group provides is listed in lazyNames; what Node has and the
 // playground does not is undefined (Intl: see locale.go).
@@ -93,8 +95,10 @@ type polyfills struct {
 	natives map[*goja.Object]string
 }
 
-// installPolyfills installs the guards (guard.go), the native-looking
-// Function.prototype.toString (natives.go), and makes the lazy names
+// installPolyfills installs those of n's additions (usage.go) that are
+// not installed in New itself: the guards (guard.go), the native-looking
+// Function.prototype.toString (natives.go), Node's lengths of the timers,
+// and it makes the lazy names
 // resolvable without creating a function per name (each goja function
 // costs about a microsecond and 0.7 KiB, and a plain run would pay for 30 it
 // never calls) and without building the goja built-ins that hold them:

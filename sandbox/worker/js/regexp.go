@@ -308,26 +308,10 @@ func writeRanges(b *strings.Builder, t *unicode.RangeTable) {
 	}
 }
 
-// rewriteRegExpLiterals rewrites \p{…} in the unicode regex literals of a
+// rewriteRegExpLiteral rewrites \p{…} in a unicode regex literal of a
 // parsed bundle (esbuild leaves a literal whose \p{…} is inside a class as
-// a literal). Only the pattern goja compiles changes; positions, and so the
-// source map, do not.
-func rewriteRegExpLiterals(prg *ast.Program) error {
-	var firstErr error
-	walkAST(prg, func(n any) bool {
-		if firstErr != nil {
-			return false
-		}
-		if re, ok := n.(*ast.RegExpLiteral); ok {
-			firstErr = rewriteRegExpLiteral(re)
-			return false
-		}
-		return true
-	})
-	return firstErr
-}
-
-// rewriteRegExpLiteral rewrites one literal (see rewriteRegExpLiterals).
+// a literal; Compile calls it for each). Only the pattern goja compiles
+// changes; positions, and so the source map, do not.
 func rewriteRegExpLiteral(re *ast.RegExpLiteral) error {
 	if strings.Contains(re.Flags, "u") && (strings.Contains(re.Pattern, `\p{`) || strings.Contains(re.Pattern, `\P{`)) {
 		out, err := rewriteUnicodeProperties(re.Pattern)

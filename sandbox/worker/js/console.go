@@ -23,21 +23,31 @@ type console struct {
 	indent int
 }
 
-func newConsole(e *Runtime) *goja.Object {
+func newConsole(e *Runtime, n need) *goja.Object {
 	c := &console{e: e, counts: map[string]int{}, timers: map[string]float64{}}
 	o := e.vm.NewObject()
-	for _, level := range []string{"log", "info", "warn", "error", "debug"} {
-		must(e.setNative(o, level, c.method(level)))
+	i := 0
+	def := func(name string, fn func(goja.FunctionCall) goja.Value) {
+		if consoleMethods[i] != name {
+			panic("sandbox: console method " + name + " out of order")
+		}
+		if n&(needConsoleFirst<<i) != 0 {
+			must(e.setNative(o, name, fn))
+		}
+		i++
 	}
-	must(e.setNative(o, "trace", func(call goja.FunctionCall) goja.Value {
+	for _, level := range []string{"log", "info", "warn", "error", "debug"} {
+		def(level, c.method(level))
+	}
+	def("trace", func(call goja.FunctionCall) goja.Value {
 		c.print("debug", call.Arguments, "Trace:", c.stackText())
 		return goja.Undefined()
-	}))
-	must(e.setNative(o, "dir", func(call goja.FunctionCall) goja.Value {
+	})
+	def("dir", func(call goja.FunctionCall) goja.Value {
 		c.print("log", call.Arguments[:min(1, len(call.Arguments))], "", "")
 		return goja.Undefined()
-	}))
-	must(e.setNative(o, "assert", func(call goja.FunctionCall) goja.Value {
+	})
+	def("assert", func(call goja.FunctionCall) goja.Value {
 		if call.Argument(0).ToBoolean() {
 			return goja.Undefined()
 		}
@@ -48,29 +58,29 @@ func newConsole(e *Runtime) *goja.Object {
 		}
 		c.print("error", args, head, "")
 		return goja.Undefined()
-	}))
-	must(e.setNative(o, "count", func(call goja.FunctionCall) goja.Value {
+	})
+	def("count", func(call goja.FunctionCall) goja.Value {
 		label := c.label(call)
 		c.counts[label]++
 		c.printText("info", fmt.Sprintf("%s: %d", label, c.counts[label]))
 		return goja.Undefined()
-	}))
-	must(e.setNative(o, "countReset", func(call goja.FunctionCall) goja.Value {
+	})
+	def("countReset", func(call goja.FunctionCall) goja.Value {
 		delete(c.counts, c.label(call))
 		return goja.Undefined()
-	}))
-	must(e.setNative(o, "time", func(call goja.FunctionCall) goja.Value {
+	})
+	def("time", func(call goja.FunctionCall) goja.Value {
 		c.timers[c.label(call)] = millis(e.clock.now())
 		return goja.Undefined()
-	}))
-	must(e.setNative(o, "timeLog", func(call goja.FunctionCall) goja.Value {
+	})
+	def("timeLog", func(call goja.FunctionCall) goja.Value {
 		c.timeLog(call, false)
 		return goja.Undefined()
-	}))
-	must(e.setNative(o, "timeEnd", func(call goja.FunctionCall) goja.Value {
+	})
+	def("timeEnd", func(call goja.FunctionCall) goja.Value {
 		c.timeLog(call, true)
 		return goja.Undefined()
-	}))
+	})
 	group := func(call goja.FunctionCall) goja.Value {
 		if len(call.Arguments) > 0 {
 			c.print("log", call.Arguments, "", "")
@@ -78,13 +88,13 @@ func newConsole(e *Runtime) *goja.Object {
 		c.indent++
 		return goja.Undefined()
 	}
-	must(e.setNative(o, "group", group))
-	must(e.setNative(o, "groupCollapsed", func(c goja.FunctionCall) goja.Value { return group(c) })) // its own function: it has its own name
-	must(e.setNative(o, "groupEnd", func(goja.FunctionCall) goja.Value {
+	def("group", group)
+	def("groupCollapsed", func(c goja.FunctionCall) goja.Value { return group(c) }) // its own function: it has its own name
+	def("groupEnd", func(goja.FunctionCall) goja.Value {
 		c.indent = max(0, c.indent-1)
 		return goja.Undefined()
-	}))
-	must(e.setNative(o, "table", func(call goja.FunctionCall) goja.Value {
+	})
+	def("table", func(call goja.FunctionCall) goja.Value {
 		if len(call.Arguments) == 0 {
 			return goja.Undefined()
 		}
@@ -104,7 +114,7 @@ func newConsole(e *Runtime) *goja.Object {
 		}
 		c.print("log", call.Arguments[:1], "", "")
 		return goja.Undefined()
-	}))
+	})
 	return o
 }
 

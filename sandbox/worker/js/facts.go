@@ -61,6 +61,15 @@ const FactsSymbol = "playground.facts"
 func newFactStore(e *Runtime) *factStore {
 	f := &factStore{e: e, vals: map[string]goja.Value{}, sent: map[string]json.RawMessage{}, sentAt: map[string]time.Duration{}, sentN: map[string]int{}}
 	f.obj = e.vm.NewDynamicObject(f)
+	return f
+}
+
+// defineGlobal puts the facts object on the global object under
+// Symbol.for(FactsSymbol). Only a program that may reach anything (a
+// library, a computed member of globalThis) can read it there, so install
+// adds it for those only (needFactsGlobal): it builds goja's Symbol.
+func (f *factStore) defineGlobal() {
+	e := f.e
 	symFor, ok := goja.AssertFunction(e.vm.Get("Symbol").ToObject(e.vm).Get("for"))
 	if !ok {
 		panic("Symbol.for is not a function")
@@ -68,7 +77,6 @@ func newFactStore(e *Runtime) *factStore {
 	sym, err := symFor(goja.Undefined(), e.vm.ToValue(FactsSymbol))
 	must(err)
 	must(e.vm.GlobalObject().DefineDataPropertySymbol(sym.(*goja.Symbol), f.obj, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
-	return f
 }
 
 // Get implements goja.DynamicObject.

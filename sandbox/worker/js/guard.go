@@ -43,16 +43,9 @@ const (
 	maxApplyArgs = 1 << 24
 )
 
-// guardsOn is only turned off by BenchmarkNewHello, to measure what the
-// guards cost a plain run.
-var guardsOn = true
-
-// installGuards replaces the built-ins above. It runs before any snippet
-// code (from installPolyfills), after captureBuiltins.
-func (e *Runtime) installGuards() {
-	if !guardsOn {
-		return
-	}
+// installGuards replaces the built-ins above that n names. It runs before
+// any snippet code (from installPolyfills).
+func (e *Runtime) installGuards(n need) {
 	vm := e.vm
 	original := func(o *goja.Object, name string) goja.Callable {
 		f, ok := goja.AssertFunction(o.Get(name))
@@ -61,17 +54,35 @@ func (e *Runtime) installGuards() {
 		}
 		return f
 	}
-	// The prototypes of a wrapper and of an array, not the constructors'
-	// properties: a plain run need not build String and Array.
-	str := vm.ToValue("").ToObject(vm).Prototype()
-	arr := vm.NewArray().Prototype()
-	fn := e.functionPrototype()
-	bigint := vm.Get("BigInt").ToObject(vm)
-	reflect := vm.Get("Reflect").ToObject(vm)
+	if n&needSortGuard != 0 {
+		// The prototype of an array, not the constructor's property: a
+		// run need not build Array.
+		arr := vm.NewArray().Prototype()
+		reflectSet := original(vm.Get("Reflect").ToObject(vm), "set")
+		e.replace(arr, "sort", 1, func(c goja.FunctionCall) goja.Value { return e.arraySort(c, reflectSet) })
+	}
+	if n&needStringGuards != 0 {
+		e.installStringGuards(original)
+	}
+	if n&needBigIntGuards != 0 {
+		bigint := vm.Get("BigInt").ToObject(vm)
+		for _, name := range []string{"asUintN", "asIntN"} {
+			orig := original(bigint, name)
+			signed := name == "asIntN"
+			e.replace(bigint, name, 2, func(c goja.FunctionCall) goja.Value {
+				return e.bigintAsN(orig, signed, c)
+			})
+		}
+	}
+	if n&needApplyGuards != 0 {
+		e.installApplyGuards(original)
+	}
+}
 
-	reflectSet := original(reflect, "set")
-	e.replace(arr, "sort", 1, func(c goja.FunctionCall) goja.Value { return e.arraySort(c, reflectSet) })
-
+// installStringGuards replaces repeat, padStart and padEnd.
+func (e *Runtime) installStringGuards(original func(*goja.Object, string) goja.Callable) {
+	vm := e.vm
+	str := vm.ToValue("").ToObject(vm).Prototype() // without building String
 	repeat := original(str, "repeat")
 	e.replace(str, "repeat", 1, func(c goja.FunctionCall) goja.Value {
 		s := e.thisString(c.This, "repeat")
@@ -114,14 +125,13 @@ func (e *Runtime) installGuards() {
 		})
 	}
 
-	for _, name := range []string{"asUintN", "asIntN"} {
-		orig := original(bigint, name)
-		signed := name == "asIntN"
-		e.replace(bigint, name, 2, func(c goja.FunctionCall) goja.Value {
-			return e.bigintAsN(orig, signed, c)
-		})
-	}
+}
 
+// installApplyGuards replaces Function.prototype.apply, Reflect.apply and
+// Reflect.construct.
+func (e *Runtime) installApplyGuards(original func(*goja.Object, string) goja.Callable) {
+	fn := e.functionPrototype()
+	reflect := e.vm.Get("Reflect").ToObject(e.vm)
 	apply := original(fn, "apply")
 	e.replace(fn, "apply", 2, func(c goja.FunctionCall) goja.Value {
 		if len(c.Arguments) < 2 || goja.IsUndefined(c.Arguments[1]) || goja.IsNull(c.Arguments[1]) {

@@ -245,3 +245,28 @@ console.log(await host.log("x".repeat(600000)));`)})
 		t.Errorf("call events: %d; pending args %d bytes, settled args %.80s", len(calls), len(calls[0].Args[0]), calls[1].Args)
 	}
 }
+
+// A run builds the host object and the host globals only when its program
+// may reach them (pay-per-use set-up, usage.go): by a global's name, by
+// the "playground" module's host, or by any route that does not spell the
+// name. Each route finds the same functions.
+func TestHostGlobalsReachedEveryWay(t *testing.T) {
+	h := newHarness(t, Config{Host: echoHost(), Globals: []string{"log", "kv"}})
+	for _, c := range []struct{ name, src, want string }{
+		{"by name", `console.log(typeof log, typeof kv.get, JSON.stringify(await log(1)))`, "function function [1]"},
+		{"through the module", `import { host } from "playground"; console.log(typeof host.log, JSON.stringify(await host.echo(2)))`, "function [2]"},
+		{"computed", `const k = "gol".split("").reverse().join(""); console.log(typeof globalThis[k], JSON.stringify(await globalThis[k](3)))`, "function [3]"},
+		{"listed", `console.log(Object.getOwnPropertyNames(globalThis).filter((k) => k === "kv").length)`, "1"},
+		{"eval", `console.log(typeof (0, eval)("kv"))`, "object"},
+		{"not named", `console.log("plain")`, "plain"},
+	} {
+		res, rec := run(t, h, Request{Files: files("main.js", c.src)})
+		if res.Outcome != OutcomeOK {
+			t.Errorf("%s: outcome %s: %+v", c.name, res.Outcome, rec.errors())
+			continue
+		}
+		if got := strings.Join(rec.logs(), "\n"); got != c.want {
+			t.Errorf("%s: logs %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -168,6 +168,11 @@ func (e *Runtime) lib(c goja.FunctionCall) goja.Value {
 // imports them would: the worker prepares its next runtime this way while it
 // waits. An error stops the preload; the run meets it again itself.
 func (e *Runtime) Preload(uses []bundle.LibraryUse) {
+	if len(uses) > 0 {
+		// Library code may reach anything: everything is installed before
+		// it runs, as for a program that imports a library (usage.go).
+		e.install(needAll)
+	}
 	for _, u := range uses {
 		args := []goja.Value{e.vm.ToValue(u.Name)}
 		if u.Names != nil {
@@ -181,21 +186,42 @@ func (e *Runtime) Preload(uses []bundle.LibraryUse) {
 
 // Compile parses a bundle with its inline source map. The loader refuses
 // every file: a sourceMappingURL that is not inline is ignored, and no
-// snippet can make the worker read a file.
+// snippet can make the worker read a file. One walk over the parsed
+// program rewrites what goja would get wrong (\p{…} in regex literals,
+// constant-folded BigInt operators) and summarises what the program may
+// reach (usage.go), which New and Execute read back to install only that.
 func Compile(code string) (*goja.Program, error) {
-	ast, err := goja.Parse("bundle.js", code, parser.WithSourceMapLoader(noSourceMapFiles))
+	tree, err := goja.Parse("bundle.js", code, parser.WithSourceMapLoader(noSourceMapFiles))
 	if err != nil {
 		return nil, err
 	}
-	if strings.Contains(code, `\p{`) || strings.Contains(code, `\P{`) {
-		if err := rewriteRegExpLiterals(ast); err != nil {
-			return nil, err
+	rewriteRE := strings.Contains(code, `\p{`) || strings.Contains(code, `\P{`)
+	unfold := bigIntLiteral.MatchString(code) && (strings.Contains(code, "**") || strings.Contains(code, "<<") || strings.Contains(code, ">>"))
+	u := &usage{}
+	var reErr error
+	walkAST(tree, func(n any) bool {
+		more := u.visit(n) // false once the program is dynamic
+		if rewriteRE && reErr == nil {
+			if re, ok := n.(*ast.RegExpLiteral); ok {
+				reErr = rewriteRegExpLiteral(re)
+			}
+			more = more || reErr == nil
 		}
+		if unfold {
+			unfoldBigIntOperator(n)
+			more = true
+		}
+		return more
+	})
+	if reErr != nil {
+		return nil, reErr
 	}
-	if bigIntLiteral.MatchString(code) && (strings.Contains(code, "**") || strings.Contains(code, "<<") || strings.Contains(code, ">>")) {
-		unfoldBigIntOperators(ast)
+	prg, err := goja.CompileAST(tree, true)
+	if err != nil {
+		return nil, err
 	}
-	return goja.CompileAST(ast, true)
+	remember(prg, u.result())
+	return prg, nil
 }
 
 // bigIntLiteral finds a BigInt literal (or something like one: the check
@@ -212,21 +238,26 @@ var bigIntLiteral = regexp.MustCompile(`[0-9a-fA-F]n\b`)
 // result.
 func unfoldBigIntOperators(prg *ast.Program) {
 	walkAST(prg, func(n any) bool {
-		if b, ok := n.(*ast.BinaryExpression); ok {
-			switch b.Operator {
-			case token.EXPONENT, token.SHIFT_LEFT, token.SHIFT_RIGHT:
-				if _, seq := b.Right.(*ast.SequenceExpression); !seq {
-					b.Right = &ast.SequenceExpression{Sequence: []ast.Expression{
-						&ast.NumberLiteral{Idx: b.Right.Idx0(), Literal: "0", Value: int64(0)}, b.Right}}
-				}
-			}
-		}
+		unfoldBigIntOperator(n)
 		return true
 	})
 }
 
-// walkAST calls visit once for every node (pointer) of a
-// parsed program, parents first, descending into a node's exported fields
+// unfoldBigIntOperator unfolds one node (see unfoldBigIntOperators).
+func unfoldBigIntOperator(n any) {
+	if b, ok := n.(*ast.BinaryExpression); ok {
+		switch b.Operator {
+		case token.EXPONENT, token.SHIFT_LEFT, token.SHIFT_RIGHT:
+			if _, seq := b.Right.(*ast.SequenceExpression); !seq {
+				b.Right = &ast.SequenceExpression{Sequence: []ast.Expression{
+					&ast.NumberLiteral{Idx: b.Right.Idx0(), Literal: "0", Value: int64(0)}, b.Right}}
+			}
+		}
+	}
+}
+
+// walkAST calls visit once for every node of a parsed program (as a
+// pointer, also a node held by value in its parent), parents first, descending into a node's exported fields
 // while visit returns true. goja's ast has no walker of its own; this one
 // skips the source files the nodes point at and keeps its own stack, so no
 // nesting depth escapes it (a depth cap would let deeply nested code slip
@@ -251,9 +282,16 @@ func walkAST(prg *ast.Program, visit func(n any) bool) {
 				continue
 			}
 			for i := v.NumField() - 1; i >= 0; i-- { // pushed in reverse: visited in order
-				if v.Type().Field(i).IsExported() {
-					stack = append(stack, v.Field(i))
+				if !v.Type().Field(i).IsExported() {
+					continue
 				}
+				f := v.Field(i)
+				if f.Kind() == reflect.Struct && f.CanAddr() {
+					// A node held by value (DotExpression.Identifier,
+					// PropertyShort.Name): visited as a pointer too.
+					f = f.Addr()
+				}
+				stack = append(stack, f)
 			}
 		case reflect.Slice:
 			for i := v.Len() - 1; i >= 0; i-- {

@@ -164,9 +164,6 @@ func (e *Runtime) optInt(method string, o *goja.Object, name string, def, lo, hi
 
 // installLocale replaces goja's locale methods (see the file comment).
 func (e *Runtime) installLocale() {
-	if benchOff.locale {
-		return
-	}
 	vm := e.vm
 	proto := func(ctor string) *goja.Object {
 		return vm.GlobalObject().Get(ctor).ToObject(vm).Get("prototype").ToObject(vm)

@@ -18,8 +18,10 @@ import (
 // answer the lazy names, and the first read of one evaluates its group (the
 // polyfill program is compiled once per process) and defines the name on
 // its holder as a plain data property (writable, configurable, not
-// enumerable, as in Node). A plain run pays for a few Proxies, and builds
-// no goja built-in for names it never touches (BenchmarkNewHello).
+// enumerable, as in Node). A run whose program may reach a lazy name pays
+// for a few Proxies, and builds no goja built-in for names it never
+// touches; a run that names none of them pays nothing (usage.go,
+// BenchmarkNewHello).
 //
 // What a group provides is listed in lazyNames; what Node has and the
 // playground does not is undefined (Intl: see locale.go).
@@ -93,8 +95,10 @@ type polyfills struct {
 	natives map[*goja.Object]string
 }
 
-// installPolyfills installs the guards (guard.go), the native-looking
-// Function.prototype.toString (natives.go), and makes the lazy names
+// installPolyfills installs those of n's additions (usage.go) that are
+// not installed in New itself: the guards (guard.go), the native-looking
+// Function.prototype.toString (natives.go), Node's lengths of the timers,
+// and it makes the lazy names
 // resolvable without creating a function per name (each goja function
 // costs about a microsecond and 0.7 KiB, and a plain run would pay for 30 it
 // never calls) and without building the goja built-ins that hold them:
@@ -105,61 +109,73 @@ type polyfills struct {
 // any other name passes through to the old prototype. The first read of a
 // lazy name evaluates its group and defines the name on the holder itself,
 // so the Proxy is not consulted for it again, also after a delete.
-func (e *Runtime) installPolyfills() {
+func (e *Runtime) installPolyfills(n need) {
 	vm := e.vm
-	e.installGuards()
-	e.installNativeToString()
-	// The traps below (and the sort guard) run inside snippet code: take
-	// Reflect.has and Reflect.get now, while they are surely the intrinsics
-	// (no snippet code has run), with plain Go reads rather than resolving
-	// them through descriptors (lazyBuiltin), which costs a plain run 4 KiB.
-	reflect := vm.Get("Reflect").ToObject(vm)
-	if f, ok := goja.AssertFunction(reflect.Get("has")); ok {
-		e.b.reflectHas = f
+	e.installGuards(n)
+	if n&needNativeToString != 0 {
+		e.installNativeToString()
 	}
-	if f, ok := goja.AssertFunction(reflect.Get("get")); ok {
-		e.b.reflectGet = f
+	if n&(needPolyfills|needSortGuard) != 0 {
+		// The traps below (and the sort guard) run inside snippet code: take
+		// Reflect.has and Reflect.get now, while they are surely the intrinsics
+		// (no snippet code has run), with plain Go reads rather than resolving
+		// them through descriptors (lazyBuiltin), which costs a run 4 KiB.
+		reflect := vm.Get("Reflect").ToObject(vm)
+		if f, ok := goja.AssertFunction(reflect.Get("has")); ok {
+			e.b.reflectHas = f
+		}
+		if f, ok := goja.AssertFunction(reflect.Get("get")); ok {
+			e.b.reflectGet = f
+		}
 	}
 	// Node's lengths (setTimeout(callback, after, arg1, arg2, arg3)).
-	for name, length := range map[string]int{"setTimeout": 5, "setInterval": 5, "clearTimeout": 1, "clearInterval": 1} {
-		if fn, ok := vm.Get(name).(*goja.Object); ok {
-			must(fn.DefineDataProperty("length", vm.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
-		}
-	}
-	if fn, ok := vm.Get("queueMicrotask").(*goja.Object); ok {
-		e.markNative(fn, "queueMicrotask")
-	}
-	if c, ok := vm.Get("crypto").(*goja.Object); ok {
-		if fn, ok := c.Get("getRandomValues").(*goja.Object); ok {
-			must(fn.DefineDataProperty("length", vm.ToValue(1), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
-		}
-	}
-	if benchOff.holders {
-		return
-	}
-	g := vm.GlobalObject()
-	for path, names := range lazyByHolder() {
-		var h *goja.Object
-		switch path {
-		case "":
-			h = g
-		case "String.prototype":
-			// String.prototype without building the String constructor.
-			h = vm.ToValue("").ToObject(vm).Prototype()
-		case "Iterator.prototype":
-			h = e.iteratorPrototype()
-		default: // a constructor's statics: lazyStatics
+	for _, t := range []struct {
+		bit    need
+		name   string
+		length int
+	}{{needSetTimeout, "setTimeout", 5}, {needSetInterval, "setInterval", 5}, {needClearTimeout, "clearTimeout", 1}, {needClearInterval, "clearInterval", 1}} {
+		if n&t.bit == 0 {
 			continue
 		}
-		e.lazyHolder(h, names)
+		if fn, ok := vm.Get(t.name).(*goja.Object); ok {
+			must(fn.DefineDataProperty("length", vm.ToValue(t.length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		}
 	}
-	e.installStatics()
+	if n&needQueueMicrotask != 0 {
+		if fn, ok := vm.Get("queueMicrotask").(*goja.Object); ok {
+			e.markNative(fn, "queueMicrotask")
+		}
+	}
+	if n&needCrypto != 0 {
+		if c, ok := vm.Get("crypto").(*goja.Object); ok {
+			if fn, ok := c.Get("getRandomValues").(*goja.Object); ok {
+				must(fn.DefineDataProperty("length", vm.ToValue(1), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+			}
+		}
+	}
+	g := vm.GlobalObject()
+	// In a fixed order (a map's is not): the same runtime every time.
+	for _, h := range []struct {
+		bit  need
+		path string
+	}{{needGlobalHolder, ""}, {needStringHolder, "String.prototype"}, {needIteratorHolder, "Iterator.prototype"}} {
+		if n&h.bit == 0 {
+			continue
+		}
+		var o *goja.Object
+		switch h.path {
+		case "":
+			o = g
+		case "String.prototype":
+			// String.prototype without building the String constructor.
+			o = vm.ToValue("").ToObject(vm).Prototype()
+		case "Iterator.prototype":
+			o = e.iteratorPrototype()
+		}
+		e.lazyHolder(o, lazyByHolder()[h.path])
+	}
+	e.installStatics(n)
 }
-
-// benchOff turns single Node additions off: only BenchmarkNewHello sets
-// it, to measure what each costs a plain run (nodeAdditions turns them all
-// off, guardsOn the guards).
-var benchOff struct{ regexp, locale, holders bool }
 
 // lazyByHolder is lazyNames and iteratorHelpers by holder path, built once
 // per process (the maps are only read).
@@ -233,19 +249,21 @@ func (e *Runtime) lazyHolder(h *goja.Object, names map[string]lazyName) {
 // asyncIterator group hands to the others. The prototype chains stay
 // exactly Node's (a Proxy in Function.prototype's chain would answer for
 // every function).
-func (e *Runtime) installStatics() {
+func (e *Runtime) installStatics(n need) {
 	vm := e.vm
-	sym := goja.NewSymbol("Symbol.asyncIterator")
-	ai := vm.NewObject()
-	must(ai.Set("asyncIterator", sym))
-	if e.poly.groups == nil {
-		e.poly.groups = map[string]*goja.Object{}
+	if n&needAsyncIterator != 0 {
+		sym := goja.NewSymbol("Symbol.asyncIterator")
+		ai := vm.NewObject()
+		must(ai.Set("asyncIterator", sym))
+		if e.poly.groups == nil {
+			e.poly.groups = map[string]*goja.Object{}
+		}
+		e.poly.groups["asyncIterator"] = ai
+		must(vm.Get("Symbol").ToObject(vm).DefineDataProperty("asyncIterator", sym, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
 	}
-	e.poly.groups["asyncIterator"] = ai
-	must(vm.Get("Symbol").ToObject(vm).DefineDataProperty("asyncIterator", sym, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
 	for _, l := range lazyNames {
 		length, ok := staticLengths[l.holder+"."+l.name]
-		if !ok {
+		if !ok || n&needByName()[l.name] == 0 {
 			continue
 		}
 		var impl goja.Callable

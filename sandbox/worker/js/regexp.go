@@ -23,9 +23,6 @@ import (
 
 // installRegExp replaces the global RegExp with the rewriting Proxy.
 func (e *Runtime) installRegExp() {
-	if benchOff.regexp {
-		return
-	}
 	vm := e.vm
 	g := vm.GlobalObject()
 	target := g.Get("RegExp").ToObject(vm)
@@ -311,29 +308,17 @@ func writeRanges(b *strings.Builder, t *unicode.RangeTable) {
 	}
 }
 
-// rewriteRegExpLiterals rewrites \p{…} in the unicode regex literals of a
+// rewriteRegExpLiteral rewrites \p{…} in a unicode regex literal of a
 // parsed bundle (esbuild leaves a literal whose \p{…} is inside a class as
-// a literal). Only the pattern goja compiles changes; positions, and so the
-// source map, do not.
-func rewriteRegExpLiterals(prg *ast.Program) error {
-	var firstErr error
-	walkAST(prg, func(n any) bool {
-		if firstErr != nil {
-			return false
+// a literal; Compile calls it for each). Only the pattern goja compiles
+// changes; positions, and so the source map, do not.
+func rewriteRegExpLiteral(re *ast.RegExpLiteral) error {
+	if strings.Contains(re.Flags, "u") && (strings.Contains(re.Pattern, `\p{`) || strings.Contains(re.Pattern, `\P{`)) {
+		out, err := rewriteUnicodeProperties(re.Pattern)
+		if err != nil {
+			return fmt.Errorf("SyntaxError: Invalid regular expression: /%s/%s: %v", re.Pattern, re.Flags, err)
 		}
-		re, ok := n.(*ast.RegExpLiteral)
-		if !ok {
-			return true
-		}
-		if strings.Contains(re.Flags, "u") && (strings.Contains(re.Pattern, `\p{`) || strings.Contains(re.Pattern, `\P{`)) {
-			out, err := rewriteUnicodeProperties(re.Pattern)
-			if err != nil {
-				firstErr = fmt.Errorf("SyntaxError: Invalid regular expression: /%s/%s: %v", re.Pattern, re.Flags, err)
-				return false
-			}
-			re.Pattern = out
-		}
-		return false
-	})
-	return firstErr
+		re.Pattern = out
+	}
+	return nil
 }

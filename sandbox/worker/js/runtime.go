@@ -98,15 +98,21 @@ type Runtime struct {
 	libs     map[string]goja.Value // libraries evaluated in this run, by name
 	registry *Libraries
 
-	main       *goja.Promise // the entry module's evaluation
-	output     goja.Value
-	gotOutput  bool
-	script     bool                  // script mode: the output is the return value or the output global
-	entry      string                // the entry file (script mode shifts its line 1)
-	security   map[*goja.Object]bool // errors the runtime threw as SECURITY_ERROR
-	poly       polyfills
-	goThrown   map[*goja.Object]bool // errors the runtime's Go code threw (throw)
-	rejections []*goja.Promise       // rejected without a handler, to report after the current task
+	main      *goja.Promise // the entry module's evaluation
+	output    goja.Value
+	gotOutput bool
+	script    bool                  // script mode: the output is the return value or the output global
+	entry     string                // the entry file (script mode shifts its line 1)
+	security  map[*goja.Object]bool // errors the runtime threw as SECURITY_ERROR
+	poly      polyfills
+	// installed is what install added; consoleSet whether it defined
+	// console (every run has one).
+	installed     need
+	consoleSet    bool
+	deterministic bool
+	useHost       bool                  // the program may call a host function (mayCallHost)
+	goThrown      map[*goja.Object]bool // errors the runtime's Go code threw (throw)
+	rejections    []*goja.Promise       // rejected without a handler, to report after the current task
 }
 
 // clock tells time inside a run: wall time, or in deterministic mode a
@@ -158,6 +164,7 @@ func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pip
 	e.emit, e.timeout, e.input, e.call, e.replies = emit, j.Timeout, j.Input, j.Call, j.Replies
 	e.globals = j.Globals
 	e.script, e.entry = j.Mode == pipe.ModeScript, j.Entry
+	e.install(e.needsOf(j)) // before any of the program's code
 	mode := pipe.ModeModule
 	if e.script {
 		mode = pipe.ModeScript
@@ -169,7 +176,8 @@ func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pip
 	stopWatch := context.AfterFunc(ctx, func() { e.vm.Interrupt(e.interruptCause(ctx)) })
 	defer stopWatch()
 
-	if len(e.host) > 0 {
+	e.useHost = e.mayCallHost(summaryOf(j.Program))
+	if e.useHost {
 		// Host replies are parsed while snippet code runs: find JSON.parse
 		// now, while it is surely the intrinsic (newBuiltins).
 		_, _ = e.b.jsonParse(goja.Undefined(), e.vm.ToValue("0"))
@@ -204,6 +212,27 @@ func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pip
 		res.Outcome, res.TimedOut = e.endWith(cause)
 	}
 	return res
+}
+
+// mayCallHost reports whether a program with summary s may call a host
+// function: the run has some, and the program spells the runtime object's
+// host (the "playground" module's), or one of the host globals, or may
+// reach anything. Otherwise the run builds neither the host object nor
+// the host globals (a program cannot tell: it names none of them).
+func (e *Runtime) mayCallHost(s *summary) bool {
+	if len(e.host) == 0 {
+		return false
+	}
+	if s.spells(bundle.FieldHost) {
+		return true
+	}
+	for _, g := range e.globals {
+		root, _, _ := strings.Cut(g, ".")
+		if s.spells(root) {
+			return true
+		}
+	}
+	return false
 }
 
 // interruptCause is why ctx ended: the run's own deadline, the memory
@@ -246,7 +275,11 @@ func (e *Runtime) endWith(cause error) (pipe.Outcome, bool) {
 	}
 }
 
-// setup builds the global scope: ECMAScript built-ins, console and timers.
+// setup builds what every run needs (the builtins the runtime itself
+// calls, the encoders, the rejection tracker, the facts store) and, when j
+// names its program, the globals and additions that program may reach
+// (install). A runtime made without a program (the worker prepares one
+// before the next job arrives) gets those in Execute.
 func (e *Runtime) setup(j Job) {
 	vm := e.vm
 	vm.SetMaxCallStackSize(e.lim.MaxCallStack)
@@ -256,10 +289,6 @@ func (e *Runtime) setup(j Job) {
 		vm.SetTimeSource(func() time.Time { return e.clock.base.Add(e.clock.elapsed) })
 	}
 	e.b = e.newBuiltins()
-	if nodeAdditions {
-		e.installRegExp()
-		e.installLocale()
-	}
 	e.enc = encoder{vm: vm, b: &e.b, lim: e.lim.PreviewLimits}
 	e.jsonEn = encoder{vm: vm, b: &e.b, lim: e.lim.PreviewLimits, json: true}
 	vm.SetPromiseRejectionTracker(func(p *goja.Promise, op goja.PromiseRejectionOperation) {
@@ -274,23 +303,98 @@ func (e *Runtime) setup(j Job) {
 			}
 		}
 	})
-	must(vm.Set("console", newConsole(e)))
-	must(vm.Set("setTimeout", e.setTimer(false)))
-	must(vm.Set("setInterval", e.setTimer(true)))
-	must(vm.Set("clearTimeout", e.clearTimer))
-	must(vm.Set("clearInterval", e.clearTimer))
-	must(vm.Set("queueMicrotask", e.queueMicrotask()))
-	perf := vm.NewObject()
-	must(perf.Set("now", func(goja.FunctionCall) goja.Value { return vm.ToValue(millis(e.clock.now())) }))
-	must(vm.Set("performance", perf))
-	must(vm.Set("crypto", e.cryptoObject(j.Deterministic)))
-	e.nameNatives(vm.GlobalObject(), "setTimeout", "setInterval", "clearTimeout", "clearInterval")
-	e.nameNatives(perf) // console and crypto name theirs (setNative)
-	if nodeAdditions {
-		e.installPolyfills() // it takes Reflect.has and Reflect.get for its traps
-	}
+	e.deterministic = j.Deterministic
 	e.facts = newFactStore(e)
+	if j.Program != nil {
+		e.install(e.needsOf(j))
+	}
 }
+
+// needsOf is what j's run may reach: its program's summary (usage.go), or
+// everything in script mode (its require is a global any code may find).
+func (e *Runtime) needsOf(j Job) need {
+	if j.Mode == pipe.ModeScript {
+		return needAll
+	}
+	return usageOf(j.Program)
+}
+
+// install adds the globals and Node-compatibility additions of n that are
+// not installed yet. It must run before any code that could reach them:
+// it reads the built-ins it wraps as goja made them. The order is the one
+// a runtime with everything gets, so that the global object's properties
+// are listed in the same order however they were installed (only a
+// program that needs everything can list them).
+func (e *Runtime) install(n need) {
+	n &= installable &^ e.installed
+	if n == 0 && e.consoleSet {
+		return
+	}
+	e.installed |= n
+	vm := e.vm
+	if n&needRegExp != 0 {
+		e.installRegExp()
+	}
+	if n&needLocale != 0 {
+		e.installLocale()
+	}
+	if !e.consoleSet || n&needConsole != 0 {
+		// Every run has a console, with the methods its program may reach
+		// (all of them once it may list them). More methods later (a job
+		// that needs more than New's) make a new one in the same place:
+		// no code has seen the old one.
+		e.consoleSet = true
+		must(vm.Set("console", newConsole(e, e.installed&needConsole)))
+	}
+	timers := []struct {
+		bit  need
+		name string
+		fn   func(goja.FunctionCall) goja.Value
+		len  int
+	}{
+		{needSetTimeout, "setTimeout", nil, 5}, {needSetInterval, "setInterval", nil, 5},
+		{needClearTimeout, "clearTimeout", e.clearTimer, 1}, {needClearInterval, "clearInterval", e.clearTimer, 1},
+	}
+	for _, t := range timers {
+		if n&t.bit == 0 {
+			continue
+		}
+		fn := t.fn
+		if fn == nil {
+			fn = e.setTimer(t.name == "setInterval")
+		}
+		must(vm.Set(t.name, fn))
+	}
+	if n&needQueueMicrotask != 0 {
+		must(vm.Set("queueMicrotask", e.queueMicrotask()))
+	}
+	var perf *goja.Object
+	if n&needPerformance != 0 {
+		perf = vm.NewObject()
+		must(perf.Set("now", func(goja.FunctionCall) goja.Value { return vm.ToValue(millis(e.clock.now())) }))
+		must(vm.Set("performance", perf))
+	}
+	if n&needCrypto != 0 {
+		must(vm.Set("crypto", e.cryptoObject(e.deterministic)))
+	}
+	g := vm.GlobalObject()
+	for _, t := range timers {
+		if n&t.bit != 0 {
+			e.nameNatives(g, t.name)
+		}
+	}
+	if perf != nil {
+		e.nameNatives(perf) // console and crypto name theirs (setNative)
+	}
+	e.installPolyfills(n)
+	if n&needFactsGlobal != 0 {
+		e.facts.defineGlobal()
+	}
+}
+
+// installable limits what install adds: only BenchmarkNewHello narrows
+// it, to measure what each addition costs a run.
+var installable = needAll
 
 // queueMicrotaskSource defines queueMicrotask in JS over the intrinsic
 // Promise, captured before snippet code runs. (A Go function that calls back
@@ -310,11 +414,6 @@ func (e *Runtime) queueMicrotask() goja.Value {
 	must(err)
 	return v
 }
-
-// nodeAdditions installs what goja lacks and Node has (polyfill.go,
-// regexp.go, locale.go). Only BenchmarkNewHello turns it off, to measure
-// what the additions cost a plain run.
-var nodeAdditions = true
 
 func must(err error) {
 	if err != nil {
@@ -346,8 +445,13 @@ func (e *Runtime) run(ctx context.Context, prg *goja.Program) (err error) {
 			return e.uncaught(err)
 		}
 	}
-	must(rt.Set(bundle.FieldHost, e.hostObject()))
-	must(rt.Set(bundle.FieldLib, e.lib))
+	if e.useHost {
+		// Not enumerable, as lib: reached by its name only.
+		must(rt.DefineDataProperty(bundle.FieldHost, e.hostObject(), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+	}
+	// Not enumerable: a program reaches lib only by its name (usage.go),
+	// not by listing the runtime object's values.
+	must(rt.DefineDataProperty(bundle.FieldLib, e.vm.ToValue(e.lib), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
 	must(rt.Set(bundle.FieldDone, func(c goja.FunctionCall) goja.Value {
 		e.output, e.gotOutput = c.Argument(0), true
 		return goja.Undefined()

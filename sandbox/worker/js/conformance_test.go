@@ -15,10 +15,6 @@ var conformanceOnly = flag.String("conformance", "", "run only the conformance s
 // Node 20's on purpose; want is the playground's exact output (a clear
 // error naming what is missing, or a newer standard than Node 20 has).
 var deviations = map[string]struct{ reason, want string }{
-	"intl_absent": {
-		reason: "the playground has no Intl (locale.go): typeof Intl is undefined and using it is a ReferenceError naming Intl; toLocaleString covers the basics",
-		want:   "undefined\nReferenceError\n",
-	},
 	"regex_match_indices": {
 		reason: "goja has no d flag (match indices): it is a SyntaxError naming the flag, at the snippet's line",
 		want:   "SyntaxError\n",

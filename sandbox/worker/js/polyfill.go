@@ -67,6 +67,7 @@ var lazyNames = []lazyName{
 	{"", "URL", "nodeURL", "URL"},
 	{"", "URLSearchParams", "nodeURL", "URLSearchParams"},
 	{"", "Iterator", "Iterator", "Iterator"},
+	{"", "Intl", "intl", "Intl"},
 	{"Symbol", "asyncIterator", "asyncIterator", "asyncIterator"},
 	{"Object", "groupBy", "objectGroupBy", "groupBy"},
 	{"Map", "groupBy", "mapGroupBy", "groupBy"},
@@ -360,6 +361,15 @@ func (e *Runtime) group(name string) *goja.Object {
 	e.poly.loading[name] = true
 	defer delete(e.poly.loading, name)
 	var out *goja.Object
+	if name == "intl" { // Go: package intl
+		out = e.vm.NewObject()
+		must(out.Set("Intl", e.locale().Namespace()))
+		if e.poly.groups == nil {
+			e.poly.groups = map[string]*goja.Object{}
+		}
+		e.poly.groups[name] = out
+		return out
+	}
 	if name == "url" {
 		v, err := e.vm.RunProgram(urlProgram())
 		if err != nil {

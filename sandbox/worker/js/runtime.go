@@ -15,6 +15,7 @@ import (
 
 	"github.com/playground-dev/playground/sandbox/pipe"
 	"github.com/playground-dev/playground/sandbox/worker/bundle"
+	"github.com/playground-dev/playground/sandbox/worker/js/intl"
 )
 
 // Reasons a runtime is interrupted; they decide the outcome. The worker
@@ -105,6 +106,7 @@ type Runtime struct {
 	entry     string                // the entry file (script mode shifts its line 1)
 	security  map[*goja.Object]bool // errors the runtime threw as SECURITY_ERROR
 	poly      polyfills
+	loc       *intl.Locale // locale.go: made on first use
 	// installed is what install added; consoleSet whether it defined
 	// console (every run has one).
 	installed     need

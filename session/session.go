@@ -106,6 +106,16 @@ type Session struct {
 	protocolErrors int
 	closing        bool // too many protocol errors: the writer closes after flushing
 
+	// ctx and cancel are the session's lifetime (set by Serve before the
+	// first send); wmu is held by whoever writes to the socket: the
+	// writer, or a producer writing directly (send).
+	ctx    context.Context
+	cancel context.CancelFunc
+	wmu    sync.Mutex
+	held   atomic.Bool // messages wait for holdT (send)
+	tmu    sync.Mutex  // guards holdT
+	holdT  *time.Timer // made at the first held message
+
 	mu     sync.Mutex // guards active
 	active *activeRun
 }
@@ -145,13 +155,15 @@ func (s *Session) Serve(ctx context.Context) error {
 	defer m.Sessions.Add(-1)
 
 	base := ctx
-	defer s.out.drop() // 3rd: what was never written leaves the budget
+	defer s.out.drop() // 4th: what was never written leaves the budget
+	defer s.stopHold() // 3rd: no flush of held messages is pending
 	var wg sync.WaitGroup
 	defer wg.Wait() // 2nd: nothing outlives Serve
 	// The session's own lifetime: the server's ending (base) does not cut it
 	// short, goAway ends it after the run's done is out.
 	ctx, cancel := context.WithCancel(context.WithoutCancel(base))
 	defer cancel() // 1st: stop the writer, the pinger and the run
+	s.ctx, s.cancel = ctx, cancel
 
 	hello := s.cfg.Hello
 	hello.Type, hello.Protocol, hello.Session = ws.TypeHello, ws.Subprotocol, s.id

@@ -3,9 +3,9 @@ package ws
 import (
 	"encoding/json"
 	"math/rand/v2"
-	"strconv"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -174,4 +174,3 @@ func BenchmarkDecodeRun(b *testing.B) {
 		}
 	})
 }
-

@@ -9,17 +9,17 @@ import (
 	"github.com/playground-dev/playground/ws"
 )
 
-// outbox holds encoded messages waiting for the writer. It never blocks a
+// outbox holds encoded messages waiting to be written. It never blocks a
 // producer: past maxBytes, or past the server's Budget for all sessions or
 // this client, it drops everything, marks itself overflowed and calls
 // onOverflow, which closes the socket (the client is too slow). Bytes count
 // against the budget from push until written. It is safe for concurrent use.
 type outbox struct {
 	maxBytes   int
-	budget     *Budget       // nil: none
-	key        string        // the client's key in budget
-	wake       chan struct{} // buffered 1: there is something to do
-	onOverflow func()        // called once, by the producer that overflowed
+	budget     *Budget // nil: none
+	key        string  // the client's key in budget
+	onOverflow func()  // called once, by the producer that overflowed
+	wake       func()  // starts the writer (Session.wakeWriter)
 
 	mu          sync.Mutex // guards the fields below
 	q           [][]byte
@@ -30,14 +30,16 @@ type outbox struct {
 }
 
 func newOutbox(maxBytes int, budget *Budget, key string, onOverflow func()) *outbox {
-	return &outbox{maxBytes: maxBytes, budget: budget, key: key, wake: make(chan struct{}, 1), onOverflow: onOverflow}
+	return &outbox{maxBytes: maxBytes, budget: budget, key: key, onOverflow: onOverflow}
 }
 
-func (o *outbox) push(b []byte) {
+// push queues b and returns how many bytes are queued (0 when b was
+// dropped).
+func (o *outbox) push(b []byte) int {
 	o.mu.Lock()
 	if o.overflowed || o.closeCode != 0 {
 		o.mu.Unlock()
-		return
+		return 0
 	}
 	if o.bytes+len(b) > o.maxBytes || !o.budget.reserve(o.key, len(b)) {
 		o.overflowed = true
@@ -45,12 +47,14 @@ func (o *outbox) push(b []byte) {
 		o.q, o.bytes = nil, 0
 		o.mu.Unlock()
 		o.onOverflow() // the writer may be stuck in a write to this peer: unblock it now
-		o.signal()
-		return
+		o.wake()
+		return 0
 	}
 	o.q = append(o.q, b)
 	o.bytes += len(b)
+	n := o.bytes
 	o.mu.Unlock()
+	return n
 }
 
 func (o *outbox) closeAfterFlush(code websocket.StatusCode, reason string) {
@@ -59,14 +63,14 @@ func (o *outbox) closeAfterFlush(code websocket.StatusCode, reason string) {
 		o.closeCode, o.closeReason = code, reason
 	}
 	o.mu.Unlock()
-	o.signal()
+	o.wake()
 }
 
-func (o *outbox) signal() {
-	select {
-	case o.wake <- struct{}{}:
-	default:
-	}
+// pending reports whether the writer has something to do.
+func (o *outbox) pending() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return len(o.q) > 0 || o.overflowed || o.closeCode != 0
 }
 
 // drop discards what is still queued and gives its budget back; nothing is
@@ -104,33 +108,36 @@ func (o *outbox) takeDirect(max int) (msgs [][]byte, ok bool) {
 	return msgs, true
 }
 
-// directMax bounds what a producer writes itself (send): well under the
-// 64 KiB a cork holds before it must flush, so a direct write never waits.
-const directMax = 16 << 10
-
 // holdFor is how long a run's messages before its done may wait to be
 // written together with what follows them: a run's started, logs and done
 // usually leave in one write (issue 12), and a line printed by a run that
 // goes on is on the socket at most this late.
 const holdFor = time.Millisecond
 
+// directMax bounds what a producer writes itself (send), and what is held
+// before it is written: well under the 64 KiB a cork holds before it must
+// flush, so a direct write never waits.
+const directMax = 16 << 10
+
 // send encodes v (ws.Marshal: the run messages without reflection) and
 // queues it. A message that ends something (done, hello, pong,
 // protocol_error) is written at once, with everything queued before it, by
 // the calling goroutine when that costs no wait (writeDirect), else by the
 // writer. A run's other messages are held for at most holdFor, or until
-// such a message comes.
+// such a message comes or directMax bytes are queued.
 func (s *Session) send(v any) {
 	b, err := ws.Marshal(v)
 	if err != nil {
 		s.cfg.Log.Error("encode message", "session", s.id, "err", err)
 		return
 	}
-	s.out.push(b)
+	queued := s.out.push(b)
 	switch v.(type) {
 	case ws.Started, ws.Log, ws.Fact, ws.Call, ws.CallStart, ws.Queued, ws.Error:
-		s.holdFlush()
-		return
+		if queued < directMax {
+			s.holdFlush()
+			return
+		}
 	}
 	s.flush()
 	if s.held.Swap(false) {
@@ -179,7 +186,7 @@ func (s *Session) flush() {
 			return
 		}
 	}
-	s.out.signal()
+	s.wakeWriter()
 }
 
 // writeDirect writes what is queued from the calling goroutine (a run's,
@@ -188,7 +195,7 @@ func (s *Session) flush() {
 // bytes are sent with system calls that do not wait. It reports false when
 // the writer must finish (the socket is busy or full, or a close or an
 // overflow is pending); the rest is then still queued or held. A run's
-// messages thus usually reach the socket without waking the writer
+// messages thus usually reach the socket without a hand-off to another
 // goroutine (issue 12). The caller holds wmu.
 func (s *Session) writeDirect() bool {
 	if s.ctx.Err() != nil {
@@ -219,37 +226,54 @@ func (s *Session) writeDirect() bool {
 	return flushed
 }
 
-// writeLoop is the socket's writer for what send could not write itself.
-// It returns when ctx ends or a write fails, cancelling the session in the
-// latter case.
-func (s *Session) writeLoop(ctx context.Context, cancel context.CancelFunc) {
+// wakeWriter starts the writer goroutine unless it runs (it then sees
+// what was queued before this call) or Serve is ending. The writer exists
+// only while there is something to write that could not be written
+// directly: an idle socket holds no writer goroutine (issue 12).
+func (s *Session) wakeWriter() {
+	s.wrMu.Lock()
+	if s.writing || s.ended {
+		s.wrMu.Unlock()
+		return
+	}
+	s.writing = true
+	s.wrMu.Unlock()
+	s.wg.Go(s.writeLoop)
+}
+
+// writeLoop writes what is queued, and what a writeDirect left held, until
+// nothing is left; it cancels the session when a write fails, and closes
+// the socket when a close was asked for (closeAfterFlush).
+func (s *Session) writeLoop() {
 	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-s.out.wake:
-		}
 		s.wmu.Lock()
-		stop := s.writeQueued(ctx, cancel)
+		stop := s.writeQueued()
 		s.wmu.Unlock()
-		if stop {
+		s.wrMu.Lock()
+		// Checked under wrMu: a producer that found the writer running
+		// queued its message before, and one that comes after starts a
+		// new writer.
+		if stop || s.ended || (!s.out.pending() && !s.conn.Holding()) {
+			s.writing = false
+			s.wrMu.Unlock()
 			return
 		}
+		s.wrMu.Unlock()
 	}
 }
 
 // writeQueued writes what is queued, and what an earlier writeDirect left
 // held, waiting for the peer at most WriteTimeout per flush; it reports
 // whether the writer must stop. The caller holds wmu.
-func (s *Session) writeQueued(ctx context.Context, cancel context.CancelFunc) (stop bool) {
+func (s *Session) writeQueued() (stop bool) {
 	msgs, overflowed, code, reason := s.out.take()
 	if overflowed { // onOverflow closed the socket
-		cancel()
+		s.cancel()
 		return true
 	}
 	s.conn.Cork() // the batch leaves in one system call (issue 12)
 	for i, b := range msgs {
-		if ctx.Err() != nil {
+		if s.ctx.Err() != nil {
 			s.out.written(total(msgs[i:]))
 			return true
 		}
@@ -257,20 +281,20 @@ func (s *Session) writeQueued(ctx context.Context, cancel context.CancelFunc) (s
 		s.out.written(len(b))
 		if err != nil {
 			s.out.written(total(msgs[i+1:]))
-			cancel()
+			s.cancel()
 			return true
 		}
 	}
 	if err := s.conn.Uncork(s.cfg.WriteTimeout); err != nil {
-		cancel()
+		s.cancel()
 		return true
 	}
 	if code != 0 {
 		s.conn.Close(code, reason)
-		cancel()
+		s.cancel()
 		return true
 	}
-	return false
+	return s.ctx.Err() != nil
 }
 
 func total(msgs [][]byte) int {

@@ -128,6 +128,17 @@ func (c *Conn) WriteHeld(b []byte, timeout time.Duration) error {
 	return c.WriteRaw(context.Background(), b)
 }
 
+// Holding reports whether the cork holds bytes not yet sent (a
+// TryUncork that could not send them all).
+func (c *Conn) Holding() bool {
+	if c.cc == nil {
+		return false
+	}
+	c.cc.mu.Lock()
+	defer c.cc.mu.Unlock()
+	return len(c.cc.buf) > 0
+}
+
 // Uncork sends what Cork held, within timeout (0: no deadline), and stops
 // holding. Its error is the socket's: the connection is then unusable.
 func (c *Conn) Uncork(timeout time.Duration) error { return c.cc.uncork(timeout) }

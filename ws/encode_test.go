@@ -17,7 +17,7 @@ var hostile = func() []string {
 	s := []string{
 		"", "hello, world", `"quoted" and \back\slashed`, "<script>alert(1)</script> & more",
 		"line\u2028sep\u2029para", "bad \xff\xfe utf8 \xc3", "\xe2\x80", "\xe2\x80\xa8", "€ — … ™ \ufffd",
-		"😀 astral 𝄞", "\x00\x01\x1f\x7f", "tab\tnl\ncr\rbs\bff\f", strings.Repeat("é<", 5000),
+		"😀 astral 𝄞", "\x00\x01\x1f\x7f", "tab\tnl\ncr\rbs\bff\f", strings.Repeat("é<", 500),
 	}
 	var ctl strings.Builder
 	for c := range 0x20 {
@@ -77,7 +77,7 @@ func TestAppendMatchesEncodingJSON(t *testing.T) {
 		}
 		return math.Float64frombits(rng.Uint64()) // any bit pattern, NaNs included
 	}
-	for range 2000 {
+	for range 300 {
 		hd := RunHeader{Type: pick(), ID: pick(), Seq: rng.Uint64(), T: num()}
 		args := make([]json.RawMessage, rng.IntN(4))
 		for i := range args {

@@ -117,9 +117,9 @@ type Session struct {
 	// writing: the writer goroutine runs; ended: Serve is ending, no
 	// writer starts.
 	writing, ended bool
-	held   atomic.Bool // messages wait for holdT (send)
-	tmu    sync.Mutex  // guards holdT
-	holdT  *time.Timer // made at the first held message
+	held           atomic.Bool // messages wait for holdT (send)
+	tmu            sync.Mutex  // guards holdT
+	holdT          *time.Timer // made at the first held message
 
 	mu     sync.Mutex // guards active
 	active *activeRun

@@ -34,7 +34,7 @@ var hostileRaw = []json.RawMessage{
 	json.RawMessage("\"bad \xff utf8\""), json.RawMessage("\n\"trailing\"\n"), json.RawMessage(`"a&b"`),
 }
 
-var hostileFloats = []float64{0, -0.0, 1, 0.5, 1.25, 1e-6, 9.99e-7, 1e-7, 1e20, 1e21, 1.5e300, -2.5e-300, math.MaxFloat64,
+var hostileFloats = []float64{0, math.Copysign(0, -1), 1, 0.5, 1.25, 1e-6, 9.99e-7, 1e-7, 1e20, 1e21, 1.5e300, -2.5e-300, math.MaxFloat64,
 	math.SmallestNonzeroFloat64, 123456.789, 0.001, math.Inf(1), math.NaN(), 1e9 + 0.125}
 
 // TestAppendMatchesEncodingJSON: every run message Marshal encodes

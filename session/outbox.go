@@ -121,7 +121,7 @@ const directMax = 16 << 10
 
 // send encodes v (ws.Marshal: the run messages without reflection) and
 // queues it. A message that ends something (done, hello, pong,
-// protocol_error) is written at once, with everything queued before it, by
+// protocol_error) or says a run waits (queued) is written at once, with everything queued before it, by
 // the calling goroutine when that costs no wait (writeDirect), else by the
 // writer. A run's other messages are held for at most holdFor, or until
 // such a message comes or directMax bytes are queued.
@@ -133,7 +133,7 @@ func (s *Session) send(v any) {
 	}
 	queued := s.out.push(b)
 	switch v.(type) {
-	case ws.Started, ws.Log, ws.Fact, ws.Call, ws.CallStart, ws.Queued, ws.Error:
+	case ws.Started, ws.Log, ws.Fact, ws.Call, ws.CallStart, ws.Error:
 		if queued < directMax {
 			s.holdFlush()
 			return

@@ -8,8 +8,8 @@ import (
 	"github.com/playground-dev/playground/ws"
 )
 
-// startRun cancels the active run and starts m in its own goroutine (owned
-// by wg), which checks m against the announced limits and the rate limit
+// startRun cancels the active run and starts m on a goroutine of
+// runGoroutines (owned by wg until the run ends), which checks m against the announced limits and the rate limit
 // once the cancelled run's done is out, so that the new run's messages
 // follow it.
 func (s *Session) startRun(ctx context.Context, wg *sync.WaitGroup, m *ws.Run) {
@@ -27,7 +27,9 @@ func (s *Session) startRun(ctx context.Context, wg *sync.WaitGroup, m *ws.Run) {
 	s.active = a
 	s.mu.Unlock()
 	s.cfg.Metrics.ActiveRuns.Add(1)
-	wg.Go(func() {
+	wg.Add(1)
+	runGoroutines.Go(func() {
+		defer wg.Done()
 		defer close(a.done)
 		defer cancel()
 		defer s.cfg.Metrics.ActiveRuns.Add(-1)

@@ -106,6 +106,21 @@ type Session struct {
 	protocolErrors int
 	closing        bool // too many protocol errors: the writer closes after flushing
 
+	// ctx and cancel are the session's lifetime and wg its goroutines (set
+	// by Serve before the first send); wmu is held by whoever writes to
+	// the socket: the writer, or a producer writing directly (send).
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     *sync.WaitGroup
+	wmu    sync.Mutex
+	wrMu   sync.Mutex // guards writing and ended
+	// writing: the writer goroutine runs; ended: Serve is ending, no
+	// writer starts.
+	writing, ended bool
+	held           atomic.Bool // messages wait for holdT (send)
+	tmu            sync.Mutex  // guards holdT
+	holdT          *time.Timer // made at the first held message
+
 	mu     sync.Mutex // guards active
 	active *activeRun
 }
@@ -130,6 +145,7 @@ func New(conn *ws.Conn, cfg Config) *Session {
 		s.cfg.Log.Warn("client too slow; closing", "session", s.id, "ip", s.cfg.Key)
 		conn.CloseNow() // a close frame cannot reach a peer that does not read
 	})
+	s.out.wake = s.wakeWriter
 	return s
 }
 
@@ -145,13 +161,20 @@ func (s *Session) Serve(ctx context.Context) error {
 	defer m.Sessions.Add(-1)
 
 	base := ctx
-	defer s.out.drop() // 3rd: what was never written leaves the budget
+	defer s.out.drop() // 4th: what was never written leaves the budget
+	defer s.stopHold() // 3rd: no flush of held messages is pending
 	var wg sync.WaitGroup
-	defer wg.Wait() // 2nd: nothing outlives Serve
+	defer func() { // 2nd: nothing outlives Serve
+		s.wrMu.Lock()
+		s.ended = true // no writer starts while wg is waited for
+		s.wrMu.Unlock()
+		wg.Wait()
+	}()
 	// The session's own lifetime: the server's ending (base) does not cut it
 	// short, goAway ends it after the run's done is out.
 	ctx, cancel := context.WithCancel(context.WithoutCancel(base))
 	defer cancel() // 1st: stop the writer, the pinger and the run
+	s.ctx, s.cancel, s.wg = ctx, cancel, &wg
 
 	hello := s.cfg.Hello
 	hello.Type, hello.Protocol, hello.Session = ws.TypeHello, ws.Subprotocol, s.id
@@ -181,7 +204,6 @@ func (s *Session) Serve(ctx context.Context) error {
 		}
 		cutOffMu.Unlock()
 	}()
-	wg.Go(func() { s.writeLoop(ctx, cancel) })
 	stopPings := s.startPings(ctx, cancel)
 	err := s.readLoop(context.WithoutCancel(ctx), ctx, &wg)
 	cancel()

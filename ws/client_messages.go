@@ -12,7 +12,6 @@ import (
 	"io"
 	"math"
 	"path"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -101,10 +100,23 @@ type RunError struct {
 
 func (e *RunError) Error() string { return fmt.Sprintf("run %s: %s: %s", e.ID, e.Field, e.Reason) }
 
-var (
-	idPattern      = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,64}$`)
-	segmentPattern = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
-)
+// validID reports whether id is a run id: 1-64 characters of [A-Za-z0-9._:-].
+func validID(id string) bool {
+	if len(id) == 0 || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; !segmentByte(c) && c != ':' {
+			return false
+		}
+	}
+	return true
+}
+
+// segmentByte reports whether c may appear in a path segment: [A-Za-z0-9._-].
+func segmentByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-'
+}
 
 // Bounds of a file path: bytes, and '/'-separated segments.
 const (
@@ -136,8 +148,7 @@ var Extensions = []string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".json"}
 func Decode(b []byte) (Message, error) {
 	// The common case first, in one pass: a well-formed run (issue 12).
 	// Anything else is decoded again below, for its precise error.
-	var fast runFields
-	if strict(b, &fast) == nil && fast.Type == TypeRun && idPattern.MatchString(fast.ID) {
+	if fast, ok := parseRun(b); ok && fast.Type == TypeRun && validID(fast.ID) {
 		return checkRun(fast.ID, &fast)
 	}
 	var head struct {
@@ -191,7 +202,7 @@ func PeekRunID(b []byte) (string, bool) {
 		return "", false
 	}
 	var id string
-	if json.Unmarshal(m.ID, &id) != nil || !idPattern.MatchString(id) {
+	if json.Unmarshal(m.ID, &id) != nil || !validID(id) {
 		return "", false
 	}
 	return id, true
@@ -201,7 +212,7 @@ func decodeRun(b []byte, rawID json.RawMessage) (Message, error) {
 	// The id first (rawID, read loosely with the type), so that a run
 	// broken elsewhere can still be answered with its own done.
 	var id string
-	if err := json.Unmarshal(rawID, &id); err != nil || !idPattern.MatchString(id) {
+	if err := json.Unmarshal(rawID, &id); err != nil || !validID(id) {
 		return nil, fmt.Errorf("%w: run \"id\" must be 1-64 characters of [A-Za-z0-9._:-]", ErrBadField)
 	}
 	var m runFields
@@ -239,19 +250,35 @@ func checkRun(id string, m *runFields) (Message, error) {
 		return nil, &RunError{ID: id, Field: "files", Reason: "at least one file is required"}
 	}
 	r.Files = *m.Files
-	seen := make(map[string]bool, len(r.Files))
+	field := func(i int) string { return fmt.Sprintf("files[%d].path", i) }
+	var seen map[string]bool // for many files; a few are compared pairwise
+	if len(r.Files) > 16 {
+		seen = make(map[string]bool, len(r.Files))
+	}
+	has := func(path string, n int) bool { // among the first n files
+		if seen != nil {
+			return seen[path]
+		}
+		for _, g := range r.Files[:n] {
+			if g.Path == path {
+				return true
+			}
+		}
+		return false
+	}
 	for i, f := range r.Files {
-		field := fmt.Sprintf("files[%d].path", i)
 		if err := CheckPath(f.Path); err != nil {
-			return nil, &RunError{ID: id, Field: field, Reason: err.Error()}
+			return nil, &RunError{ID: id, Field: field(i), Reason: err.Error()}
 		}
-		if seen[f.Path] {
-			return nil, &RunError{ID: id, Field: field, Reason: fmt.Sprintf("duplicate path %q", f.Path)}
+		if has(f.Path, i) {
+			return nil, &RunError{ID: id, Field: field(i), Reason: fmt.Sprintf("duplicate path %q", f.Path)}
 		}
-		seen[f.Path] = true
+		if seen != nil {
+			seen[f.Path] = true
+		}
 	}
 	if m.Entry != nil {
-		if !seen[*m.Entry] {
+		if !has(*m.Entry, len(r.Files)) {
 			return nil, &RunError{ID: id, Field: "entry", Reason: fmt.Sprintf("%q is not one of the files", *m.Entry)}
 		}
 		r.Entry = *m.Entry
@@ -277,17 +304,26 @@ func CheckPath(p string) error {
 	case strings.HasPrefix(p, "/"):
 		return fmt.Errorf("path %q must be relative (no leading /)", p)
 	}
-	segs := strings.Split(p, "/")
-	if len(segs) > MaxPathSegments {
-		return fmt.Errorf("path %q has %d segments; the limit is %d", p, len(segs), MaxPathSegments)
+	if n := strings.Count(p, "/") + 1; n > MaxPathSegments {
+		return fmt.Errorf("path %q has %d segments; the limit is %d", p, n, MaxPathSegments)
 	}
-	for _, seg := range segs {
+	for rest := p; ; {
+		seg, more, found := strings.Cut(rest, "/")
 		if seg == "." || seg == ".." {
 			return fmt.Errorf("path %q must not contain %q segments", p, seg)
 		}
-		if !segmentPattern.MatchString(seg) {
+		if seg == "" {
 			return fmt.Errorf("path %q: segments are made of A-Z a-z 0-9 . _ -", p)
 		}
+		for i := 0; i < len(seg); i++ {
+			if !segmentByte(seg[i]) {
+				return fmt.Errorf("path %q: segments are made of A-Z a-z 0-9 . _ -", p)
+			}
+		}
+		if !found {
+			break
+		}
+		rest = more
 	}
 	ext := path.Ext(p)
 	for _, e := range Extensions {

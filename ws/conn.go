@@ -102,15 +102,52 @@ func (c *Conn) Close(code websocket.StatusCode, reason string) error {
 // handshake 5 s too).
 const closeFlushTimeout = 5 * time.Second
 
-// Cork holds the frames that Write and WriteRaw write until Uncork, which
-// sends them in one system call: a run's started, log and done frames
-// queued together cost one write instead of three (issue 12). Only the
-// writing goroutine calls Cork and Uncork.
+// Cork holds the frames that Write, WriteRaw and WriteHeld write until
+// Uncork, which sends them in one system call: a run's started, log and
+// done frames queued together cost one write instead of three (issue 12).
+// Only the writing goroutine calls Cork and Uncork.
 func (c *Conn) Cork() { c.cc.cork() }
+
+// TryCork corks the connection when that costs no wait: no write is in
+// progress, nothing is held from an earlier TryUncork, and Close has not
+// begun. It reports whether it corked; if so the caller writes with
+// WriteHeld and ends with TryUncork or Uncork.
+func (c *Conn) TryCork() bool { return c.cc.tryCork() }
+
+// WriteHeld adds b, which must be one JSON object, as a text frame to what
+// the cork holds, without a system call unless the held bytes pass 64 KiB:
+// then they are sent first, within timeout (0: no deadline). Uncorked, it
+// is WriteRaw. It fails with net.ErrClosed once Close has begun. Only the
+// goroutine that corked calls it.
+func (c *Conn) WriteHeld(b []byte, timeout time.Duration) error {
+	if c.cc != nil {
+		if held, err := c.cc.holdFrame(b, timeout); held {
+			return err
+		}
+	}
+	return c.WriteRaw(context.Background(), b)
+}
+
+// Holding reports whether the cork holds bytes not yet sent (a
+// TryUncork that could not send them all).
+func (c *Conn) Holding() bool {
+	if c.cc == nil {
+		return false
+	}
+	c.cc.mu.Lock()
+	defer c.cc.mu.Unlock()
+	return len(c.cc.buf) > 0
+}
 
 // Uncork sends what Cork held, within timeout (0: no deadline), and stops
 // holding. Its error is the socket's: the connection is then unusable.
 func (c *Conn) Uncork(timeout time.Duration) error { return c.cc.uncork(timeout) }
+
+// TryUncork sends what the cork holds as far as the socket takes it
+// without waiting. flushed is true when all of it left and the connection
+// is uncorked; otherwise the rest stays held (and corked) for Uncork, and
+// TryCork fails until then. Its error is the socket's.
+func (c *Conn) TryUncork() (flushed bool, err error) { return c.cc.tryUncork() }
 
 // CloseNow closes the connection without a handshake.
 func (c *Conn) CloseNow() error { return c.c.CloseNow() }
@@ -153,8 +190,11 @@ func (w *hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 func (w *hijackWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // corkConn is a socket that can hold its writes (cork) and send them at
-// once (uncork), read and written with raw system calls (rawSocket). It is safe for concurrent use; a nil *corkConn does
-// nothing.
+// once (uncork), read and written with raw system calls (rawSocket). It is
+// safe for concurrent use; a nil *corkConn does nothing. While corked,
+// everything written to it is appended whole under mu, so the frames the
+// library writes (pings, pongs, close: one Write each) never split a frame
+// added by holdFrame.
 type corkConn struct {
 	net.Conn
 	raw     *rawSocket // nil: use Conn's own Read and Write
@@ -189,11 +229,43 @@ func (c *corkConn) Write(p []byte) (int, error) {
 	}
 	c.buf = append(c.buf, p...)
 	if len(c.buf) >= maxCork {
-		if err := c.flushLocked(); err != nil {
+		if err := c.flushLocked(0); err != nil {
 			return 0, err
 		}
 	}
 	return len(p), nil
+}
+
+// holdFrame appends b as an unmasked text frame (RFC 6455 §5.2: FIN and
+// opcode 1, then the payload length in 7, 7+16 or 7+64 bits) when
+// corked, flushing within timeout past maxCork (err is the flush's). It
+// reports held false when not corked (nothing was done). Closing, it holds
+// nothing and fails with net.ErrClosed: no data frame may follow the close
+// frame.
+func (c *corkConn) holdFrame(b []byte, timeout time.Duration) (held bool, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closing {
+		return true, net.ErrClosed
+	}
+	if !c.corked {
+		return false, nil
+	}
+	n := len(b)
+	switch {
+	case n < 126:
+		c.buf = append(c.buf, 0x81, byte(n))
+	case n <= 0xffff:
+		c.buf = append(c.buf, 0x81, 126, byte(n>>8), byte(n))
+	default:
+		c.buf = append(c.buf, 0x81, 127, byte(uint64(n)>>56), byte(uint64(n)>>48), byte(uint64(n)>>40), byte(uint64(n)>>32),
+			byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
+	}
+	c.buf = append(c.buf, b...)
+	if len(c.buf) >= maxCork {
+		err = c.flushLocked(timeout)
+	}
+	return true, err
 }
 
 func (c *corkConn) cork() {
@@ -203,6 +275,18 @@ func (c *corkConn) cork() {
 	c.mu.Lock()
 	c.corked = !c.closing
 	c.mu.Unlock()
+}
+
+func (c *corkConn) tryCork() bool {
+	if c == nil || c.raw == nil || !c.mu.TryLock() {
+		return false
+	}
+	defer c.mu.Unlock()
+	if c.closing || c.corked || len(c.buf) > 0 {
+		return false
+	}
+	c.corked = true
+	return true
 }
 
 // close flushes what a cork held, within timeout, and stops corking for
@@ -227,19 +311,68 @@ func (c *corkConn) uncork(timeout time.Duration) error {
 	if len(c.buf) == 0 {
 		return nil
 	}
-	if timeout > 0 {
-		_ = c.Conn.SetWriteDeadline(time.Now().Add(timeout))
-		defer c.Conn.SetWriteDeadline(time.Time{})
-	}
-	return c.flushLocked()
+	return c.flushLocked(timeout)
 }
 
-func (c *corkConn) flushLocked() error {
-	_, err := c.writeThrough(c.buf)
+// tryUncork writes what is held as far as the socket takes it now; when
+// all of it left, it uncorks.
+func (c *corkConn) tryUncork() (bool, error) {
+	if c == nil {
+		return true, nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.buf) > 0 {
+		if c.raw == nil {
+			return false, nil // only a raw socket can be tried without waiting
+		}
+		n, err := c.raw.tryWrite(c.buf)
+		if err != nil {
+			c.buf = c.buf[:0]
+			c.corked = false
+			return false, err
+		}
+		if n < len(c.buf) {
+			c.buf = c.buf[:copy(c.buf, c.buf[n:])]
+			return false, nil
+		}
+		c.release()
+	}
+	c.corked = false
+	return true, nil
+}
+
+// flushLocked writes what is held; a write that must wait for the peer
+// waits at most timeout (0: no deadline).
+func (c *corkConn) flushLocked(timeout time.Duration) error {
+	p := c.buf
+	var err error
+	if c.raw != nil {
+		// Try without a deadline first: setting one costs a timer, and
+		// the socket almost always takes the bytes at once.
+		var n int
+		n, err = c.raw.tryWrite(p)
+		p = p[n:]
+	}
+	if err == nil && len(p) > 0 {
+		if timeout > 0 {
+			_ = c.Conn.SetWriteDeadline(time.Now().Add(timeout))
+		}
+		_, err = c.writeThrough(p)
+		if timeout > 0 {
+			_ = c.Conn.SetWriteDeadline(time.Time{})
+		}
+	}
+	c.release()
+	return err
+}
+
+// release empties the held bytes; a large burst's buffer is not kept on
+// an idle socket.
+func (c *corkConn) release() {
 	if cap(c.buf) > 4<<10 {
-		c.buf = nil // do not keep a large burst's buffer on an idle socket
+		c.buf = nil
 	} else {
 		c.buf = c.buf[:0]
 	}
-	return err
 }

@@ -11,3 +11,5 @@ func newRawSocket(net.Conn) *rawSocket { return nil }
 
 func (*rawSocket) read([]byte) (int, error)  { panic("unreachable") }
 func (*rawSocket) write([]byte) (int, error) { panic("unreachable") }
+
+func (*rawSocket) tryWrite([]byte) (int, error) { panic("unreachable") }

@@ -5,7 +5,9 @@ package ws
 import (
 	"io"
 	"net"
+	"os"
 	"syscall"
+	"unsafe"
 
 	"github.com/playground-dev/playground/rawio"
 )
@@ -42,6 +44,36 @@ func (r *rawSocket) read(b []byte) (int, error) {
 	n, err := rawio.Read(r.rc, b)
 	if err != nil && err != io.EOF {
 		err = &net.OpError{Op: "read", Net: r.net, Err: err}
+	}
+	return n, err
+}
+
+// tryWrite writes what of b the socket takes now, without waiting: n <
+// len(b) with a nil error when it is full.
+func (r *rawSocket) tryWrite(b []byte) (int, error) {
+	var n int
+	var errno syscall.Errno
+	err := r.rc.Write(func(fd uintptr) bool {
+		for n < len(b) {
+			m, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&b[n])), uintptr(len(b)-n))
+			switch e {
+			case 0:
+				n += int(m)
+			case syscall.EINTR:
+			case syscall.EAGAIN:
+				return true // full: do not wait
+			default:
+				errno = e
+				return true
+			}
+		}
+		return true
+	})
+	if err == nil && errno != 0 {
+		err = os.NewSyscallError("write", errno)
+	}
+	if err != nil {
+		err = &net.OpError{Op: "write", Net: r.net, Err: err}
 	}
 	return n, err
 }

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
+
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
@@ -54,9 +57,15 @@ func (e *Runtime) installRegExp() {
 		args[0] = vm.ToValue(out)
 		return args
 	}
+	var self *goja.Object // the Proxy: `new RegExp` passes it as newTarget
 	p := vm.NewProxy(target, &goja.ProxyTrapConfig{
 		Construct: func(t *goja.Object, args []goja.Value, newTarget *goja.Object) *goja.Object {
 			args = fix(args)
+			if newTarget == t || newTarget == self { // not a subclass: its prototype is RegExp.prototype
+				if v, ok := e.cachedRegExp(args); ok {
+					return v.(*goja.Object)
+				}
+			}
 			v, err := construct(newTarget, args...)
 			if err != nil {
 				panic(err)
@@ -65,6 +74,9 @@ func (e *Runtime) installRegExp() {
 		},
 		Apply: func(t *goja.Object, this goja.Value, args []goja.Value) goja.Value {
 			args = fix(args)
+			if v, ok := e.cachedRegExp(args); ok { // RegExp(string, flags) is new RegExp(string, flags)
+				return v
+			}
 			v, err := call(this, args...)
 			if err != nil {
 				panic(err)
@@ -91,8 +103,64 @@ func (e *Runtime) installRegExp() {
 		return vm.ToValue(false)
 	}), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
 	po := vm.ToValue(p).(*goja.Object)
+	self = po
 	e.markNative(po, "RegExp") // the Proxy prints as the native constructor
 	must(g.DefineDataProperty("RegExp", po, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+}
+
+// regexpPrograms caches, per process, a program that is just the regex
+// literal /pattern/flags for patterns that `new RegExp(string, flags)`
+// builds at run time: goja compiles a literal's pattern once, when the
+// program is compiled, and each evaluation makes a fresh RegExp object
+// (ECMA-262 RegularExpressionLiteral evaluation), while new RegExp compiles
+// the pattern again in every fresh runtime — a library such as
+// validator builds its IPv4/IPv6 patterns that way at load, a third of its
+// import. Keys are pattern + NUL + flags; at most 512 programs.
+var regexpPrograms = sync.OnceValue(func() *lru.Cache[string, *goja.Program] {
+	c, err := lru.New[string, *goja.Program](512)
+	must(err)
+	return c
+})
+
+// maxCachedPattern bounds the patterns regexpPrograms keeps (bytes).
+const maxCachedPattern = 4 << 10
+
+// cachedRegExp returns a fresh RegExp for args = (pattern, flags) from the
+// program cache, or false when args are not a pattern string and a flags
+// string (or none) that a literal can spell exactly: no "/", no line
+// terminator, not empty, not starting with "*" (a comment), flags only
+// from "gimsuy". Anything else — or a pattern goja refuses — takes the
+// intrinsic constructor, which throws its own SyntaxError.
+func (e *Runtime) cachedRegExp(args []goja.Value) (goja.Value, bool) {
+	if len(args) == 0 || len(args) > 2 {
+		return nil, false
+	}
+	pattern, ok := primitiveString(args[0])
+	if !ok || pattern == "" || len(pattern) > maxCachedPattern || pattern[0] == '*' ||
+		strings.ContainsAny(pattern, "/\n\r\u2028\u2029") {
+		return nil, false
+	}
+	flags := ""
+	if len(args) == 2 && !goja.IsUndefined(args[1]) {
+		if flags, ok = primitiveString(args[1]); !ok || strings.Trim(flags, "gimsuy") != "" {
+			return nil, false
+		}
+	}
+	key := pattern + "\x00" + flags
+	cache := regexpPrograms()
+	prg, ok := cache.Get(key)
+	if !ok {
+		var err error
+		if prg, err = goja.Compile("", "/"+pattern+"/"+flags, true); err != nil {
+			return nil, false
+		}
+		cache.Add(key, prg)
+	}
+	v, err := e.vm.RunProgram(prg)
+	if err != nil {
+		return nil, false
+	}
+	return v, true
 }
 
 // rewriteUnicodeProperties replaces each \p{…} and \P{…} of a unicode

@@ -4,16 +4,33 @@
 // (static/app/preview.test.mjs); keep it in step with the Go side's
 // render and formatLine.
 
-const IDENT = /^[A-Za-z_$\u0080-\uffff][A-Za-z0-9_$\u0080-\uffff]*$/;
+// Node 20's util.inspect defaults (lib/internal/util/inspect.js), as the Go
+// renderer (sandbox/worker/js/format.go) applies them.
+const DEPTH = 2;
+const BREAK_LENGTH = 80;
+const COMPACT = 3;
+const MIN_LINE_LENGTH = 16;
 
-const ESCAPES = { "\\": "\\\\", "'": "\\'", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\x07": "\\a", "\b": "\\b", "\f": "\\f", "\v": "\\v" };
+const KEY = /^[a-zA-Z_][a-zA-Z_0-9]*$/;
+const SYMBOL_KEY = /^\[Symbol\(.*\)\]$/;
+const META = { "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r" };
 
-/** quote prints a nested string as the Go renderer does: single quotes, Go escapes. */
-export const quote = (s) =>
-  "'" + s.replace(/[\\'\x00-\x1f\x7f]/g, (c) => ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`) + "'";
+/** quote prints a nested string as inspect's strEscape does (and the Go renderer). */
+export function quote(s) {
+  let q = "'";
+  if (s.includes("'")) {
+    if (!s.includes('"')) q = '"';
+    else if (!s.includes("`") && !s.includes("${")) q = "`";
+  }
+  const body = s.replace(/[\x00-\x1f\x7f-\x9f\\'"`]/g, (c) => {
+    if (c === "\\") return "\\\\";
+    if (c === "'" || c === '"' || c === "`") return c === q ? `\\${c}` : c;
+    return META[c] ?? `\\x${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`;
+  });
+  return q + body + q;
+}
 
-const list = (open, close, parts) => (parts.length === 0 ? open + close : `${open} ${parts.join(", ")} ${close}`);
-const key = (k) => (IDENT.test(k) ? k : quote(k));
+const key = (k) => (KEY.test(k) || SYMBOL_KEY.test(k) ? k : quote(k));
 
 // shown counts a collection's items, "... n more" standing for n of them.
 const shown = (items) => items.reduce((n, v) => n + (v && v.$t === "more" ? Number(v.count) : 1), 0);
@@ -24,49 +41,212 @@ export function isExpandable(p) {
 }
 
 /**
- * render prints a preview as one line of console text: strings bare when
- * top is true (a console argument), quoted inside values.
+ * render prints a preview as console text, laid out as Node's console.log
+ * lays out the value it stands for: strings bare when top is true (a
+ * console argument), quoted inside values.
  */
 export function render(p, top = false) {
-  if (p !== null && typeof p === "object" && p.ref && p.$t !== "circular") return `<ref *${p.ref}> ` + renderValue(p, top);
-  return renderValue(p, top);
+  if (top && typeof p === "string") return p;
+  return new Inspector().value(p, 0);
 }
 
-function renderValue(p, top) {
-  if (p === null) return "null";
-  if (typeof p === "string") return top ? p : quote(p);
-  if (typeof p === "number") return formatNumber(p);
-  if (typeof p !== "object") return String(p);
-  if (Array.isArray(p)) return list("[", "]", p.map((v) => render(v)));
-  switch (p.$t) {
-    case "undefined": return "undefined";
-    case "bigint": return `${p.v}n`;
-    case "symbol": case "number": case "regexp": case "date": return p.v;
-    case "function": return p.name ? `[Function: ${p.name}]` : "[Function (anonymous)]";
-    case "error": {
-      const head = p.message ? `${p.name}: ${p.message}` : p.name;
-      if (!p.stack) return head;
-      return p.stack.startsWith(head) ? p.stack : `${head}\n${p.stack}`;
+const isMore = (p) => p !== null && typeof p === "object" && p.$t === "more";
+const isNumeric = (p) => typeof p === "number" || (p !== null && typeof p === "object" && (p.$t === "number" || p.$t === "bigint"));
+// width counts terminal columns roughly as Node's getStringWidth: East Asian wide characters two.
+const width = (s) => [...s].reduce((n, c) => n + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]/u.test(c) ? 2 : /\p{Mn}|\p{Me}|\p{Cf}/u.test(c) ? 0 : 1), 0);
+
+class Inspector {
+  constructor() {
+    this.indent = 0;
+    this.current = 0;
+  }
+
+  value(p, recurse) {
+    if (p === null) return "null";
+    if (typeof p === "string") return this.str(p);
+    if (typeof p === "number") return Object.is(p, -0) ? "0" : String(p);
+    if (typeof p !== "object") return String(p);
+    if (Array.isArray(p)) return this.list(p, "", "[", "]", "[Array]", true, recurse);
+    const ref = p.ref && p.$t !== "circular" ? `<ref *${p.ref}>` : "";
+    switch (p.$t) {
+      case undefined: return this.props(Object.entries(p), "", "", "[Object]", recurse);
+      case "undefined": return "undefined";
+      case "bigint": return `${p.v}n`;
+      case "symbol": case "number": case "regexp": case "date": return p.v;
+      case "function": return functionText(p);
+      case "error": return this.error(p, ref, recurse);
+      case "circular": return p.ref ? `[Circular *${p.ref}]` : `[Circular ${p.path}]`;
+      case "revoked": return "<Revoked Proxy>";
+      case "more": return String(p.count) === "1" ? "... 1 more item" : `... ${p.count} more items`;
+      case "empty": return String(p.count) === "1" ? "<1 empty item>" : `<${p.count} empty items>`;
+      case "getter": return `[${p.label ?? "Getter"}]`;
+      case "boxed": return `[${p.class}: ${this.value(p.v, recurse)}]`;
+      case "array": {
+        const open = p.class ? `${p.class}(${p.length}) [` : "[";
+        return this.list(p.items ?? [], ref, open, "]", p.class ? `[${p.class}]` : "[Array]", true, recurse);
+      }
+      case "set": return this.list(p.values ?? [], ref, `Set(${shown(p.values ?? [])}) {`, "}", "[Set]", false, recurse);
+      case "map": {
+        const entries = p.entries ?? [];
+        const open = `Map(${shown(entries)}) {`;
+        if (entries.length === 0) return open + "}";
+        if (recurse > DEPTH) return "[Map]";
+        recurse++;
+        this.current = recurse;
+        this.indent += 2;
+        const out = entries.map((e) => (Array.isArray(e) ? `${this.value(e[0], recurse)} => ${this.value(e[1], recurse)}` : this.value(e, recurse)));
+        this.indent -= 2;
+        return this.reduce(out, ref, open, "}", false, recurse, false);
+      }
+      case "object": {
+        const cls = p.class ?? "Object";
+        let prefix = "", cut = "[Object]";
+        if (cls.startsWith("[")) { prefix = cls + " "; cut = cls; }
+        else if (cls !== "Object") { prefix = cls + " "; cut = `[${cls}]`; }
+        const props = Object.entries(p.props || {});
+        if (props.length === 0 && (cls === "WeakMap" || cls === "WeakSet")) return `${cls} { <items unknown> }`;
+        return this.props(props, ref, prefix, cut, recurse);
+      }
+      default: return `[${p.$t}]`;
     }
-    case "circular": return p.ref ? `[Circular *${p.ref}]` : `[Circular ${p.path}]`;
-    case "revoked": return "<Revoked Proxy>";
-    case "more": return `... ${p.count} more`;
-    case "empty": return `<${p.count} empty items>`;
-    case "getter": return `[${p.label ?? "Getter"}]`;
-    case "array": return (p.class ? `${p.class}(${p.length}) ` : "") + list("[", "]", (p.items ?? []).map((v) => render(v)));
-    case "boxed": return `[${p.class}: ${render(p.v)}]`;
-    case "set": return `Set(${shown(p.values ?? [])}) ` + list("{", "}", (p.values ?? []).map((v) => render(v)));
-    case "map": {
-      const entries = p.entries ?? [];
-      return `Map(${shown(entries)}) ` + list("{", "}", entries.map((e) => (Array.isArray(e) ? `${render(e[0])} => ${render(e[1])}` : render(e))));
+  }
+
+  error(p, ref, recurse) {
+    const head = p.message ? `${p.name}: ${p.message}` : p.name;
+    let base = !p.stack ? head : p.stack.startsWith(head) ? p.stack : `${head}\n${p.stack}`;
+    if (this.indent !== 0) base = base.replaceAll("\n", "\n" + " ".repeat(this.indent));
+    const props = Object.entries(p.props || {});
+    const hasCause = "cause" in p;
+    if (props.length === 0 && !hasCause) return base;
+    if (ref) base = `${ref} ${base}`;
+    if (recurse > DEPTH) return base;
+    recurse++;
+    this.current = recurse;
+    const out = [];
+    for (const [k, v] of props) {
+      this.indent += 2;
+      const s = this.value(v, recurse);
+      this.indent -= 2;
+      out.push(k === "…" ? s : `${key(k)}: ${s}`);
     }
-    case "object": {
-      const props = Object.entries(p.props || {}).map(([k, v]) => (k === "…" ? render(v) : `${key(k)}: ${render(v)}`));
-      const head = p.class && p.class !== "Object" ? `${p.class} ` : "";
-      return head + (props.length === 0 ? "{}" : list("{", "}", props));
+    if (hasCause) {
+      this.indent += 2;
+      out.push(`[cause]: ${this.value(p.cause, recurse)}`);
+      this.indent -= 2;
     }
-    case undefined: return list("{", "}", Object.entries(p).map(([k, v]) => `${key(k)}: ${render(v)}`));
-    default: return `[${p.$t}]`;
+    return this.reduce(out, base, "{", "}", false, recurse, false);
+  }
+
+  list(items, ref, open, close, cut, arrayLike, recurse) {
+    if (items.length === 0) return open + close;
+    if (recurse > DEPTH) return cut;
+    recurse++;
+    this.current = recurse;
+    let numeric = true;
+    const out = items.map((it) => {
+      this.indent += 2;
+      const s = this.value(it, recurse);
+      this.indent -= 2;
+      if (!isMore(it) && !isNumeric(it)) numeric = false;
+      return s;
+    });
+    return this.reduce(out, ref, open, close, arrayLike, recurse, numeric);
+  }
+
+  props(entries, ref, prefix, cut, recurse) {
+    if (entries.length === 0) return prefix + "{}";
+    if (recurse > DEPTH) return cut;
+    recurse++;
+    this.current = recurse;
+    const out = [];
+    let state = "";
+    for (const [k, v] of entries) {
+      this.indent += 2;
+      let s = this.value(v, recurse);
+      this.indent -= 2;
+      if (k === "…") { out.push(s); continue; }
+      if (prefix === "Promise " && k === "[[state]]") { state = v; if (v === "pending") out.push("<pending>"); continue; }
+      if (prefix === "Promise " && k === "[[result]]") { out.push(state === "rejected" ? `<rejected> ${s}` : s); continue; }
+      out.push(`${key(k)}: ${s}`);
+    }
+    return this.reduce(out, ref, prefix + "{", "}", false, recurse, false);
+  }
+
+  // reduce is inspect's reduceToSingleString with compact 3.
+  reduce(output, base, open, close, arrayLike, recurse, numeric) {
+    const entries = output.length;
+    if (arrayLike && entries > 6) output = this.group(output, numeric);
+    const lead = base ? base + " " : "";
+    if (this.current - recurse < COMPACT && entries === output.length) {
+      const start = output.length + this.indent + open.length + base.length + 10;
+      if (this.belowBreakLength(output, start, base)) {
+        const joined = output.join(", ");
+        if (!joined.includes("\n")) return `${lead}${open} ${joined} ${close}`;
+      }
+    }
+    const ind = "\n" + " ".repeat(this.indent);
+    return `${lead}${open}${ind}  ${output.join(`,${ind}  `)}${ind}${close}`;
+  }
+
+  belowBreakLength(output, start, base) {
+    let total = output.length + start;
+    if (total + output.length > BREAK_LENGTH) return false;
+    for (const o of output) {
+      total += o.length;
+      if (total > BREAK_LENGTH) return false;
+    }
+    return base === "" || !base.includes("\n");
+  }
+
+  // group is inspect's groupArrayElements.
+  group(output, numeric) {
+    const separatorSpace = 2;
+    let outputLength = output.length;
+    if (/^\.\.\. \d+ more items?$/.test(output[outputLength - 1])) outputLength--;
+    const dataLen = [];
+    let totalLength = 0, maxLength = 0;
+    for (let i = 0; i < outputLength; i++) {
+      const len = width(output[i]);
+      dataLen[i] = len;
+      totalLength += len + separatorSpace;
+      if (maxLength < len) maxLength = len;
+    }
+    const actualMax = maxLength + separatorSpace;
+    if (!(actualMax * 3 + this.indent < BREAK_LENGTH && (totalLength / actualMax > 5 || maxLength <= 6))) return output;
+    const averageBias = Math.sqrt(actualMax - totalLength / output.length);
+    const biasedMax = Math.max(actualMax - 3 - averageBias, 1);
+    const columns = Math.min(Math.round(Math.sqrt(2.5 * biasedMax * outputLength) / biasedMax), Math.floor((BREAK_LENGTH - this.indent) / actualMax), COMPACT * 4, 15);
+    if (columns <= 1) return output;
+    const maxLineLength = [];
+    for (let i = 0; i < columns; i++) {
+      let lineLength = 0;
+      for (let j = i; j < outputLength; j += columns) if (dataLen[j] > lineLength) lineLength = dataLen[j];
+      maxLineLength.push(lineLength + separatorSpace);
+    }
+    const tmp = [];
+    for (let i = 0; i < outputLength; i += columns) {
+      const max = Math.min(i + columns, outputLength);
+      let str = "";
+      let j = i;
+      for (; j < max - 1; j++) {
+        const padding = maxLineLength[j - i] + output[j].length - dataLen[j];
+        str += numeric ? `${output[j]}, `.padStart(padding, " ") : `${output[j]}, `.padEnd(padding, " ");
+      }
+      if (numeric) str += output[j].padStart(maxLineLength[j - i] + output[j].length - dataLen[j] - separatorSpace, " ");
+      else str += output[j];
+      tmp.push(str);
+    }
+    if (outputLength < output.length) tmp.push(output[outputLength]);
+    return tmp;
+  }
+
+  // str quotes a nested string, split after each line break when long (formatPrimitive).
+  str(s) {
+    if (s.length > MIN_LINE_LENGTH && s.length > BREAK_LENGTH - this.indent - 4 && s.includes("\n")) {
+      const lines = s.split(/(?<=\n)/).filter((l) => l !== "");
+      return lines.map(quote).join(` +\n${" ".repeat(this.indent + 2)}`);
+    }
+    return quote(s);
   }
 }
 
@@ -85,10 +265,6 @@ export function children(p) {
     case undefined: return Object.entries(p);
     default: return [];
   }
-}
-
-function formatNumber(n) {
-  return Object.is(n, -0) ? "0" : String(n);
 }
 
 // primitive reads a preview back as the primitive it stands for (strings
@@ -169,4 +345,13 @@ export function parseTable(text) {
   const rows = lines.filter((l) => l.startsWith("│")).map((l) => l.slice(1, -1).split("│").map((c) => c.trim()));
   if (rows.length === 0) return null;
   return { head: rows[0], body: rows.slice(1) };
+}
+
+/** functionText prints a function preview as Node's inspect does: [class A extends B], [AsyncFunction: f], [Function (anonymous)]. */
+function functionText(p) {
+  if (p.kind === "class") {
+    return `[class ${p.name || "(anonymous)"}${p.extends ? ` extends ${p.extends}` : ""}]`;
+  }
+  const kind = p.kind || "Function";
+  return p.name ? `[${kind}: ${p.name}]` : `[${kind} (anonymous)]`;
 }

@@ -64,10 +64,12 @@ test("every console.table text parses into a header and rows", () => {
   }
 });
 
-test("quoting escapes as the Go renderer does", () => {
-  assert.equal(quote("it's\n\t\\"), "'it\\'s\\n\\t\\\\'");
+test("quoting escapes as the Go renderer (and Node's strEscape) does", () => {
+  assert.equal(quote("it's\n\t\\"), "\"it's\\n\\t\\\\\"");
+  assert.equal(quote(`it's "x"`), "`it's \"x\"`");
+  assert.equal(quote("a'b\"c`d"), "'a\\'b\"c`d'");
   assert.equal(quote("\x01"), "'\\x01'");
-  assert.equal(render({ $t: "set", values: [1, { $t: "more", count: 3 }] }), "Set(4) { 1, ... 3 more }");
+  assert.equal(render({ $t: "set", values: [1, { $t: "more", count: 3 }] }), "Set(4) { 1, ... 3 more items }");
 });
 
 test("%d %i %f print as Node's Number, parseInt and parseFloat, objects as NaN", () => {
@@ -89,7 +91,7 @@ test("cycles, revoked proxies and accessors render as Node's", () => {
 });
 
 test("typed arrays and primitive wrappers render as Node's", () => {
-  assert.equal(render({ $t: "array", class: "Uint8Array", length: 300, items: [1, 2, { $t: "more", count: 298 }] }), "Uint8Array(300) [ 1, 2, ... 298 more ]");
+  assert.equal(render({ $t: "array", class: "Uint8Array", length: 300, items: [1, 2, { $t: "more", count: 298 }] }), "Uint8Array(300) [ 1, 2, ... 298 more items ]");
   assert.equal(render({ $t: "boxed", class: "String", v: "abc" }), "[String: 'abc']");
   assert.equal(render({ $t: "boxed", class: "Number", v: { $t: "number", v: "-0" } }), "[Number: -0]");
 });

@@ -127,6 +127,9 @@ func TestUsageOfRealBundles(t *testing.T) {
 		{"async and a class", []pipe.File{
 			{Path: "main.ts", Source: "class Box<T> { constructor(public v: T) {} get(): T { return this.v } }\nawait Promise.resolve();\nconsole.log(new Box(1).get());\n"},
 		}, 0},
+		{"a loop over an array", []pipe.File{
+			{Path: "main.js", Source: "const a = [1, 2, 3]; let s = 0; for (let i = 0; i < a.length; i++) s += a[i]; console.log(s)\n"},
+		}, 0},
 		{"lodash", []pipe.File{{Path: "main.js", Source: "import _ from \"lodash\";\nconsole.log(_.sum([1, 2]));\n"}}, needAll},
 	} {
 		b := bundle.BundleMode(c.files, c.files[0].Path, "", set)

@@ -37,7 +37,9 @@ import (
 // function's or arrow's parameter, a catch parameter, a destructuring or
 // for-in/of target, a function's or class's name, a declaration without
 // initializer, nor spelled as a property name or a string anywhere (the
-// program could set a global var through this.x or defineProperty). Its
+// program could set a global var through this.x or defineProperty), and
+// the program has no this expression at all (which may be the global
+// object, whose properties it could set from data). Its
 // reads then see one of those values, or (a read where no binding of the
 // program is in scope) a global: a built-in or runtime global holds no
 // string, and other code of the run that could set one (a library) must
@@ -49,6 +51,7 @@ type numericState struct {
 	tainted map[string]bool       // never numbery
 	records map[string][][]string // per name, its bindings and assignments: each numbery if all its names are
 	keys    map[string]bool       // names that computed keys need numbery
+	this    bool                  // the program has a this expression
 }
 
 // numberyDeps reports whether x is numbery provided every name of the returned
@@ -249,6 +252,8 @@ func (s *numericState) visit(n any) {
 		s.taint(x.Parsed.String())
 	case *ast.DotExpression:
 		s.taint(x.Identifier.Name.String())
+	case *ast.ThisExpression:
+		s.this = true
 	}
 }
 
@@ -285,6 +290,14 @@ func (s *numericState) numericNames() map[string]bool {
 func (s *numericState) resolve() (keyNames []string, ok bool) {
 	if len(s.keys) == 0 {
 		return nil, true
+	}
+	if s.this {
+		// this may be the global object (at the top level, in a sloppy
+		// function): a name the program relies on may be a global
+		// property (a var, an undeclared assignment) that it could set
+		// from data it never spells (Object.assign(this, JSON.parse(…))).
+		// Without this, reaching the global object takes a dynamic name.
+		return nil, false
 	}
 	num := s.numericNames()
 	for k := range s.keys {

@@ -420,6 +420,11 @@ func TestUsageNumericKeys(t *testing.T) {
 		{`var i = 0; s[i]; this["i"] = "repeat"`, true},
 		{`var i = 0; s[i]; Object.defineProperty(this, "i", {value: "repeat"})`, true},
 		{`let i = 0; let j = i; s[j]; i = "repeat"`, true},
+		{`i = 0; s[i]; Object.assign(this, JSON.parse('{"i":"repeat"}'))`, true},
+		{`let i = 0; s[i]; function f() { Object.assign(this, {i: "repeat"}) }`, true},
+		{`let i = 0; s[i]; class A { m() { return this } }`, true}, // conservative
+		{`var i = 0; s[i]; Object.assign(o, {i: "repeat"})`, true},
+		{`let i = 0; s[i + 1]; class A { m() { return this } }`, false}, // the key needs no name
 		{`let i = j; let j = i; s[i]`, false},
 		{`let i = j; let j = k; s[i]; var k = "x"`, true},
 		{`const a = []; a[a.length]`, true},

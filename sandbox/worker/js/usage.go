@@ -29,7 +29,9 @@ import (
 // reaches P only by its name: spelled out (an identifier, a dot member, a
 // literal key in a member, an object literal, a class or a pattern, or a
 // string literal handed to an API), or computed (a member or key that is
-// not a literal, the in operator on a computed name), or by listing or
+// not a literal, the in operator on a computed name; a key whose value is
+// provably a number, or a string with a digit in it, names none of them:
+// numeric.go), or by listing or
 // inspecting properties and prototypes (getOwnPropertyNames, …Descriptors,
 // Reflect, Proxy, getPrototypeOf, __proto__, hasOwn), or by running code
 // that is not in the program (eval, Function and the constructor route to

@@ -43,7 +43,11 @@ import (
 // reads then see one of those values, or (a read where no binding of the
 // program is in scope) a global: a built-in or runtime global holds no
 // string, and other code of the run that could set one (a library) must
-// spell the name, which Runtime checks (summary.numeric).
+// spell the name. Today no run evaluates library code without needing
+// everything (a program that imports one spells lib, Preload installs
+// everything): a run that unions a library's needs with the program's
+// must also make the program dynamic when the library spells one of its
+// summary.numeric names.
 
 // numericState collects, while walkAST visits a program, what the
 // numbery analysis needs; resolve decides at the end.

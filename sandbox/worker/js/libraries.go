@@ -2,14 +2,12 @@ package js
 
 import (
 	"fmt"
-	"reflect"
 	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
-	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/parser"
 	"github.com/dop251/goja/token"
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -262,43 +260,6 @@ func unfoldBigIntOperator(n any) {
 // skips the source files the nodes point at and keeps its own stack, so no
 // nesting depth escapes it (a depth cap would let deeply nested code slip
 // past unfoldBigIntOperators).
-func walkAST(prg *ast.Program, visit func(n any) bool) {
-	fileType := reflect.TypeOf(file.File{})
-	stack := []reflect.Value{reflect.ValueOf(prg)}
-	for len(stack) > 0 {
-		v := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		switch v.Kind() {
-		case reflect.Interface: // the node is the pointer inside: visited once, there
-			if !v.IsNil() {
-				stack = append(stack, v.Elem())
-			}
-		case reflect.Pointer:
-			if !v.IsNil() && visit(v.Interface()) {
-				stack = append(stack, v.Elem())
-			}
-		case reflect.Struct:
-			if v.Type() == fileType {
-				continue
-			}
-			for i := v.NumField() - 1; i >= 0; i-- { // pushed in reverse: visited in order
-				if !v.Type().Field(i).IsExported() {
-					continue
-				}
-				f := v.Field(i)
-				if f.Kind() == reflect.Struct && f.CanAddr() {
-					// A node held by value (DotExpression.Identifier,
-					// PropertyShort.Name): visited as a pointer too.
-					f = f.Addr()
-				}
-				stack = append(stack, f)
-			}
-		case reflect.Slice:
-			for i := v.Len() - 1; i >= 0; i-- {
-				stack = append(stack, v.Index(i))
-			}
-		}
-	}
-}
+func walkAST(prg *ast.Program, visit func(n any) bool) { walkNode(prg, visit) }
 
 func noSourceMapFiles(string) ([]byte, error) { return nil, errNoFS }

@@ -16,7 +16,8 @@ import (
 // (usage.go): new+execute is the plain hello (it reaches console only);
 // new+execute-dynamic is the same hello with one computed member access,
 // which may reach anything, so it gets everything (what every run got
-// before pay-per-use set-up). The without-… sub-benchmarks narrow what
+// before pay-per-use set-up); new+execute-loop sums an array in a for loop
+// (a[i] with a numeric i, which is not dynamic). The without-… sub-benchmarks narrow what
 // install may add (installable) for the dynamic hello, so that what an
 // addition costs is the difference to new+execute-dynamic; without-additions
 // drops every addition of issue 9 (guards, RegExp, locale, polyfill holders
@@ -27,6 +28,7 @@ import (
 func BenchmarkNewHello(b *testing.B) {
 	hello := mustCompile(b, `(async function (rt) { console.log("hello"); })`)
 	dynamic := mustCompile(b, `(async function (rt) { const k = "log"; console[k]("hello"); })`)
+	loop := mustCompile(b, `(async function (rt) { const a = [1, 2, 3]; let s = 0; for (let i = 0; i < a.length; i++) s += a[i]; console.log(s); })`)
 	job := func(prg *goja.Program) Job {
 		return Job{Program: prg, Timeout: 5 * time.Second, Limits: pipe.DefaultLimits()}
 	}
@@ -42,6 +44,9 @@ func BenchmarkNewHello(b *testing.B) {
 	dyn.Program = dynamic
 	b.Run("new+execute", run(plain))
 	b.Run("new+execute-dynamic", run(dyn))
+	lp := plain
+	lp.Program = loop
+	b.Run("new+execute-loop", run(lp)) // a[i] with a numeric i: not dynamic (numeric.go)
 	// The worker's default: host functions echo and sleep, also as globals.
 	withHost := func(j Job) Job {
 		j.Host, j.Globals = []string{"echo", "sleep"}, []string{"echo", "sleep"}

@@ -29,7 +29,9 @@ import (
 // reaches P only by its name: spelled out (an identifier, a dot member, a
 // literal key in a member, an object literal, a class or a pattern, or a
 // string literal handed to an API), or computed (a member or key that is
-// not a literal, the in operator on a computed name), or by listing or
+// not a literal, the in operator on a computed name; a key whose value is
+// provably a number, or a string with a digit in it, names none of them:
+// numeric.go), or by listing or
 // inspecting properties and prototypes (getOwnPropertyNames, …Descriptors,
 // Reflect, Proxy, getPrototypeOf, __proto__, hasOwn), or by running code
 // that is not in the program (eval, Function and the constructor route to
@@ -175,6 +177,10 @@ type summary struct {
 	// idents are the identifiers the program spells, sorted: a host global
 	// (Job.Globals) it does not spell is not defined (hostObject).
 	idents []string
+	// numeric are the names the program's computed keys rely on being
+	// numbery (numeric.go), sorted: other code of the run (a library)
+	// that spells one could set a global of that name.
+	numeric []string
 }
 
 // spells reports whether the program spells identifier name (or may
@@ -231,6 +237,8 @@ type usage struct {
 	// that method only.
 	dotted map[*ast.Identifier]bool
 	idents map[string]bool
+	// num decides which computed keys are numbery (numeric.go).
+	num numericState
 }
 
 func (u *usage) name(s string) {
@@ -287,20 +295,18 @@ func (u *usage) visit(n any) bool {
 	case *ast.TemplateElement:
 		u.name(x.Parsed.String())
 	case *ast.BracketExpression:
-		if !literalKey(x.Member) {
-			u.setDynamic()
-		}
+		u.computedKey(x.Member)
 	case *ast.PropertyKeyed:
-		if x.Computed && !literalKey(x.Key) {
-			u.setDynamic()
+		if x.Computed {
+			u.computedKey(x.Key)
 		}
 	case *ast.FieldDefinition:
-		if x.Computed && !literalKey(x.Key) {
-			u.setDynamic()
+		if x.Computed {
+			u.computedKey(x.Key)
 		}
 	case *ast.MethodDefinition:
-		if x.Computed && !literalKey(x.Key) {
-			u.setDynamic()
+		if x.Computed {
+			u.computedKey(x.Key)
 		}
 		if k, ok := x.Key.(*ast.StringLiteral); ok && !x.Computed && !x.Static && x.Kind == ast.PropertyKindMethod && k.Value == "constructor" {
 			// A class's constructor: it defines the class, and reaches
@@ -315,7 +321,7 @@ func (u *usage) visit(n any) bool {
 			switch x.Left.(type) {
 			case *ast.StringLiteral, *ast.NumberLiteral, *ast.PrivateIdentifier:
 			default:
-				u.setDynamic()
+				u.computedKey(x.Left)
 			}
 		}
 	case *ast.WithStatement:
@@ -325,7 +331,20 @@ func (u *usage) visit(n any) bool {
 			return false // see esbuildExport
 		}
 	}
+	if !u.trusted {
+		u.num.visit(n)
+	}
 	return !u.dynamic
+}
+
+// computedKey notes a computed key (a member, a property or class key, the
+// in operator's left): a literal names its property outright, a numbery
+// value names none of the additions (numeric.go), anything else makes the
+// program dynamic.
+func (u *usage) computedKey(x ast.Expression) {
+	if !literalKey(x) && !u.num.key(x) {
+		u.setDynamic()
+	}
 }
 
 // esbuildExportSource is esbuild's __export helper (the bundle defines it
@@ -352,10 +371,12 @@ func esbuildExport(b *ast.Binding) bool {
 // result is the summary of the walked program, its needs closed over the
 // polyfills.
 func (u *usage) result() *summary {
-	if u.dynamic {
+	numeric, ok := u.num.resolve()
+	if u.dynamic || !ok {
 		return &summary{needs: needAll}
 	}
-	s := &summary{needs: closeNeeds(u.needs)}
+	slices.Sort(numeric)
+	s := &summary{needs: closeNeeds(u.needs), numeric: numeric}
 	if s.needs != needAll {
 		for id := range u.idents {
 			s.idents = append(s.idents, id)

@@ -127,6 +127,9 @@ func TestUsageOfRealBundles(t *testing.T) {
 		{"async and a class", []pipe.File{
 			{Path: "main.ts", Source: "class Box<T> { constructor(public v: T) {} get(): T { return this.v } }\nawait Promise.resolve();\nconsole.log(new Box(1).get());\n"},
 		}, 0},
+		{"a loop over an array", []pipe.File{
+			{Path: "main.js", Source: "const a = [1, 2, 3]; let s = 0; for (let i = 0; i < a.length; i++) s += a[i]; console.log(s)\n"},
+		}, 0},
 		{"lodash", []pipe.File{{Path: "main.js", Source: "import _ from \"lodash\";\nconsole.log(_.sum([1, 2]));\n"}}, needAll},
 	} {
 		b := bundle.BundleMode(c.files, c.files[0].Path, "", set)
@@ -194,6 +197,17 @@ func TestUsageDynamicRoutesReachAdditions(t *testing.T) {
 		{"computed member", `(h, k) => h[k]`, false},
 		{"computed optional member", `(h, k) => h?.[k]`, false},
 		{"computed destructuring", `(h, k) => { const {[k]: v} = h; return v }`, false},
+		// Smuggling the name through the numeric-key rules (numeric.go).
+		{"numeric name reassigned", `(h, k) => { let i = 0; i = k; return h[i] }`, false},
+		{"numeric name ||=", `(h, k) => { let i = 0; i ||= k; return h[i] }`, false},
+		{"numeric conditional", `(h, k) => { let i = 0; return h[i ? 1 : k] }`, false},
+		{"numeric name in for-of", `(h, k) => { let i = 0; for (i of [k]); return h[i] }`, false},
+		{"numeric name destructured", `(h, k) => { let i = 0; ({i} = {i: k}); return h[i] }`, false},
+		{"numeric name array-destructured", `(h, k) => { let i = 0; [i] = [k]; return h[i] }`, false},
+		{"numeric name as a parameter", `(h, k) => { let i = 1; const f = (i) => h[i]; return f(k) }`, false},
+		{"numeric name as a catch parameter", `(h, k) => { let i = 1; try { throw k } catch (i) { return h[i] } }`, false},
+		{"numeric name through another", `(h, k) => { let i = 1; let j = i; j = k; return h[j] }`, false},
+		{"string plus a non-numeric", `(h, k) => { let i = 1; return h["" + k] }`, false},
 		{"Reflect.get", `(h, k) => Reflect.get(h, k)`, false},
 		{"Function", `Function("h", "k", "return h[k]")`, false},
 		{"eval", `(0, eval)("(h, k) => h[k]")`, false},
@@ -353,4 +367,110 @@ func TestUsageFactsGlobal(t *testing.T) {
 // runtime object's enumerable values, so no listing finds it.
 func TestUsageRuntimeObjectHidesLib(t *testing.T) {
 	checkLogs(t, `console.log(Object.keys(rt).join(), Object.values(rt).length, typeof rt.lib)`, "facts,input,done 3 function")
+}
+
+// TestUsageNumericKeys: a computed key whose value is provably numbery
+// (numeric.go) keeps a program plain; every near miss is dynamic.
+func TestUsageNumericKeys(t *testing.T) {
+	for _, c := range []struct {
+		src     string
+		dynamic bool
+	}{
+		{`const a = [1, 2, 3]; let s = 0; for (let i = 0; i < a.length; i++) s += a[i]; console.log(s)`, false},
+		{`const a = [1]; let i = 0; while (i < 1) { a[i] = 2; i += 1 } console.log(a)`, false},
+		{`const a = []; a[1 + 2]; a[-1]; a[+"x"]; a[~0]; a[2 ** 3]; a[7 % 2]; a[1 << 2]; a[1n]; a[4 >>> 1]; a[5 & 3]`, false},
+		{`const a = []; let j = 0; j--; --j; a[j++]; a[--j]`, false},
+		{`const a = {}; a["" + 1]; a[1 + ""]; a["k" + 0]; a[0 + "k"]; a[NaNish() + 1]`, false},
+		{`const a = []; let n = 2, m = n * 2, p = m; a[p]; a[n ? 1 : 2]; a[(0, 1)]`, false},
+		{`const a = []; let i = 0; let j = i; j = i + 1; a[j]`, false},
+		{`const a = []; let x = 1; x ||= 2; a[x]`, false},
+		{`const a = []; for (let i = 0; i < 3; i++) { const k = "x" + i; console.log(a[k]) }`, false},
+		{`const a = []; a[(i = 1)]; var i`, false},          // the assignment's value: 1
+		{`const a = []; a[i]; var i`, true},                 // var i without initializer
+		{`const a = []; var i = j; var j = 1; a[i]`, false}, // undefined before the assignment: "undefined" names nothing
+		{`const a = []; let i = 1; a[i in a ? 1 : 0]`, false},
+		{`class A { [1 + 1]() {} static [2] = 1 }; ({[3 * 2]: 1})`, false},
+		// Near misses: dynamic.
+		{`const s = "x"; let i = 0; s[i]; function f(i) {}`, true},
+		{`const s = "x"; let i = 0; s[i]; const g = (i) => i`, true},
+		{`const s = "x"; let i = 0; s[i]; try {} catch (i) {}`, true},
+		{`const s = "x"; let i = 0; s[i]; const {i: j} = {}; ({i} = {})`, true},
+		{`const s = "x"; let i = 0; s[i]; const {j: i2} = {}; [i] = ["repeat"]`, true},
+		{`const s = "x"; let x = "pe"; s["re" + x]`, true},
+		{`const s = "x"; let x = "re"; s[x + "peat"]`, true},
+		{`const s = "x"; let k = "repeat"; s[cond ? 1 : k]`, true},
+		{"const s = \"x\"; s[`re${1}`]", true},
+		{"const s = \"x\"; let i = 1; s[`repeat`+i]", false},
+		{`const s = "x"; let i = 0; s[i]; i = "repeat"`, true},
+		{`const s = "x"; let i = 0; s[i]; { let i = "repeat" }`, true},
+		{`const s = "x"; let i = 0; s[i]; function g() { i = f() }`, true},
+		{`const s = "x"; let i = 0; s[i]; i ||= "repeat"`, true},
+		{`const s = "x"; let i = 0; s[i]; i &&= "repeat"`, true},
+		{`const s = "x"; let i = 0; s[i]; i = i ? "repeat" : 1`, true},
+		{`const o = {}; for (const i in o) s[i]`, true},
+		{`const o = []; let i = 0; for (i of o) s[i]`, true},
+		{`const o = []; var i = 0; for (var i of o) s[i]`, true},
+		{`var i = 0; s[i]; function i() {}`, true},
+		{`let i = 0; s[i]; { function i() {} }`, true},
+		{`let i = 0; s[i]; { class i {} }`, true},
+		{`let i = 0; s[i]; const C = class i {}`, true},
+		{`let i; s[i]`, true},
+		{`s[i]`, true}, // never bound: a global
+		{`var i = 0; s[i]; this.i = "repeat"`, true},
+		{`var i = 0; s[i]; this["i"] = "repeat"`, true},
+		{`var i = 0; s[i]; Object.defineProperty(this, "i", {value: "repeat"})`, true},
+		{`let i = 0; let j = i; s[j]; i = "repeat"`, true},
+		{`i = 0; s[i]; Object.assign(this, JSON.parse('{"i":"repeat"}'))`, true},
+		{`let i = 0; s[i]; function f() { Object.assign(this, {i: "repeat"}) }`, true},
+		{`let i = 0; s[i]; class A { m() { return this } }`, true}, // conservative
+		{`var i = 0; s[i]; Object.assign(o, {i: "repeat"})`, true},
+		{`let i = 0; s[i + 1]; class A { m() { return this } }`, false}, // the key needs no name
+		{`let i = j; let j = i; s[i]`, false},
+		{`let i = j; let j = k; s[i]; var k = "x"`, true},
+		{`const a = []; a[a.length]`, true},
+		{`const a = []; a[typeof 1]`, true},
+		{`const a = []; a[!1]`, true},
+		{`const a = []; a[1 < 2]`, true},
+		{`const a = []; a[f() + f()]`, true},
+		{`const a = []; let x = 1; x += "a"; a[x]`, false}, // "1a": still has the digit
+		{`const a = []; let x = "a"; x += 1; a[x]`, true},  // x is also bound to "a"
+		{`let k = 0; k in o`, false},
+		{`let k = "a"; k in o`, true},
+	} {
+		prg, err := Compile(c.src)
+		if err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		if got := usageOf(prg) == needAll; got != c.dynamic {
+			t.Errorf("%s: dynamic %v, want %v", c.src, got, c.dynamic)
+		}
+	}
+}
+
+// TestUsageNamesHaveNoDigits: no name an addition, a lazy global, an
+// iterator helper, a console method or a runtime global answers to could
+// be a numbery string (numeric.go relies on it).
+func TestUsageNamesHaveNoDigits(t *testing.T) {
+	names := []string{}
+	for n := range needByName() {
+		names = append(names, n)
+	}
+	for _, l := range lazyNames {
+		names = append(names, l.name, l.holder)
+	}
+	names = append(names, iteratorHelpers...)
+	names = append(names, consoleMethods[:]...)
+	names = append(names, dynamicNames...)
+	names = append(names, bundle.FieldFacts, bundle.FieldInput, bundle.FieldHost, bundle.FieldLib, bundle.FieldDone, FactsSymbol, "input", "output", "require")
+	if len(names) < 60 {
+		t.Fatalf("only %d names", len(names))
+	}
+	for _, n := range names {
+		if hasNumberText(n) {
+			t.Errorf("%q contains a digit, NaN, Infinity or undefined: a numbery key could name it", n)
+		}
+	}
+	if !hasNumberText("x1") || !hasNumberText("NaNx") || !hasNumberText("-Infinity") || hasNumberText("repeat") {
+		t.Error("hasNumberText is wrong")
+	}
 }

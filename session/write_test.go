@@ -95,8 +95,16 @@ func TestIdleSocketHoldsNoWriter(t *testing.T) {
 	if metrics.Sessions.Load() != 1 {
 		t.Fatalf("sessions = %d; want 1", metrics.Sessions.Load())
 	}
+	// The writer that sent the pong may still be returning from its last
+	// write: wait for it to end (generously), then the socket must hold none.
 	buf := make([]byte, 1<<20)
-	stacks := string(buf[:runtime.Stack(buf, true)])
+	var stacks string
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		stacks = string(buf[:runtime.Stack(buf, true)])
+		if !strings.Contains(stacks, "session.(*Session).writeLoop") || time.Now().After(deadline) {
+			break
+		}
+	}
 	if strings.Contains(stacks, "session.(*Session).writeLoop") {
 		t.Errorf("a writer goroutine waits on an idle socket:\n%s", stacks)
 	}

@@ -213,17 +213,7 @@ func (c *console) emit(level, text string, args []json.RawMessage) {
 		text = pad + strings.ReplaceAll(text, "\n", "\n"+pad)
 	}
 	e := c.e
-	size := len(text)
-	for _, a := range args {
-		size += len(a)
-	}
-	if e.stats.OutputBytes+size > e.lim.MaxOutputBytes {
-		e.stats.Truncated = true
-		e.limit(errOutputLimit)
-		return
-	}
-	if e.send(pipe.Event{Kind: pipe.EventLog, Level: level, Text: text, Args: args}) {
-		e.stats.OutputBytes += size
+	if e.send(pipe.Event{Kind: pipe.EventLog, Level: level, Text: text, Args: args}) { // counts its bytes
 		e.stats.Logs++
 	}
 }

@@ -270,3 +270,25 @@ func TestHostGlobalsReachedEveryWay(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputCapCountsEveryEvent: facts and host calls count against
+// maxOutputBytes as logs do (pipe.OutputBytes, the pool's count), so a run
+// that crosses the cap with them ends output_limit itself; before, only
+// console text counted here and the pool killed the worker.
+func TestOutputCapCountsEveryEvent(t *testing.T) {
+	h := newHarness(t, Config{Host: echoHost(), Limits: Limits{MaxOutputBytes: 4 << 10}})
+	for _, tc := range []struct{ name, src string }{
+		{"facts", `import { facts } from "playground"; for (let i = 0; i < 1000; i++) facts["k" + i] = "x".repeat(50);`},
+		{"host calls", `import { host } from "playground"; for (let i = 0; i < 200; i++) await host.echo("y".repeat(100));`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, rec := run(t, h, Request{Files: files("main.ts", tc.src), Timeout: 10 * time.Second})
+			if res.Outcome != OutcomeOutputLimit {
+				t.Fatalf("outcome %s (errors %+v); want output_limit", res.Outcome, rec.errors())
+			}
+			if res.Stats.OutputBytes > 4<<10 {
+				t.Errorf("stats.outputBytes %d past the 4 KiB cap", res.Stats.OutputBytes)
+			}
+		})
+	}
+}

@@ -554,6 +554,16 @@ func (e *Runtime) send(ev pipe.Event) bool {
 		e.limit(errOutputLimit)
 		return false
 	}
+	// Every event's content counts against the output cap, as the pool
+	// counts it (pipe.OutputBytes): the run ends itself at the cap instead
+	// of the pool killing the worker for a fact, call or error past it.
+	size := pipe.OutputBytes(&ev)
+	if e.stats.OutputBytes+size > e.lim.MaxOutputBytes {
+		e.stats.Truncated = true
+		e.limit(errOutputLimit)
+		return false
+	}
+	e.stats.OutputBytes += size
 	e.events++
 	e.emitAlways(ev)
 	return true

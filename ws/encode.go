@@ -12,15 +12,16 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/playground-dev/playground/jsonwire"
 )
 
 // Marshal encodes a server message as json.Marshal does, byte for byte.
 // The run messages (Queued, Started, Log, Fact, Call, CallStart, Error,
 // Done, as values or pointers) are appended without reflection; anything
 // else, and a run message holding a value the fast encoder does not take
-// (a raw JSON value with whitespace or <, >, &, U+2028, U+2029, which
-// json.Marshal rewrites, or an infinite or NaN number, which it refuses),
+// (an invalid raw JSON value, or an infinite or NaN number, which it
+// refuses),
 // goes through json.Marshal. Its errors are json.Marshal's.
 func Marshal(v any) ([]byte, error) {
 	var e enc
@@ -89,7 +90,7 @@ func (e *enc) header(h *RunHeader) {
 
 func (e *enc) key(k string) { e.b = append(append(append(e.b, ','), k...), ':') }
 
-func (e *enc) str(s string) { e.b = appendString(e.b, s) }
+func (e *enc) str(s string) { e.b = jsonwire.AppendString(e.b, s) }
 
 func (e *enc) int(n int64) { e.b = strconv.AppendInt(e.b, n, 10) }
 
@@ -118,49 +119,18 @@ func (e *enc) float(f float64) {
 }
 
 // raw appends a json.RawMessage as json.Marshal would: an empty one is
-// null. json.Marshal also validates it, strips insignificant whitespace
-// and escapes <, >, &, U+2028 and U+2029; a value that could need any of
-// that is left to it (slow).
+// null, any other compacted with <, >, &, U+2028 and U+2029 escaped
+// (jsonwire.AppendCompact); an invalid one is left to json.Marshal, which
+// reports the error.
 func (e *enc) raw(r json.RawMessage) {
 	if len(r) == 0 {
 		e.b = append(e.b, "null"...)
 		return
 	}
-	if !compactSafe(r) || !json.Valid(r) {
+	var ok bool
+	if e.b, ok = jsonwire.AppendCompact(e.b, r); !ok {
 		e.slow = true
-		return
 	}
-	e.b = append(e.b, r...)
-}
-
-// compactSafe reports whether json.Marshal leaves the valid JSON r as it
-// is: no whitespace between tokens, no HTML character, no U+2028 or
-// U+2029 (E2 80 A8, E2 80 A9 in UTF-8).
-func compactSafe(r []byte) bool {
-	inString, escaped := false, false
-	for i, c := range r {
-		switch {
-		case c == '<' || c == '>' || c == '&':
-			return false
-		case c == 0xE2:
-			if i+2 < len(r) && r[i+1] == 0x80 && (r[i+2] == 0xA8 || r[i+2] == 0xA9) {
-				return false
-			}
-		case inString:
-			if escaped {
-				escaped = false
-			} else if c == '\\' {
-				escaped = true
-			} else if c == '"' {
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			return false
-		}
-	}
-	return true
 }
 
 func (e *enc) raws(rs []json.RawMessage) {
@@ -337,59 +307,4 @@ func (e *enc) done(m *Done) {
 	e.key(`"truncated"`)
 	e.bool(s.Truncated)
 	e.b = append(e.b, "}}"...)
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string the way encoding/json's
-// HTML-safe encoder does.
-func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }

@@ -18,11 +18,12 @@ const module = "github.com/playground-dev/playground"
 // libraries), which both processes use.
 var allowedImports = map[string][]string{
 	"rawio":     {}, // raw pipe and socket I/O, used by both processes
-	"ws":        {"rawio"},
+	"jsonwire":  {}, // JSON bytes as encoding/json writes them, used by both processes
+	"ws":        {"rawio", "jsonwire"},
 	"ratelimit": {},
 	"static":    {},
 
-	"sandbox/pipe":          {"rawio"},
+	"sandbox/pipe":          {"rawio", "jsonwire"},
 	"sandbox/libs":          {},
 	"sandbox":               {"sandbox/pipe", "sandbox/libs"},
 	"sandbox/worker/bundle": {"sandbox/pipe", "sandbox/libs"},

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/playground-dev/playground/jsonwire"
 )
 
 // hostileStrings are strings an encoder or decoder gets wrong easily.
@@ -232,7 +233,7 @@ func TestDecodeMatchesEncodingJSON(t *testing.T) {
 		decodeBoth(t, line)
 		var m Message
 		var c Command
-		d, dc := decoder{scanner{src: line}}, decoder{scanner{src: line}}
+		d, dc := decoder{jsonwire.Scanner{Src: line}}, decoder{jsonwire.Scanner{Src: line}}
 		if d.top(func() bool { return d.message(&m) }) || dc.top(func() bool { return dc.command(&c) }) {
 			fast++
 		} else if !bytes.Contains(line, []byte("null")) && json.Valid(line) && !bytes.Contains(line, []byte(`"Event"`)) {

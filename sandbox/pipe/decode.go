@@ -5,6 +5,8 @@ import (
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/playground-dev/playground/jsonwire"
 )
 
 // Hand-written decoders of the pipe's messages (issue 12: encoding/json's
@@ -19,7 +21,7 @@ import (
 // The raw JSON values of m (event arguments, values, results, facts) may
 // share line's memory: line must not change while m is used.
 func DecodeMessage(line []byte, m *Message) error {
-	d := decoder{scanner{src: line}}
+	d := decoder{jsonwire.Scanner{Src: line}}
 	if d.top(func() bool { return d.message(m) }) {
 		return nil
 	}
@@ -31,7 +33,7 @@ func DecodeMessage(line []byte, m *Message) error {
 // The raw JSON values of c (a job's input, a reply's result) may share
 // line's memory: line must not change while c is used.
 func DecodeCommand(line []byte, c *Command) error {
-	d := decoder{scanner{src: line}}
+	d := decoder{jsonwire.Scanner{Src: line}}
 	if d.top(func() bool { return d.command(c) }) {
 		return nil
 	}
@@ -39,29 +41,29 @@ func DecodeCommand(line []byte, c *Command) error {
 	return json.Unmarshal(line, c)
 }
 
-type decoder struct{ scanner }
+type decoder struct{ jsonwire.Scanner }
 
 // top decodes the whole line with value, which must consume one value.
 func (d *decoder) top(value func() bool) bool {
-	d.skipSpace()
+	d.SkipSpace()
 	if !value() {
 		return false
 	}
-	d.skipSpace()
-	return d.i == len(d.src)
+	d.SkipSpace()
+	return d.I == len(d.Src)
 }
 
 // object walks an object whose keys are all among keys, each at most once,
 // calling field with the key's index at its value. It fails on anything
 // else (encoding/json then decides).
 func (d *decoder) object(keys []string, field func(k int) bool) bool {
-	if d.i >= len(d.src) || d.src[d.i] != '{' {
+	if d.I >= len(d.Src) || d.Src[d.I] != '{' {
 		return false
 	}
-	d.i++
-	d.skipSpace()
-	if d.i < len(d.src) && d.src[d.i] == '}' {
-		d.i++
+	d.I++
+	d.SkipSpace()
+	if d.I < len(d.Src) && d.Src[d.I] == '}' {
+		d.I++
 		return true
 	}
 	var seen uint64
@@ -71,25 +73,25 @@ func (d *decoder) object(keys []string, field func(k int) bool) bool {
 			return false
 		}
 		seen |= 1 << k
-		d.skipSpace()
-		if d.i >= len(d.src) || d.src[d.i] != ':' {
+		d.SkipSpace()
+		if d.I >= len(d.Src) || d.Src[d.I] != ':' {
 			return false
 		}
-		d.i++
-		d.skipSpace()
+		d.I++
+		d.SkipSpace()
 		if !field(k) {
 			return false
 		}
-		d.skipSpace()
-		if d.i >= len(d.src) {
+		d.SkipSpace()
+		if d.I >= len(d.Src) {
 			return false
 		}
-		switch d.src[d.i] {
+		switch d.Src[d.I] {
 		case ',':
-			d.i++
-			d.skipSpace()
+			d.I++
+			d.SkipSpace()
 		case '}':
-			d.i++
+			d.I++
 			return true
 		default:
 			return false
@@ -99,18 +101,18 @@ func (d *decoder) object(keys []string, field func(k int) bool) bool {
 
 // key reads a plain key (no escapes) and returns its index in keys, or -1.
 func (d *decoder) key(keys []string) int {
-	if d.i >= len(d.src) || d.src[d.i] != '"' {
+	if d.I >= len(d.Src) || d.Src[d.I] != '"' {
 		return -1
 	}
-	j := d.i + 1
-	for j < len(d.src) && d.src[j] != '"' && d.src[j] != '\\' {
+	j := d.I + 1
+	for j < len(d.Src) && d.Src[j] != '"' && d.Src[j] != '\\' {
 		j++
 	}
-	if j >= len(d.src) || d.src[j] != '"' {
+	if j >= len(d.Src) || d.Src[j] != '"' {
 		return -1
 	}
-	k := d.src[d.i+1 : j]
-	d.i = j + 1
+	k := d.Src[d.I+1 : j]
+	d.I = j + 1
 	for n, want := range keys {
 		if string(k) == want {
 			return n
@@ -121,29 +123,29 @@ func (d *decoder) key(keys []string) int {
 
 // array walks an array, calling elem at each element.
 func (d *decoder) array(elem func() bool) bool {
-	if d.i >= len(d.src) || d.src[d.i] != '[' {
+	if d.I >= len(d.Src) || d.Src[d.I] != '[' {
 		return false
 	}
-	d.i++
-	d.skipSpace()
-	if d.i < len(d.src) && d.src[d.i] == ']' {
-		d.i++
+	d.I++
+	d.SkipSpace()
+	if d.I < len(d.Src) && d.Src[d.I] == ']' {
+		d.I++
 		return true
 	}
 	for {
 		if !elem() {
 			return false
 		}
-		d.skipSpace()
-		if d.i >= len(d.src) {
+		d.SkipSpace()
+		if d.I >= len(d.Src) {
 			return false
 		}
-		switch d.src[d.i] {
+		switch d.Src[d.I] {
 		case ',':
-			d.i++
-			d.skipSpace()
+			d.I++
+			d.SkipSpace()
 		case ']':
-			d.i++
+			d.I++
 			return true
 		default:
 			return false
@@ -153,12 +155,12 @@ func (d *decoder) array(elem func() bool) bool {
 
 func (d *decoder) bool(v *bool) bool {
 	switch {
-	case len(d.src)-d.i >= 4 && string(d.src[d.i:d.i+4]) == "true":
+	case len(d.Src)-d.I >= 4 && string(d.Src[d.I:d.I+4]) == "true":
 		*v = true
-		d.i += 4
-	case len(d.src)-d.i >= 5 && string(d.src[d.i:d.i+5]) == "false":
+		d.I += 4
+	case len(d.Src)-d.I >= 5 && string(d.Src[d.I:d.I+5]) == "false":
 		*v = false
-		d.i += 5
+		d.I += 5
 	default:
 		return false
 	}
@@ -167,28 +169,28 @@ func (d *decoder) bool(v *bool) bool {
 
 // int64 reads an integer written without fraction or exponent.
 func (d *decoder) int64(v *int64) bool {
-	i := d.i
-	neg := i < len(d.src) && d.src[i] == '-'
+	i := d.I
+	neg := i < len(d.Src) && d.Src[i] == '-'
 	if neg {
 		i++
 	}
 	start := i
 	var n uint64
-	for i < len(d.src) && d.src[i] >= '0' && d.src[i] <= '9' {
+	for i < len(d.Src) && d.Src[i] >= '0' && d.Src[i] <= '9' {
 		if n > (1<<63)/10 {
 			return false
 		}
-		n = n*10 + uint64(d.src[i]-'0')
+		n = n*10 + uint64(d.Src[i]-'0')
 		i++
 	}
 	digits := i - start
-	if digits == 0 || digits > 1 && d.src[start] == '0' || n > 1<<63 || !neg && n == 1<<63 {
+	if digits == 0 || digits > 1 && d.Src[start] == '0' || n > 1<<63 || !neg && n == 1<<63 {
 		return false
 	}
-	if i < len(d.src) && (d.src[i] == '.' || d.src[i] == 'e' || d.src[i] == 'E') {
+	if i < len(d.Src) && (d.Src[i] == '.' || d.Src[i] == 'e' || d.Src[i] == 'E') {
 		return false
 	}
-	d.i = i
+	d.I = i
 	if neg {
 		*v = -int64(n)
 	} else {
@@ -218,14 +220,14 @@ func (d *decoder) duration(v *time.Duration) bool {
 // raw reads any value but null (encoding/json's handling of a null for a
 // raw value is its own) and returns its bytes, sharing the line's memory.
 func (d *decoder) raw(v *json.RawMessage) bool {
-	start := d.i
-	if _, ok := d.value(nil, 0, false); !ok {
+	start := d.I
+	if !d.Skip() {
 		return false
 	}
-	if string(d.src[start:d.i]) == "null" {
+	if string(d.Src[start:d.I]) == "null" {
 		return false
 	}
-	*v = d.src[start:d.i:d.i]
+	*v = d.Src[start:d.I:d.I]
 	return true
 }
 
@@ -260,18 +262,18 @@ func (d *decoder) strs(v *[]string) bool {
 // str reads a string as encoding/json unquotes it: escapes resolved, a
 // lone surrogate and each byte of invalid UTF-8 as U+FFFD.
 func (d *decoder) str(v *string) bool {
-	src := d.src
-	if d.i >= len(src) || src[d.i] != '"' {
+	src := d.Src
+	if d.I >= len(src) || src[d.I] != '"' {
 		return false
 	}
-	i := d.i + 1
+	i := d.I + 1
 	start := i
 	for i < len(src) {
 		c := src[i]
 		switch {
 		case c == '"':
 			*v = string(src[start:i])
-			d.i = i + 1
+			d.I = i + 1
 			return true
 		case c == '\\':
 			return d.strSlow(v, start, i)
@@ -292,7 +294,7 @@ func (d *decoder) str(v *string) bool {
 
 // strSlow finishes str from i, with src[start:i] plain.
 func (d *decoder) strSlow(v *string, start, i int) bool {
-	src := d.src
+	src := d.Src
 	b := make([]byte, 0, i-start+64) // grows as needed: the rest of the line may hold much more
 	b = append(b, src[start:i]...)
 	for i < len(src) {
@@ -300,7 +302,7 @@ func (d *decoder) strSlow(v *string, start, i int) bool {
 		switch {
 		case c == '"':
 			*v = string(b)
-			d.i = i + 1
+			d.I = i + 1
 			return true
 		case c < 0x20:
 			return false
@@ -515,14 +517,14 @@ func (d *decoder) call(c *HostCall) bool {
 		case 2:
 			return d.raws(&c.Args)
 		default:
-			start := d.i
-			if d.i >= len(d.src) || d.src[d.i] != '"' {
+			start := d.I
+			if d.I >= len(d.Src) || d.Src[d.I] != '"' {
 				return false
 			}
-			if _, ok := d.value(nil, 0, false); !ok {
+			if !d.Skip() {
 				return false
 			}
-			return c.Now.UnmarshalJSON(d.src[start:d.i]) == nil
+			return c.Now.UnmarshalJSON(d.Src[start:d.I]) == nil
 		}
 	})
 }
@@ -571,15 +573,15 @@ func (d *decoder) result(r *Result) bool {
 
 // facts reads an object of raw values with any keys.
 func (d *decoder) facts(v *map[string]json.RawMessage) bool {
-	if d.i >= len(d.src) || d.src[d.i] != '{' {
+	if d.I >= len(d.Src) || d.Src[d.I] != '{' {
 		return false
 	}
 	m := map[string]json.RawMessage{}
 	*v = m
-	d.i++
-	d.skipSpace()
-	if d.i < len(d.src) && d.src[d.i] == '}' {
-		d.i++
+	d.I++
+	d.SkipSpace()
+	if d.I < len(d.Src) && d.Src[d.I] == '}' {
+		d.I++
 		return true
 	}
 	for {
@@ -587,27 +589,27 @@ func (d *decoder) facts(v *map[string]json.RawMessage) bool {
 		if !d.str(&k) {
 			return false
 		}
-		d.skipSpace()
-		if d.i >= len(d.src) || d.src[d.i] != ':' {
+		d.SkipSpace()
+		if d.I >= len(d.Src) || d.Src[d.I] != ':' {
 			return false
 		}
-		d.i++
-		d.skipSpace()
+		d.I++
+		d.SkipSpace()
 		var r json.RawMessage
 		if !d.raw(&r) {
 			return false
 		}
 		m[k] = r
-		d.skipSpace()
-		if d.i >= len(d.src) {
+		d.SkipSpace()
+		if d.I >= len(d.Src) {
 			return false
 		}
-		switch d.src[d.i] {
+		switch d.Src[d.I] {
 		case ',':
-			d.i++
-			d.skipSpace()
+			d.I++
+			d.SkipSpace()
 		case '}':
-			d.i++
+			d.I++
 			return true
 		default:
 			return false

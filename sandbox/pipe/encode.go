@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/playground-dev/playground/jsonwire"
 )
 
 // Hand-written encoders of the pipe's messages (issue 12: encoding/json's
@@ -58,7 +59,7 @@ func (e *enc) key(k string) {
 
 func (e *enc) str(k, v string) {
 	e.key(k)
-	e.b = appendString(e.b, v)
+	e.b = jsonwire.AppendString(e.b, v)
 }
 
 func (e *enc) strOmit(k, v string) {
@@ -108,7 +109,7 @@ func (e *enc) rawValue(v json.RawMessage) {
 		return
 	}
 	var ok bool
-	if e.b, ok = appendCompact(e.b, v); !ok {
+	if e.b, ok = jsonwire.AppendCompact(e.b, v); !ok {
 		e.ok = false
 	}
 }
@@ -140,7 +141,7 @@ func (e *enc) strs(k string, v []string) {
 		if i > 0 {
 			e.b = append(e.b, ',')
 		}
-		e.b = appendString(e.b, s)
+		e.b = jsonwire.AppendString(e.b, s)
 	}
 	e.b = append(e.b, ']')
 }
@@ -247,7 +248,7 @@ func (e *enc) result(r *Result) {
 			if i > 0 {
 				e.b = append(e.b, ',')
 			}
-			e.b = appendString(e.b, k)
+			e.b = jsonwire.AppendString(e.b, k)
 			e.b = append(e.b, ':')
 			e.rawValue(r.Facts[k])
 		}
@@ -298,9 +299,9 @@ func (e *enc) job(j *Job) {
 				e.b = append(e.b, ',')
 			}
 			e.b = append(e.b, `{"path":`...)
-			e.b = appendString(e.b, j.Files[i].Path)
+			e.b = jsonwire.AppendString(e.b, j.Files[i].Path)
 			e.b = append(e.b, `,"source":`...)
-			e.b = appendString(e.b, j.Files[i].Source)
+			e.b = jsonwire.AppendString(e.b, j.Files[i].Source)
 			e.b = append(e.b, '}')
 		}
 		e.b = append(e.b, ']')
@@ -328,298 +329,4 @@ func (e *enc) job(j *Job) {
 	if len(j.Globals) > 0 {
 		e.strs("globals", j.Globals)
 	}
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string, escaped as encoding/json
-// escapes it (with its HTML escaping).
-func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
-
-// maxDepth is encoding/json's nesting limit: deeper values are errors.
-const maxDepth = 10000
-
-// appendCompact appends the JSON value src without insignificant spaces,
-// with <, >, & and U+2028, U+2029 in its strings escaped, as encoding/json
-// writes a json.RawMessage. It reports false when src is not exactly one
-// valid JSON value.
-func appendCompact(dst, src []byte) ([]byte, bool) {
-	s := scanner{src: src}
-	n := len(dst)
-	s.skipSpace()
-	dst, ok := s.value(dst, 0, true)
-	s.skipSpace()
-	if !ok || s.i != len(src) {
-		return dst[:n], false
-	}
-	return dst, true
-}
-
-// scanner walks one JSON text: it validates values and, while it is at
-// it, copies them (appendCompact) or measures them (skipValue).
-type scanner struct {
-	src []byte
-	i   int
-}
-
-func (s *scanner) skipSpace() {
-	for s.i < len(s.src) {
-		switch s.src[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
-	}
-}
-
-// value validates the value at s.i and, when cp is set, appends its
-// compact, escaped form to dst.
-func (s *scanner) value(dst []byte, depth int, cp bool) ([]byte, bool) {
-	if s.i >= len(s.src) {
-		return dst, false
-	}
-	switch c := s.src[s.i]; {
-	case c == '{' || c == '[':
-		if depth >= maxDepth {
-			return dst, false
-		}
-		end := byte('}')
-		if c == '[' {
-			end = ']'
-		}
-		s.i++
-		if cp {
-			dst = append(dst, c)
-		}
-		s.skipSpace()
-		if s.i < len(s.src) && s.src[s.i] == end {
-			s.i++
-			if cp {
-				dst = append(dst, end)
-			}
-			return dst, true
-		}
-		for {
-			var ok bool
-			if c == '{' {
-				if s.i >= len(s.src) || s.src[s.i] != '"' {
-					return dst, false
-				}
-				if dst, ok = s.string(dst, cp); !ok {
-					return dst, false
-				}
-				s.skipSpace()
-				if s.i >= len(s.src) || s.src[s.i] != ':' {
-					return dst, false
-				}
-				s.i++
-				if cp {
-					dst = append(dst, ':')
-				}
-				s.skipSpace()
-			}
-			if dst, ok = s.value(dst, depth+1, cp); !ok {
-				return dst, false
-			}
-			s.skipSpace()
-			if s.i >= len(s.src) {
-				return dst, false
-			}
-			switch s.src[s.i] {
-			case ',':
-				s.i++
-				if cp {
-					dst = append(dst, ',')
-				}
-				s.skipSpace()
-			case end:
-				s.i++
-				if cp {
-					dst = append(dst, end)
-				}
-				return dst, true
-			default:
-				return dst, false
-			}
-		}
-	case c == '"':
-		return s.string(dst, cp)
-	case c == '-' || (c >= '0' && c <= '9'):
-		start := s.i
-		if !s.number() {
-			return dst, false
-		}
-		if cp {
-			dst = append(dst, s.src[start:s.i]...)
-		}
-		return dst, true
-	default:
-		for _, lit := range [...]string{"true", "false", "null"} {
-			if len(s.src)-s.i >= len(lit) && string(s.src[s.i:s.i+len(lit)]) == lit {
-				s.i += len(lit)
-				if cp {
-					dst = append(dst, lit...)
-				}
-				return dst, true
-			}
-		}
-		return dst, false
-	}
-}
-
-// number validates the number at s.i by JSON's grammar.
-func (s *scanner) number() bool {
-	src, i := s.src, s.i
-	if i < len(src) && src[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(src) && src[i] == '0':
-		i++
-	case i < len(src) && src[i] >= '1' && src[i] <= '9':
-		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
-			i++
-		}
-	default:
-		return false
-	}
-	if i < len(src) && src[i] == '.' {
-		i++
-		d := i
-		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return false
-		}
-	}
-	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
-		i++
-		if i < len(src) && (src[i] == '+' || src[i] == '-') {
-			i++
-		}
-		d := i
-		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return false
-		}
-	}
-	s.i = i
-	return true
-}
-
-// string validates the string at s.i (its quote) and, when cp is set,
-// appends it with <, >, &, U+2028 and U+2029 escaped. Its bytes are not
-// checked as UTF-8: encoding/json does not check them either.
-func (s *scanner) string(dst []byte, cp bool) ([]byte, bool) {
-	src := s.src
-	i := s.i + 1
-	start := s.i
-	for i < len(src) {
-		c := src[i]
-		switch {
-		case c == '"':
-			i++
-			if cp {
-				dst = append(dst, src[start:i]...)
-			}
-			s.i = i
-			return dst, true
-		case c < 0x20:
-			return dst, false
-		case c == '\\':
-			if i+1 >= len(src) {
-				return dst, false
-			}
-			switch src[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+6 > len(src) {
-					return dst, false
-				}
-				for _, h := range src[i+2 : i+6] {
-					if !isHex(h) {
-						return dst, false
-					}
-				}
-				i += 6
-			default:
-				return dst, false
-			}
-		case c == '<' || c == '>' || c == '&':
-			if cp {
-				dst = append(dst, src[start:i]...)
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-		case c == 0xE2 && i+2 < len(src) && src[i+1] == 0x80 && src[i+2]&^1 == 0xA8:
-			if cp {
-				dst = append(dst, src[start:i]...)
-				dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[src[i+2]&0xF])
-			}
-			i += 3
-			start = i
-		default:
-			i++
-		}
-	}
-	return dst, false
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }

@@ -1,0 +1,312 @@
+// Package jsonwire writes and checks JSON bytes exactly as encoding/json
+// does, without reflection: the hand-written encoders and decoders of the
+// worker pipe (sandbox/pipe) and of the WebSocket protocol (ws) share it,
+// so that both stay byte-identical to encoding/json (issue 12: reflection
+// was a few percent of a run's CPU in each process). It does no I/O and
+// holds no state; every function is safe for concurrent use.
+package jsonwire
+
+import "unicode/utf8"
+
+const hexDigits = "0123456789abcdef"
+
+// AppendString appends s as a JSON string, escaped as encoding/json
+// escapes it (HTML-safe: <, >, & as \u003c…; U+2028 and U+2029 escaped;
+// invalid UTF-8 as \ufffd).
+func AppendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				dst = append(dst, '\\', c)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// maxDepth is encoding/json's nesting limit: deeper values are errors.
+const maxDepth = 10000
+
+// AppendCompact appends the JSON value src without insignificant spaces,
+// with <, >, & and U+2028, U+2029 in its strings escaped, as encoding/json
+// writes a json.RawMessage. It reports false (and appends nothing) when
+// src is not exactly one valid JSON value, nested at most 10,000 deep.
+func AppendCompact(dst, src []byte) ([]byte, bool) {
+	s := Scanner{Src: src}
+	n := len(dst)
+	s.SkipSpace()
+	dst, ok := s.value(dst, 0, true)
+	s.SkipSpace()
+	if !ok || s.I != len(src) {
+		return dst[:n], false
+	}
+	return dst, true
+}
+
+// Scanner walks one JSON text from Src[I]: it validates values and, while
+// it is at it, copies them (AppendCompact) or skips them (Skip). A decoder
+// embeds it and reads Src and I directly.
+type Scanner struct {
+	Src []byte
+	I   int
+}
+
+// Skip validates the JSON value at I and moves I past it.
+func (s *Scanner) Skip() bool {
+	_, ok := s.value(nil, 0, false)
+	return ok
+}
+
+// SkipSpace moves I past JSON whitespace.
+func (s *Scanner) SkipSpace() {
+	for s.I < len(s.Src) {
+		switch s.Src[s.I] {
+		case ' ', '\t', '\n', '\r':
+			s.I++
+		default:
+			return
+		}
+	}
+}
+
+// value validates the value at s.I and, when cp is set, appends its
+// compact, escaped form to dst.
+func (s *Scanner) value(dst []byte, depth int, cp bool) ([]byte, bool) {
+	if s.I >= len(s.Src) {
+		return dst, false
+	}
+	switch c := s.Src[s.I]; {
+	case c == '{' || c == '[':
+		if depth >= maxDepth {
+			return dst, false
+		}
+		end := byte('}')
+		if c == '[' {
+			end = ']'
+		}
+		s.I++
+		if cp {
+			dst = append(dst, c)
+		}
+		s.SkipSpace()
+		if s.I < len(s.Src) && s.Src[s.I] == end {
+			s.I++
+			if cp {
+				dst = append(dst, end)
+			}
+			return dst, true
+		}
+		for {
+			var ok bool
+			if c == '{' {
+				if s.I >= len(s.Src) || s.Src[s.I] != '"' {
+					return dst, false
+				}
+				if dst, ok = s.string(dst, cp); !ok {
+					return dst, false
+				}
+				s.SkipSpace()
+				if s.I >= len(s.Src) || s.Src[s.I] != ':' {
+					return dst, false
+				}
+				s.I++
+				if cp {
+					dst = append(dst, ':')
+				}
+				s.SkipSpace()
+			}
+			if dst, ok = s.value(dst, depth+1, cp); !ok {
+				return dst, false
+			}
+			s.SkipSpace()
+			if s.I >= len(s.Src) {
+				return dst, false
+			}
+			switch s.Src[s.I] {
+			case ',':
+				s.I++
+				if cp {
+					dst = append(dst, ',')
+				}
+				s.SkipSpace()
+			case end:
+				s.I++
+				if cp {
+					dst = append(dst, end)
+				}
+				return dst, true
+			default:
+				return dst, false
+			}
+		}
+	case c == '"':
+		return s.string(dst, cp)
+	case c == '-' || (c >= '0' && c <= '9'):
+		start := s.I
+		if !s.number() {
+			return dst, false
+		}
+		if cp {
+			dst = append(dst, s.Src[start:s.I]...)
+		}
+		return dst, true
+	default:
+		for _, lit := range [...]string{"true", "false", "null"} {
+			if len(s.Src)-s.I >= len(lit) && string(s.Src[s.I:s.I+len(lit)]) == lit {
+				s.I += len(lit)
+				if cp {
+					dst = append(dst, lit...)
+				}
+				return dst, true
+			}
+		}
+		return dst, false
+	}
+}
+
+// number validates the number at s.I by JSON's grammar.
+func (s *Scanner) number() bool {
+	src, i := s.Src, s.I
+	if i < len(src) && src[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(src) && src[i] == '0':
+		i++
+	case i < len(src) && src[i] >= '1' && src[i] <= '9':
+		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
+			i++
+		}
+	default:
+		return false
+	}
+	if i < len(src) && src[i] == '.' {
+		i++
+		d := i
+		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return false
+		}
+	}
+	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
+		i++
+		if i < len(src) && (src[i] == '+' || src[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return false
+		}
+	}
+	s.I = i
+	return true
+}
+
+// string validates the string at s.I (its quote) and, when cp is set,
+// appends it with <, >, &, U+2028 and U+2029 escaped. Its bytes are not
+// checked as UTF-8: encoding/json does not check them either.
+func (s *Scanner) string(dst []byte, cp bool) ([]byte, bool) {
+	src := s.Src
+	i := s.I + 1
+	start := s.I
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == '"':
+			i++
+			if cp {
+				dst = append(dst, src[start:i]...)
+			}
+			s.I = i
+			return dst, true
+		case c < 0x20:
+			return dst, false
+		case c == '\\':
+			if i+1 >= len(src) {
+				return dst, false
+			}
+			switch src[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(src) {
+					return dst, false
+				}
+				for _, h := range src[i+2 : i+6] {
+					if !isHex(h) {
+						return dst, false
+					}
+				}
+				i += 6
+			default:
+				return dst, false
+			}
+		case c == '<' || c == '>' || c == '&':
+			if cp {
+				dst = append(dst, src[start:i]...)
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+		case c == 0xE2 && i+2 < len(src) && src[i+1] == 0x80 && src[i+2]&^1 == 0xA8:
+			if cp {
+				dst = append(dst, src[start:i]...)
+				dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[src[i+2]&0xF])
+			}
+			i += 3
+			start = i
+		default:
+			i++
+		}
+	}
+	return dst, false
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}

@@ -279,7 +279,7 @@ func (in *inspector) list(items []any, ref, open, close, cut string, arrayLike b
 	if arrayLike {
 		num = &numeric
 	}
-	return in.reduce(out, ref, open, close, arrayLike, recurse, num)
+	return in.reduce(out, ref, open, close, arrayLike && isMore(shown[len(shown)-1]), recurse, num)
 }
 
 // capItems keeps a table cell's first maxItems items and counts the rest.
@@ -363,11 +363,12 @@ func (in *inspector) props(props object, ref, prefix, cut string, recurse int) s
 }
 
 // reduce is inspect's reduceToSingleString with compact 3; numeric is
-// non-nil for array-like output (grouped when it has more than 6 entries).
-func (in *inspector) reduce(output []string, base, open, close string, arrayLike bool, recurse int, numeric *bool) string {
+// non-nil for array-like output (grouped when it has more than 6 entries),
+// whose last entry is "... n more items" when moreLast is set.
+func (in *inspector) reduce(output []string, base, open, close string, moreLast bool, recurse int, numeric *bool) string {
 	entries := len(output)
-	if arrayLike && entries > 6 {
-		output = in.group(output, numeric != nil && *numeric)
+	if numeric != nil && entries > 6 {
+		output = in.group(output, *numeric, moreLast)
 	}
 	lead := ""
 	if base != "" {
@@ -402,11 +403,10 @@ func (in *inspector) belowBreakLength(output []string, start int, base string) b
 
 // group is inspect's groupArrayElements: many short entries in aligned
 // columns, about as many rows as columns × 2.5.
-func (in *inspector) group(output []string, numeric bool) []string {
+func (in *inspector) group(output []string, numeric, moreLast bool) []string {
 	const separatorSpace = 2
 	outputLength := len(output)
-	if outputLength > 0 && strings.HasPrefix(output[outputLength-1], "... ") && strings.HasSuffix(output[outputLength-1], " more items") ||
-		outputLength > 0 && output[outputLength-1] == "... 1 more item" {
+	if moreLast {
 		outputLength-- // the "more items" entry is not grouped
 	}
 	dataLen := make([]int, outputLength)

@@ -6,7 +6,10 @@
 // holds no state; every function is safe for concurrent use.
 package jsonwire
 
-import "unicode/utf8"
+import (
+	"unicode/utf16"
+	"unicode/utf8"
+)
 
 const hexDigits = "0123456789abcdef"
 
@@ -309,4 +312,132 @@ func (s *Scanner) string(dst []byte, cp bool) ([]byte, bool) {
 
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// Unquote reads the JSON string whose opening quote is src[at] as
+// encoding/json unquotes it: escapes resolved, a lone surrogate and each
+// byte of invalid UTF-8 as U+FFFD. next is the index after its closing
+// quote; ok is false when src[at:] does not start with a valid string.
+func Unquote(src []byte, at int) (s string, next int, ok bool) {
+	if at >= len(src) || src[at] != '"' {
+		return "", 0, false
+	}
+	i := at + 1
+	start := i
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == '"':
+			return string(src[start:i]), i + 1, true
+		case c == '\\':
+			return unquoteSlow(src, start, i)
+		case c < 0x20:
+			return "", 0, false
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, size := utf8.DecodeRune(src[i:])
+			if r == utf8.RuneError && size == 1 {
+				return unquoteSlow(src, start, i)
+			}
+			i += size
+		}
+	}
+	return "", 0, false
+}
+
+// unquoteSlow finishes Unquote from i, with src[start:i] plain.
+func unquoteSlow(src []byte, start, i int) (string, int, bool) {
+	b := make([]byte, 0, i-start+64) // grows as needed: the rest of the line may hold much more
+	b = append(b, src[start:i]...)
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == '"':
+			return string(b), i + 1, true
+		case c < 0x20:
+			return "", 0, false
+		case c == '\\':
+			if i+1 >= len(src) {
+				return "", 0, false
+			}
+			switch e := src[i+1]; e {
+			case '"', '\\', '/':
+				b = append(b, e)
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			case 'u':
+				r := hex4(src[i+2:])
+				if r < 0 {
+					return "", 0, false
+				}
+				i += 6
+				if utf16.IsSurrogate(r) {
+					if r2 := uEscape(src[i:]); r2 >= 0 {
+						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+							b = utf8.AppendRune(b, dec)
+							i += 6
+							continue
+						}
+					}
+					r = utf8.RuneError
+				}
+				b = utf8.AppendRune(b, r)
+				continue
+			default:
+				return "", 0, false
+			}
+			i += 2
+		case c < utf8.RuneSelf:
+			b = append(b, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(src[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = utf8.AppendRune(b, utf8.RuneError)
+			} else {
+				b = append(b, src[i:i+size]...)
+			}
+			i += size
+		}
+	}
+	return "", 0, false
+}
+
+// hex4 is the value of the 4 hex digits b starts with, or -1.
+func hex4(b []byte) rune {
+	if len(b) < 4 {
+		return -1
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
+}
+
+// uEscape is the value of the \uXXXX escape b starts with, or -1.
+func uEscape(b []byte) rune {
+	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
+		return -1
+	}
+	return hex4(b[2:])
 }

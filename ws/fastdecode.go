@@ -3,8 +3,8 @@ package ws
 import (
 	"encoding/json"
 	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/playground-dev/playground/jsonwire"
 )
 
 // parseRun decodes a run message the way strict(b, &runFields{}) does,
@@ -141,121 +141,18 @@ func (p *parser) rawKey() ([]byte, bool) {
 	return nil, false
 }
 
-// str reads a string as encoding/json decodes it into a Go string.
+// str reads a string as encoding/json unquotes it (jsonwire.Unquote: the
+// same result as the strict path's json.Unmarshal).
 func (p *parser) str() (string, bool) {
 	if !p.byte('"') {
 		return "", false
 	}
-	start := p.i
-	// The common case: no escape, ASCII or valid UTF-8.
-	ascii := true
-	for p.i < len(p.b) {
-		c := p.b[p.i]
-		switch {
-		case c == '"':
-			s := p.b[start:p.i]
-			p.i++
-			if !ascii && !utf8.Valid(s) {
-				return "", false
-			}
-			return string(s), true
-		case c == '\\':
-			return p.escaped(start)
-		case c < 0x20:
-			return "", false
-		case c >= utf8.RuneSelf:
-			ascii = false
-		}
-		p.i++
+	s, next, ok := jsonwire.Unquote(p.b, p.i-1)
+	if !ok {
+		return "", false
 	}
-	return "", false
-}
-
-// escaped finishes a string from start that has an escape at p.i.
-func (p *parser) escaped(start int) (string, bool) {
-	out := make([]byte, 0, p.i-start+64)
-	out = append(out, p.b[start:p.i]...)
-	for p.i < len(p.b) {
-		c := p.b[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			if !utf8.Valid(out) {
-				return "", false
-			}
-			return string(out), true
-		case c < 0x20:
-			return "", false
-		case c != '\\':
-			out = append(out, c)
-			p.i++
-			continue
-		}
-		if p.i+1 >= len(p.b) {
-			return "", false
-		}
-		e := p.b[p.i+1]
-		p.i += 2
-		switch e {
-		case '"', '\\', '/':
-			out = append(out, e)
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, ok := p.hex4()
-			if !ok {
-				return "", false
-			}
-			if utf16.IsSurrogate(r) {
-				if p.i+1 >= len(p.b) || p.b[p.i] != '\\' || p.b[p.i+1] != 'u' {
-					return "", false // unpaired: encoding/json's replacement rules are left to it
-				}
-				p.i += 2
-				r2, ok := p.hex4()
-				if !ok {
-					return "", false
-				}
-				r = utf16.DecodeRune(r, r2)
-				if r == utf8.RuneError {
-					return "", false
-				}
-			}
-			out = utf8.AppendRune(out, r)
-		default:
-			return "", false
-		}
-	}
-	return "", false
-}
-
-func (p *parser) hex4() (rune, bool) {
-	if p.i+4 > len(p.b) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range p.b[p.i : p.i+4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		r = r*16 + rune(c)
-	}
-	p.i += 4
-	return r, true
+	p.i = next
+	return s, true
 }
 
 // files reads the files array: objects of path and source.
@@ -376,89 +273,16 @@ func (p *parser) boolean() (bool, bool) {
 }
 
 // rawValue reads any JSON value other than null (which encoding/json
-// stores as RawMessage("null"): left to it) and returns a copy of its
-// bytes, as encoding/json stores a RawMessage.
+// stores as RawMessage("null"): left to it), validated as encoding/json
+// validates it (jsonwire.Scanner), and returns a copy of its bytes, as
+// encoding/json stores a RawMessage.
 func (p *parser) rawValue() (json.RawMessage, bool) {
 	p.ws()
-	start := p.i
-	if !p.skip(0) || string(p.b[start:p.i]) == "null" {
+	sc := jsonwire.Scanner{Src: p.b, I: p.i}
+	if !sc.Skip() || string(p.b[p.i:sc.I]) == "null" {
 		return nil, false
 	}
-	v := p.b[start:p.i]
-	if !json.Valid(v) {
-		return nil, false
-	}
+	v := p.b[p.i:sc.I]
+	p.i = sc.I
 	return append(json.RawMessage(nil), v...), true
-}
-
-// maxSkipDepth bounds the nesting rawValue follows (encoding/json's own
-// limit is 10000).
-const maxSkipDepth = 1000
-
-// skip moves past one JSON value; json.Valid checks it afterwards.
-func (p *parser) skip(depth int) bool {
-	if depth > maxSkipDepth {
-		return false
-	}
-	switch c := p.peek(); {
-	case c == '"':
-		p.i++
-		for p.i < len(p.b) {
-			switch p.b[p.i] {
-			case '\\':
-				p.i += 2
-				continue
-			case '"':
-				p.i++
-				return true
-			}
-			p.i++
-		}
-		return false
-	case c == '{' || c == '[':
-		closer := byte('}')
-		if c == '[' {
-			closer = ']'
-		}
-		p.i++
-		if p.peek() == closer {
-			p.i++
-			return true
-		}
-		for {
-			if c == '{' {
-				if !p.skip(depth+1) || !p.byte(':') {
-					return false
-				}
-			}
-			if !p.skip(depth + 1) {
-				return false
-			}
-			switch p.peek() {
-			case ',':
-				p.i++
-			case closer:
-				p.i++
-				return true
-			default:
-				return false
-			}
-		}
-	case c == 't' || c == 'f' || c == 'n':
-		for p.i < len(p.b) && 'a' <= p.b[p.i] && p.b[p.i] <= 'z' {
-			p.i++
-		}
-		return true
-	case c == '-' || ('0' <= c && c <= '9'):
-		for p.i < len(p.b) {
-			switch c := p.b[p.i]; {
-			case '0' <= c && c <= '9', c == '-', c == '+', c == '.', c == 'e', c == 'E':
-				p.i++
-				continue
-			}
-			break
-		}
-		return true
-	}
-	return false
 }

@@ -3,8 +3,6 @@ package pipe
 import (
 	"encoding/json"
 	"time"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/playground-dev/playground/jsonwire"
 )
@@ -259,136 +257,13 @@ func (d *decoder) strs(v *[]string) bool {
 	return ok
 }
 
-// str reads a string as encoding/json unquotes it: escapes resolved, a
-// lone surrogate and each byte of invalid UTF-8 as U+FFFD.
+// str reads a string as encoding/json unquotes it (jsonwire.Unquote).
 func (d *decoder) str(v *string) bool {
-	src := d.Src
-	if d.I >= len(src) || src[d.I] != '"' {
-		return false
+	s, next, ok := jsonwire.Unquote(d.Src, d.I)
+	if ok {
+		*v, d.I = s, next
 	}
-	i := d.I + 1
-	start := i
-	for i < len(src) {
-		c := src[i]
-		switch {
-		case c == '"':
-			*v = string(src[start:i])
-			d.I = i + 1
-			return true
-		case c == '\\':
-			return d.strSlow(v, start, i)
-		case c < 0x20:
-			return false
-		case c < utf8.RuneSelf:
-			i++
-		default:
-			r, size := utf8.DecodeRune(src[i:])
-			if r == utf8.RuneError && size == 1 {
-				return d.strSlow(v, start, i)
-			}
-			i += size
-		}
-	}
-	return false
-}
-
-// strSlow finishes str from i, with src[start:i] plain.
-func (d *decoder) strSlow(v *string, start, i int) bool {
-	src := d.Src
-	b := make([]byte, 0, i-start+64) // grows as needed: the rest of the line may hold much more
-	b = append(b, src[start:i]...)
-	for i < len(src) {
-		c := src[i]
-		switch {
-		case c == '"':
-			*v = string(b)
-			d.I = i + 1
-			return true
-		case c < 0x20:
-			return false
-		case c == '\\':
-			if i+1 >= len(src) {
-				return false
-			}
-			switch e := src[i+1]; e {
-			case '"', '\\', '/':
-				b = append(b, e)
-			case 'b':
-				b = append(b, '\b')
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			case 'u':
-				r := hex4(src[i+2:])
-				if r < 0 {
-					return false
-				}
-				i += 6
-				if utf16.IsSurrogate(r) {
-					if r2 := uEscape(src[i:]); r2 >= 0 {
-						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-							b = utf8.AppendRune(b, dec)
-							i += 6
-							continue
-						}
-					}
-					r = utf8.RuneError
-				}
-				b = utf8.AppendRune(b, r)
-				continue
-			default:
-				return false
-			}
-			i += 2
-		case c < utf8.RuneSelf:
-			b = append(b, c)
-			i++
-		default:
-			r, size := utf8.DecodeRune(src[i:])
-			if r == utf8.RuneError && size == 1 {
-				b = utf8.AppendRune(b, utf8.RuneError)
-			} else {
-				b = append(b, src[i:i+size]...)
-			}
-			i += size
-		}
-	}
-	return false
-}
-
-// hex4 is the value of the 4 hex digits b starts with, or -1.
-func hex4(b []byte) rune {
-	if len(b) < 4 {
-		return -1
-	}
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return -1
-		}
-		r = r*16 + rune(c)
-	}
-	return r
-}
-
-// uEscape is the value of the \uXXXX escape b starts with, or -1.
-func uEscape(b []byte) rune {
-	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
-		return -1
-	}
-	return hex4(b[2:])
+	return ok
 }
 
 var (

@@ -21,6 +21,8 @@ func TestRegExpFromStringCache(t *testing.T) {
 			[]string{"SyntaxError", "SyntaxError"}, ""},
 		{"subclass keeps its prototype", `class R extends RegExp {}; const r = new R("a", "g"); console.log(r instanceof R, r.global)`,
 			[]string{"true true"}, ""},
+		{"a pattern past the cache's 4 KiB bound", `const p = "a".repeat(5000); const r = new RegExp(p, "g"); console.log(r.test("a".repeat(5001)), r.lastIndex, r.source.length)`,
+			[]string{"true 5000 5000"}, ""},
 		{"unicode property still rewritten", `console.log(new RegExp("\\p{L}+", "u").exec("héllo1")[0])`,
 			[]string{"héllo"}, ""},
 	})

@@ -188,21 +188,22 @@ func (s *Session) Serve(ctx context.Context) error {
 		defer close(closed)
 		s.conn.Close(websocket.StatusGoingAway, "server closing session") // a no-op if already closed
 	})
-	var cutOff *time.Timer // set by goAway; stopped here so nothing outlives Serve
-	var cutOffMu sync.Mutex
+	// goAway runs on its own goroutine once base is done. Serve waits for
+	// it when it has started (stopGoAway reports false): it touches the
+	// outbox and may start a writer, so it must end before wg is waited
+	// for, and its cut-off timer must be stopped so nothing outlives Serve.
+	// The wait is bounded: goAway waits at most WriteTimeout for the run.
+	var cutOff *time.Timer
+	wentAway := make(chan struct{})
 	stopGoAway := context.AfterFunc(base, func() {
-		t := s.goAway(cancel)
-		cutOffMu.Lock()
-		cutOff = t
-		cutOffMu.Unlock()
+		defer close(wentAway)
+		cutOff = s.goAway(cancel)
 	})
 	defer func() {
-		stopGoAway()
-		cutOffMu.Lock()
-		if cutOff != nil {
+		if !stopGoAway() {
+			<-wentAway
 			cutOff.Stop()
 		}
-		cutOffMu.Unlock()
 	}()
 	stopPings := s.startPings(ctx, cancel)
 	err := s.readLoop(context.WithoutCancel(ctx), ctx, &wg)

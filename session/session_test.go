@@ -174,3 +174,42 @@ func TestPings(t *testing.T) {
 	}
 	rcancel()
 }
+
+// TestShutdownRacingCloseEndsWithServe: the server's shutdown (goAway, on
+// its own goroutine) racing the peer's close must be over when Serve
+// returns, since goAway queues a close and may start a writer. Before Serve
+// waited for it, -race caught goAway still reading the session after the
+// handler had returned; the race needs many tries to show, hence the loop.
+func TestShutdownRacingCloseEndsWithServe(t *testing.T) {
+	for i := range 100 {
+		base, shutdown := context.WithCancel(t.Context())
+		served := make(chan error, 1)
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			conn, err := ws.Accept(w, r, ws.AcceptOptions{})
+			if err != nil {
+				served <- err
+				return
+			}
+			served <- session.New(conn, session.Config{Runner: blockRunner{}, Limiter: allowAll{}, WriteTimeout: time.Second}).Serve(base)
+		}))
+		c, _, err := websocket.Dial(t.Context(), "ws"+strings.TrimPrefix(srv.URL, "http")+"/", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := c.Read(t.Context()); err != nil { // hello
+			t.Fatal(err)
+		}
+		if i%2 == 0 {
+			b, _ := json.Marshal(map[string]any{"type": "run", "id": "r", "files": []map[string]string{{"path": "a.js", "source": ""}}})
+			_ = c.Write(t.Context(), websocket.MessageText, b)
+		}
+		go shutdown()
+		c.CloseNow()
+		select {
+		case <-served:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("try %d: Serve did not return 10 s after the peer closed and the server shut down", i)
+		}
+		srv.Close()
+	}
+}

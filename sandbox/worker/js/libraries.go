@@ -21,39 +21,57 @@ import (
 // concurrent use (the worker prepares runtimes in the background).
 //
 // A chunk (the tree-shaken subset of a library's exports a run uses,
-// bundle.LibraryChunk) is compiled once too, and kept among the
-// cachedChunks most recently used.
+// bundle.LibraryChunk) is compiled once too, and kept among the most
+// recently used while their sources total at most cachedChunkBytes.
 type Libraries struct {
 	set *libs.Set
 
-	mu       sync.Mutex // guards programs
+	mu       sync.Mutex // guards programs, chunkBytes, and every Add to chunks
 	programs map[string]*goja.Program
-	chunks   *lru.Cache[string, *goja.Program] // by chunkKey; safe for concurrent use
+	chunks   *lru.Cache[string, cachedChunk] // by chunk key; Get is safe without mu
+
+	chunkBytes    int // the source bytes of the chunks cached
+	maxChunkBytes int // cachedChunkBytes; tests lower it
 }
 
-// cachedChunks is how many library chunks a process keeps compiled. A
-// chunk is at most its library's size (mathjs: ≈1 MB of source, ≈10 MB
-// compiled), most are a few kB.
-const cachedChunks = 32
+// cachedChunk is a compiled chunk and the length of its source in bytes.
+type cachedChunk struct {
+	prg  *goja.Program
+	size int
+}
+
+// A compiled chunk holds about 12 times its source's bytes on the heap
+// (measured: lodash chunk 5 KiB → 46 KiB; mathjs mean/median/std 90 KiB →
+// 1.1 MiB; mathjs evaluate 0.9 MiB → ≈10 MiB), and the worker's live heap,
+// cache included, is what the memory watchdog holds against every run's
+// cap (pipe.MemoryLayout, 256 MiB by default). Bounded by count alone, two
+// dozen distinct mathjs imports would have put every run on that worker,
+// anyone's, over the cap. cachedChunkBytes of source is ≈50 MiB compiled;
+// cachedChunks bounds the number of small ones.
+const (
+	cachedChunkBytes = 4 << 20
+	cachedChunks     = 256
+)
 
 // NewLibraries returns a compiler for set's libraries.
 func NewLibraries(set *libs.Set) *Libraries {
-	c, _ := lru.New[string, *goja.Program](cachedChunks)
-	return &Libraries{set: set, programs: map[string]*goja.Program{}, chunks: c}
+	l := &Libraries{set: set, programs: map[string]*goja.Program{}, maxChunkBytes: cachedChunkBytes}
+	l.chunks, _ = lru.NewWithEvict(cachedChunks, func(_ string, c cachedChunk) { l.chunkBytes -= c.size })
+	return l
 }
 
 // chunk returns the compiled chunk of library name that exports just
 // names (sorted), bundling it on first use.
 func (l *Libraries) chunk(name string, names []string) (*goja.Program, error) {
 	key := name + "\x00" + strings.Join(names, ",")
-	if p, ok := l.chunks.Get(key); ok {
-		return p, nil
+	if c, ok := l.chunks.Get(key); ok {
+		return c.prg, nil
 	}
 	src, ok := l.set.ESM(name)
 	l.mu.Lock() // one build at a time: the background preparation may want the same
 	defer l.mu.Unlock()
-	if p, ok := l.chunks.Get(key); ok {
-		return p, nil
+	if c, ok := l.chunks.Get(key); ok {
+		return c.prg, nil
 	}
 	if !ok {
 		return l.programLocked(name)
@@ -70,7 +88,11 @@ func (l *Libraries) chunk(name string, names []string) (*goja.Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	l.chunks.Add(key, p)
+	l.chunks.Add(key, cachedChunk{prg: p, size: len(code)}) // the eviction callback runs under mu too
+	l.chunkBytes += len(code)
+	for l.chunkBytes > l.maxChunkBytes && l.chunks.Len() > 1 {
+		l.chunks.RemoveOldest() // never the chunk just added: the run needs it
+	}
 	return p, nil
 }
 

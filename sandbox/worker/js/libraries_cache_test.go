@@ -1,0 +1,60 @@
+package js
+
+import (
+	"testing"
+
+	"github.com/playground-dev/playground/sandbox/libs"
+)
+
+// TestChunkCacheBoundedByBytes: the compiled chunks kept total at most
+// maxChunkBytes of source; the chunk just built is kept even when it alone
+// is over, and the oldest go first.
+func TestChunkCacheBoundedByBytes(t *testing.T) {
+	set, err := libs.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := NewLibraries(set)
+	if l.maxChunkBytes != cachedChunkBytes {
+		t.Fatalf("maxChunkBytes = %d; want cachedChunkBytes", l.maxChunkBytes)
+	}
+	first := []string{"chunk"}
+	if _, err := l.chunk("lodash", first); err != nil {
+		t.Fatal(err)
+	}
+	one := l.chunkBytes
+	if one <= 0 {
+		t.Fatalf("chunkBytes = %d after one chunk", one)
+	}
+	l.maxChunkBytes = 3 * one
+	for _, n := range []string{"compact", "difference", "flatten", "uniq", "zip"} {
+		if _, err := l.chunk("lodash", []string{n}); err != nil {
+			t.Fatal(err)
+		}
+		if l.chunkBytes > l.maxChunkBytes {
+			t.Fatalf("after %s: %d bytes cached; want ≤ %d", n, l.chunkBytes, l.maxChunkBytes)
+		}
+		if !l.chunks.Contains("lodash\x00" + n) {
+			t.Fatalf("the chunk of %s, just built, is not cached", n)
+		}
+	}
+	if l.chunks.Contains("lodash\x00chunk") {
+		t.Error("the oldest chunk is still cached past the byte bound")
+	}
+	sum := 0
+	for _, k := range l.chunks.Keys() {
+		c, _ := l.chunks.Peek(k)
+		sum += c.size
+	}
+	if sum != l.chunkBytes {
+		t.Errorf("chunkBytes = %d; the cached chunks' sizes sum to %d", l.chunkBytes, sum)
+	}
+
+	l.maxChunkBytes = 1 // every chunk is over: only the newest stays
+	if _, err := l.chunk("lodash", []string{"sortBy"}); err != nil {
+		t.Fatal(err)
+	}
+	if l.chunks.Len() != 1 || !l.chunks.Contains("lodash\x00sortBy") {
+		t.Errorf("cache holds %v; want just the chunk of sortBy", l.chunks.Keys())
+	}
+}

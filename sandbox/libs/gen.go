@@ -197,7 +197,7 @@ func build(dir, dist, name string) (Library, error) {
 	if len(res.Errors) > 0 {
 		return Library{}, fmt.Errorf("esbuild: %s", res.Errors[0].Text)
 	}
-	code := res.OutputFiles[0].Contents
+	code := globalThisLookup(res.OutputFiles[0].Contents)
 	deps, err := bundledPackages(res.Metafile, name)
 	if err != nil {
 		return Library{}, err
@@ -600,7 +600,7 @@ func collectESM(dir, entry string, src *libs.ESMSource) ([]string, error) {
 			if len(t.Errors) > 0 {
 				return nil, fmt.Errorf("%s: %s", p, t.Errors[0].Text)
 			}
-			code = t.Code
+			code = globalThisLookup(t.Code)
 		}
 		src.Files[from] = string(code)
 		if pure, err := sideEffectFree(dir, p); err != nil {
@@ -710,6 +710,16 @@ func sideEffectFree(dir, file string) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// globalThisLookup replaces the global object lookup `Function("return
+// this")()` (lodash's root; esbuild's minifier writes it with double
+// quotes) with globalThis, the same object: a function made by the Function
+// constructor is sloppy, so its this is the global object. goja parses and
+// compiles the body on every call of the constructor; in each run that
+// imports lodash that was ≈40 µs, 8% of a `_.chunk` run.
+func globalThisLookup(code []byte) []byte {
+	return bytes.ReplaceAll(code, []byte(`Function("return this")()`), []byte("globalThis"))
 }
 
 func trimModules(p string) string { return strings.TrimPrefix(p, "node_modules/") }

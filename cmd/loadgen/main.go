@@ -7,6 +7,10 @@
 //	go run ./cmd/playground -addr 127.0.0.1:8080 -rate 1e6 -burst 1000000 &
 //	go run ./cmd/loadgen -addr 127.0.0.1:8080 -conns 64 -duration 10s
 //
+// -file runs one file of your own instead of the two-file hello, e.g. a
+// snippet that imports a library, to compare its throughput with the
+// hello's on the same server (docs/benchmarks.md, issue 12).
+//
 // It only talks to the address it is given (loopback in this project's
 // tests and benchmarks), stops by itself after -duration, and exits non-zero
 // when a run fails for a reason other than the load (rate_limited and busy
@@ -35,6 +39,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -79,8 +84,17 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	conns := fs.Int("conns", 64, "concurrent WebSocket sessions, each running one snippet after another")
 	duration := fs.Duration("duration", 10*time.Second, "how long to send runs")
 	idle := fs.Int("idle", 0, "extra idle sessions held open, to measure memory per idle socket")
+	file := fs.String("file", "", "run this `file` (.js or .ts; one file, its base name) instead of the two-file hello, e.g. a snippet that imports a library")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	files := snippet
+	if *file != "" {
+		src, err := os.ReadFile(*file)
+		if err != nil {
+			return err
+		}
+		files = []ws.File{{Path: filepath.Base(*file), Source: string(src)}}
 	}
 	base := "http://" + *addr
 	before, err := stats(ctx, base)
@@ -116,7 +130,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	start := time.Now()
 	var wg sync.WaitGroup
 	for i := range *conns {
-		wg.Go(func() { session(dctx, *addr, i, deadline, rep) })
+		wg.Go(func() { session(dctx, *addr, i, files, deadline, rep) })
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
@@ -131,8 +145,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	return nil
 }
 
-// session runs snippets one after another on one socket until deadline.
-func session(ctx context.Context, addr string, n int, deadline time.Time, rep *report) {
+// session runs files one after another on one socket until deadline.
+func session(ctx context.Context, addr string, n int, files []ws.File, deadline time.Time, rep *report) {
 	c, _, err := websocket.Dial(ctx, "ws://"+addr+"/ws", &websocket.DialOptions{Subprotocols: []string{ws.Subprotocol}})
 	if err != nil {
 		rep.fail(err)
@@ -146,7 +160,7 @@ func session(ctx context.Context, addr string, n int, deadline time.Time, rep *r
 	}
 	for i := 0; time.Now().Before(deadline); i++ {
 		id := fmt.Sprintf("s%d-%d", n, i)
-		b, _ := json.Marshal(ws.Run{ID: id, Files: snippet})
+		b, _ := json.Marshal(ws.Run{ID: id, Files: files})
 		b = append([]byte(`{"type":"run",`), b[1:]...)
 		t0 := time.Now()
 		if err := c.Write(ctx, websocket.MessageText, b); err != nil {

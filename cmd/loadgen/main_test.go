@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -60,6 +61,49 @@ func TestLoadgenReportsRuns(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestLoadgenRunsAFile: -file replaces the hello with one file: a snippet
+// that imports a library runs ok, one that throws ends error (so the file
+// is what ran), and a missing file is an error before any load.
+func TestLoadgenRunsAFile(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	pool, err := sandbox.NewPool(sandbox.Config{Workers: 1, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	site := web.NewServer(web.Config{
+		Runner:  pool,
+		Limiter: ratelimit.New(ratelimit.Config{PerSecond: 1e6, Burst: 1e6}),
+		Limits:  ws.Limits{MaxMessageBytes: 1 << 20},
+		Log:     log,
+	})
+	srv := httptest.NewServer(site)
+	defer srv.Close()
+	defer site.Close()
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	dir := t.TempDir()
+	for name, tc := range map[string]struct{ src, outcome string }{
+		"lodash.js": {"import _ from 'lodash';\nconsole.log(_.chunk([1, 2, 3], 2).length);\n", "ok"},
+		"throws.ts": {"const n: number = 1;\nthrow new Error('no ' + n);\n", "error"},
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(tc.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		if err := run(t.Context(), []string{"-addr", addr, "-conns", "1", "-duration", "300ms", "-file", path}, &out); err != nil {
+			t.Fatalf("%s: run: %v\n%s", name, err, out.String())
+		}
+		m := regexp.MustCompile(`runs +(\d+) \(\d+ runs/s\) +(\w+)=(\d+)\n`).FindStringSubmatch(out.String())
+		if m == nil || m[1] == "0" || m[2] != tc.outcome || m[3] != m[1] {
+			t.Errorf("%s: report %q; want every run %s", name, out.String(), tc.outcome)
+		}
+	}
+	if err := run(t.Context(), []string{"-addr", addr, "-file", filepath.Join(dir, "missing.js")}, io.Discard); err == nil {
+		t.Error("a missing -file: no error")
 	}
 }
 

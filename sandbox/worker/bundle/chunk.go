@@ -37,13 +37,13 @@ func LibraryChunk(src *libs.ESMSource, names []string) (string, error) {
 	}
 	list := strings.Join(plain, ", ")
 	entry := "export { " + list + " } from " + jsString(src.EntryFor(plain)) + ";\n"
-	footer := "__library;"
+	value := "" // the chunk's value: its exports object
 	plugin := src.Plugin("library")
 	if src.Wraps(names) {
 		// lodash's _ itself, with just these methods: what _(xs) and
 		// _.chain(xs) wrap calls them by name (libs.ESMSource.WrapperSource).
 		entry = "export { default } from " + jsString(libs.ESMWrapped) + ";\n"
-		footer = "__library.default;"
+		value = ".default"
 		plugin = src.PluginWrapper("library", names)
 	} else if ns {
 		// The namespace export holds just the names used through it.
@@ -54,9 +54,7 @@ func LibraryChunk(src *libs.ESMSource, names []string) (string, error) {
 		Stdin:            &api.StdinOptions{Contents: entry, Sourcefile: "library-chunk.js", Loader: api.LoaderJS},
 		Bundle:           true,
 		Write:            false,
-		Format:           api.FormatIIFE,
-		GlobalName:       "__library",
-		Footer:           map[string]string{"js": footer},
+		Format:           api.FormatESModule,
 		Platform:         api.PlatformBrowser,
 		Target:           libs.Target,
 		Supported:        libs.EngineFeatures(),
@@ -71,5 +69,37 @@ func LibraryChunk(src *libs.ESMSource, names []string) (string, error) {
 	if len(res.Errors) > 0 {
 		return "", fmt.Errorf("bundling the library's exports: %s", res.Errors[0].Text)
 	}
-	return string(res.OutputFiles[0].Contents), nil
+	body, object, err := exportsObject(string(res.OutputFiles[0].Contents))
+	if err != nil {
+		return "", err
+	}
+	return "(() => {" + body + "return " + object + ";\n})()" + value + ";\n", nil
+}
+
+// exportsObject splits esbuild's ES module output into its code and an
+// object literal of its exports: the output ends in one export clause,
+// `export{a as chunk,b};` (esbuild writes a bundle's exports so, once, at
+// its end), which becomes `{chunk:a,b}`. A chunk evaluates to that plain
+// object. (The IIFE format's interop, an object of getters copied by
+// __toCommonJS, cost a date-fns addDays chunk 80 of its 115 µs and 30 of
+// its 47 KiB, in every run that imports it.) The bindings are read once,
+// after the chunk's code has run: a library that reassigned an exported
+// binding later would not be seen, and none of the shipped ones does
+// (their tests compare runs with Node's).
+func exportsObject(code string) (body, object string, err error) {
+	trimmed := strings.TrimRight(code, "\n")
+	i := strings.LastIndex(trimmed, "export{")
+	if i < 0 || !strings.HasSuffix(trimmed, "};") || strings.ContainsAny(trimmed[i+len("export{"):len(trimmed)-2], "{}") {
+		return "", "", fmt.Errorf("bundling the library's exports: the output does not end in one export clause")
+	}
+	var fields []string
+	for item := range strings.SplitSeq(trimmed[i+len("export{"):len(trimmed)-2], ",") {
+		local, exported, as := strings.Cut(strings.TrimSpace(item), " as ")
+		if !as {
+			fields = append(fields, local) // shorthand: the same name
+			continue
+		}
+		fields = append(fields, exported+":"+local) // exported may be a quoted string: a key too
+	}
+	return trimmed[:i], "{" + strings.Join(fields, ",") + "}", nil
 }

@@ -83,7 +83,7 @@ class Inspector {
       case "boxed": return `[${p.class}: ${this.value(p.v, recurse)}]`;
       case "array": {
         const open = p.class ? `${p.class}(${p.length}) [` : "[";
-        return this.list(p.items ?? [], ref, open, "]", p.class ? `[${p.class}]` : "[Array]", true, recurse);
+        return this.list(p.items ?? [], ref, open, "]", p.class ? `[${p.class}]` : "[Array]", true, recurse, Object.entries(p.props || {}));
       }
       case "set": return this.list(p.values ?? [], ref, `Set(${shown(p.values ?? [])}) {`, "}", "[Set]", false, recurse);
       case "map": {
@@ -137,8 +137,11 @@ class Inspector {
     return this.reduce(out, base, "{", "}", false, recurse, false);
   }
 
-  list(items, ref, open, close, cut, arrayLike, recurse) {
-    if (items.length === 0) return open + close;
+  // list lays out an array's (arrayLike) or a Set's items, then an
+  // array's own non-index properties (extras: [key, preview] pairs) as
+  // key: value, as inspect appends them.
+  list(items, ref, open, close, cut, arrayLike, recurse, extras = []) {
+    if (items.length === 0 && extras.length === 0) return open + close;
     if (recurse > DEPTH) return cut;
     recurse++;
     this.current = recurse;
@@ -150,7 +153,20 @@ class Inspector {
       if (!isMore(it) && !isNumeric(it)) numeric = false;
       return s;
     });
-    return this.reduce(out, ref, open, close, arrayLike, recurse, numeric);
+    let moreLast = arrayLike && items.length > 0 && isMore(items[items.length - 1]);
+    if (extras.length > 0) {
+      for (const [k, v] of extras) {
+        this.indent += 2;
+        const s = this.value(v, recurse);
+        this.indent -= 2;
+        out.push(k === "…" ? s : `${key(k)}: ${s}`);
+      }
+      // groupArrayElements pads numbers only when every grouped entry is a
+      // number element, and leaves the last entry out past 100 entries.
+      numeric = numeric && moreLast;
+      moreLast = out.length > 100;
+    }
+    return this.reduce(out, ref, open, close, arrayLike, recurse, numeric, moreLast);
   }
 
   props(entries, ref, prefix, cut, recurse) {
@@ -173,9 +189,9 @@ class Inspector {
   }
 
   // reduce is inspect's reduceToSingleString with compact 3.
-  reduce(output, base, open, close, arrayLike, recurse, numeric) {
+  reduce(output, base, open, close, arrayLike, recurse, numeric, moreLast = false) {
     const entries = output.length;
-    if (arrayLike && entries > 6) output = this.group(output, numeric);
+    if (arrayLike && entries > 6) output = this.group(output, numeric, moreLast);
     const lead = base ? base + " " : "";
     if (this.current - recurse < COMPACT && entries === output.length) {
       const start = output.length + this.indent + open.length + base.length + 10;
@@ -199,10 +215,10 @@ class Inspector {
   }
 
   // group is inspect's groupArrayElements.
-  group(output, numeric) {
+  group(output, numeric, moreLast) {
     const separatorSpace = 2;
     let outputLength = output.length;
-    if (/^\.\.\. \d+ more items?$/.test(output[outputLength - 1])) outputLength--;
+    if (moreLast) outputLength--; // the "more items" entry (or the 101st) is not grouped
     const dataLen = [];
     let totalLength = 0, maxLength = 0;
     for (let i = 0; i < outputLength; i++) {

@@ -73,7 +73,7 @@ func (in *inspector) value(p any, recurse int) string {
 	case string:
 		return in.str(x)
 	case []any: // JSON-mode array
-		return in.list(x, "", "[", "]", "[Array]", true, recurse)
+		return in.list(x, nil, "", "[", "]", "[Array]", true, recurse)
 	case object: // JSON-mode object
 		return in.props(x, "", "", "[Object]", recurse)
 	case tagged:
@@ -184,10 +184,11 @@ func (in *inspector) tagged(x tagged, ref string, recurse int) string {
 		if c != "" {
 			open, cut = fmt.Sprintf("%s(%v) [", c, x["length"]), "["+c+"]"
 		}
-		return in.list(items, ref, open, "]", cut, true, recurse)
+		extras, _ := x["props"].(object)
+		return in.list(items, extras, ref, open, "]", cut, true, recurse)
 	case "set":
 		values, _ := x["values"].([]any)
-		return in.list(values, ref, fmt.Sprintf("Set(%d) {", countShown(values)), "}", "[Set]", false, recurse)
+		return in.list(values, nil, ref, fmt.Sprintf("Set(%d) {", countShown(values)), "}", "[Set]", false, recurse)
 	case "map":
 		entries, _ := x["entries"].([]any)
 		open := fmt.Sprintf("Map(%d) {", countShown(entries))
@@ -251,9 +252,11 @@ func (in *inspector) errorText(x tagged) string {
 	return text
 }
 
-// list lays out an array's (arrayLike) or a Set's items.
-func (in *inspector) list(items []any, ref, open, close, cut string, arrayLike bool, recurse int) string {
-	if len(items) == 0 {
+// list lays out an array's (arrayLike) or a Set's items, then an array's
+// own non-index properties (extras) as key: value, as inspect appends them
+// (kArrayExtrasType).
+func (in *inspector) list(items []any, extras object, ref, open, close, cut string, arrayLike bool, recurse int) string {
+	if len(items) == 0 && len(extras) == 0 {
 		return open + close
 	}
 	if recurse > in.depth {
@@ -275,11 +278,34 @@ func (in *inspector) list(items []any, ref, open, close, cut string, arrayLike b
 			numeric = false
 		}
 	}
+	moreLast := arrayLike && len(shown) > 0 && isMore(shown[len(shown)-1])
+	if len(extras) > 0 {
+		for _, f := range extras {
+			in.indentLvl += 2
+			v := in.value(f.Value, recurse)
+			in.indentLvl -= 2
+			if f.Key == "…" {
+				out = append(out, v)
+				continue
+			}
+			k := f.Key
+			if !f.Symbol {
+				k = propKey(k)
+			}
+			out = append(out, k+": "+v)
+		}
+		// groupArrayElements pads numbers to the right only when every entry
+		// it groups is an element that is a number (value[i] for an extra is
+		// not), and leaves the last entry out of the columns when there are
+		// more than maxArrayLength (100) entries, whatever it is.
+		numeric = numeric && moreLast
+		moreLast = len(out) > 100
+	}
 	var num *bool
 	if arrayLike {
 		num = &numeric
 	}
-	return in.reduce(out, ref, open, close, arrayLike && isMore(shown[len(shown)-1]), recurse, num)
+	return in.reduce(out, ref, open, close, moreLast, recurse, num)
 }
 
 // capItems keeps a table cell's first maxItems items and counts the rest.

@@ -565,7 +565,46 @@ func (e *encoder) array(o *goja.Object, path string, depth int) any {
 	if e.json {
 		return items
 	}
-	return tagged{"$t": "array", "items": items}
+	t := tagged{"$t": "array", "items": items}
+	if n <= arrayExtrasScan {
+		if props := e.arrayExtras(o, path, depth); len(props) > 0 {
+			t["props"] = props
+		}
+	}
+	return t
+}
+
+// arrayExtrasScan is the longest array whose own non-index properties a
+// preview lists (a RegExp match's index, input and groups; a property a
+// snippet set on an array): goja lists an array's keys with its indices,
+// so a longer array's would cost a string per element.
+const arrayExtrasScan = 10_000
+
+// arrayExtras previews o's own enumerable properties other than its
+// indices, in order, as inspect appends them after an array's items.
+func (e *encoder) arrayExtras(o *goja.Object, path string, depth int) object {
+	keys := e.enumerableKeys(o)
+	i := 0
+	for i < len(keys) && isArrayIndex(keys[i]) { // indices come first, ascending
+		i++
+	}
+	extras := keys[i:]
+	if len(extras) >= 2 && extras[0] == "input" && extras[1] == "index" {
+		// A RegExp match: goja defines input before index, V8 (and so
+		// Node's inspect) index before input.
+		extras[0], extras[1] = extras[1], extras[0]
+	}
+	return e.propsOf(o, extras, path, depth)
+}
+
+// isArrayIndex reports whether k is an array index (ECMA-262 §6.1.7): the
+// canonical decimal form of an integer below 2^32 - 1.
+func isArrayIndex(k string) bool {
+	if k == "" || len(k) > 10 || (len(k) > 1 && k[0] == '0') {
+		return false
+	}
+	n, err := strconv.ParseUint(k, 10, 64)
+	return err == nil && n < 1<<32-1
 }
 
 func (e *encoder) mapEntries(o *goja.Object, path string, depth int) any {
@@ -710,7 +749,12 @@ func (e *encoder) errorExtras(t tagged, o *goja.Object, path string, depth int) 
 // props previews o's own enumerable properties, in order: string keys,
 // then symbol keys (as Node's inspect lists them).
 func (e *encoder) props(o *goja.Object, path string, depth int) object {
-	keys := e.enumerableKeys(o)
+	return e.propsOf(o, e.enumerableKeys(o), path, depth)
+}
+
+// propsOf previews o's own properties keys (enumerable string keys, in
+// order), then its enumerable symbol keys.
+func (e *encoder) propsOf(o *goja.Object, keys []string, path string, depth int) object {
 	props := make(object, 0, min(len(keys), e.lim.Keys+1))
 	for i, k := range keys {
 		if i == e.lim.Keys || e.budget <= 0 {

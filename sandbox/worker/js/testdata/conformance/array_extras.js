@@ -1,0 +1,11 @@
+console.log("abc".match(/b/));
+console.log(/(?<x>b)/.exec("abc"));
+const a = [1, 2]; a.x = 1; console.log(a);
+const b = [1,2,3,4,5,6,7,8,9,10]; b.extra = "yes"; console.log(b);
+const c = []; c.k = 1; console.log(c);
+const d = [1, , 3]; d[Symbol("s")] = 2; console.log(d);
+console.log({ m: "xyz".match(/y/) });
+console.log([..."aaaaaaaaaa"].map((_, i) => "abcdefghijklmnopqrstu".slice(0, i)).concat([]), Object.assign(["a"], {q: [1,2]}));
+const big = Array.from({length: 150}, (_, i) => i); big.tag = "t"; console.log(big);
+console.log(Object.assign([1,2,3,4,5,6,7,8], {a:1,b:2,c:3,d:4,e:5,f:6,g:7}));
+console.log([...'abc'.matchAll(/./g)]);

@@ -113,7 +113,8 @@ class Inspector {
 
   error(p, ref, recurse) {
     const head = p.message ? `${p.name}: ${p.message}` : p.name;
-    let base = !p.stack ? head : p.stack.startsWith(head) ? p.stack : `${head}\n${p.stack}`;
+    // The stack's first line is Node's (its class's name: "MyErr [Error]: …").
+    let base = !p.stack ? head : p.stack.startsWith("    at ") ? `${head}\n${p.stack}` : p.stack;
     if (this.indent !== 0) base = base.replaceAll("\n", "\n" + " ".repeat(this.indent));
     const props = Object.entries(p.props || {});
     const hasCause = "cause" in p;

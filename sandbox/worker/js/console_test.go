@@ -36,6 +36,9 @@ const revocable = Proxy.revocable({}, {}); revocable.revoke();
 console.log("cycles", selfMap, revocable.proxy, { get g() { return 1; }, set s(v: any) {}, get gs() { return 1; }, set gs(v: any) {} });
 console.log("%d|%i|%f|%d|%i|%f|%d", 1.5, -0.5, "42.9abc", "x", 5n, true, { valueOf() { return 1; } });
 console.log("extras", "abc".match(/b/), Object.assign([1, 2, 3, 4, 5, 6, 7], { tag: "t" }), Object.assign([], { k: 1 }));
+class ValidationError extends Error {}
+class Sub extends TypeError {}
+console.log("subclasses", new ValidationError("v"), new Sub("s"), new DOMException("gone", "NotFoundError"));
 console.log("long", "x".repeat(20), [..."abcdefghij"].map((c, i) => ({ [c]: i })).length);
 console.assert(1 === 1, "not printed");
 console.assert(false, "assertion %s", "message");

@@ -144,15 +144,12 @@ func (e *Runtime) securityThrown(er *pipe.Error, v goja.Value) {
 	}
 }
 
-// thrownError describes a thrown value as "Name: message" without running
-// snippet code.
+// thrownError describes a thrown value as "Name: message" (an error's
+// first line as Node prints it: errorHead) without running snippet code.
 func (e *Runtime) thrownError(v goja.Value) *pipe.Error {
 	msg := render(e.enc.encodeBudget(v, maxThrownPreview), true)
 	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Error" {
-		msg = e.enc.errorName(o)
-		if m := e.enc.capped(e.enc.dataString(o, "message")); m != "" {
-			msg += ": " + m
-		}
+		msg = errorHead(e.enc.errorName(o), e.enc.capped(e.enc.dataString(o, "message")), e.enc.constructorName(o))
 	}
 	return &pipe.Error{Kind: pipe.KindRuntime, Message: msg}
 }

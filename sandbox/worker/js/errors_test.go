@@ -41,7 +41,10 @@ func TestThrownNonErrors(t *testing.T) {
 		"throw { code: 1 };":         "{ code: 1 }",
 		"throw null;":                "null",
 		"throw Object.create(null);": "{}",
-		"class E extends Error {}\nthrow new E('sub');": "Error: sub",
+		// Node's first line of a subclass's error (improveStack).
+		"class E extends Error {}\nthrow new E('sub');":                           "E [Error]: sub",
+		"class ValidationError extends Error {}\nthrow new ValidationError('v');": "ValidationError: v",
+		"class Named extends Error { name = 'Named' }\nthrow new Named('n');":     "Named: n",
 	} {
 		_, rec := run(t, p, Request{Files: files("main.ts", src)})
 		if errs := rec.errors(); len(errs) != 1 || errs[0].Kind != KindRuntime || !strings.Contains(errs[0].Message, want) {

@@ -242,7 +242,7 @@ func (in *inspector) errorText(x tagged) string {
 	text := head
 	if s, _ := x["stack"].(string); s != "" {
 		text = s
-		if !strings.HasPrefix(s, head) {
+		if strings.HasPrefix(s, "    at ") { // frames without their error's line
 			text = head + "\n" + s
 		}
 	}

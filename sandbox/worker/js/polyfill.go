@@ -403,5 +403,12 @@ func (e *Runtime) group(name string) *goja.Object {
 	}
 	e.poly.groups[name] = out
 	e.nativeExports(out)
+	if name == "DOMException" {
+		// No snippet code has seen the class yet: its name getter is ours.
+		proto := out.Get("DOMException").ToObject(e.vm).Get("prototype").ToObject(e.vm)
+		if d, err := e.b.getDescriptor(goja.Undefined(), proto, e.vm.ToValue("name")); err == nil && !goja.IsUndefined(d) {
+			e.b.domExceptionName, _ = d.ToObject(e.vm).Get("get").(*goja.Object)
+		}
+	}
 	return out
 }

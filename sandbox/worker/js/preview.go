@@ -92,6 +92,9 @@ type builtins struct {
 	number         goja.Callable // Number (%d)
 	parseInt       goja.Callable // parseInt (%i)
 	parseFloat     goja.Callable // parseFloat (%f)
+	// domExceptionName is the name getter of the polyfill's DOMException
+	// (set when its group loads: domExceptionName).
+	domExceptionName *goja.Object
 }
 
 // encoder turns goja values into previews (console arguments) or into JSON
@@ -363,10 +366,7 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 		return tagged{"$t": "regexp", "v": "/" + src.String() + "/" + flags.String()}
 	case "Error":
 		name, msg := e.errorName(o), e.str(e.dataString(o, "message"))
-		head := name
-		if msg != "" {
-			head += ": " + msg
-		}
+		head := errorHead(name, msg, e.constructorName(o))
 		// goja's stack names the bundle's namespaces and bytecode offsets;
 		// show the user's frames instead, as error events do.
 		t := tagged{"$t": "error", "name": name, "message": msg, "stack": e.str(formatStack(head, parseStack(capStack(e.dataString(o, "stack")))))}
@@ -899,7 +899,61 @@ func (e *encoder) dataString(o *goja.Object, prop string) string {
 	return ""
 }
 
+// domExceptionName is the name of a DOMException (polyfill.js), whose
+// name is a getter of its prototype, as in Node: the getter is called only
+// when it is the polyfill's own (it reads a private field; no snippet
+// code runs), found as the first "name" along o's prototype chain.
+func (e *encoder) domExceptionName(o *goja.Object) (string, bool) {
+	if e.b.domExceptionName == nil || e.hasOwn(o, "name") {
+		return "", false
+	}
+	for p := e.proto(o); p != nil; p = e.proto(p) {
+		if p.ExportType() == proxyType {
+			return "", false
+		}
+		d, err := e.b.getDescriptor(goja.Undefined(), p, e.vm.ToValue("name"))
+		if err != nil || goja.IsUndefined(d) {
+			continue
+		}
+		if get := d.ToObject(e.vm).Get("get"); get == nil || !get.SameAs(e.b.domExceptionName) {
+			return "", false
+		}
+		get, _ := goja.AssertFunction(e.b.domExceptionName)
+		v, err := get(o)
+		if err != nil {
+			return "", false
+		}
+		s, ok := primitiveString(v)
+		return s, ok && s != ""
+	}
+	return "", false
+}
+
+// errorHead is the first line Node's inspect prints of an error named name
+// with message msg whose class is ctor (improveStack in Node's
+// lib/internal/util/inspect.js): a subclass that keeps the name it
+// inherits shows its own, "ValidationError: msg" for a name its class
+// name contains and "MyErr [Error]: msg" otherwise; only names ending in
+// "Error" are changed.
+func errorHead(name, msg, ctor string) string {
+	head := name
+	if ctor != "" && ctor != name && strings.HasSuffix(name, "Error") {
+		if strings.Contains(ctor, name) {
+			head = ctor
+		} else {
+			head = ctor + " [" + name + "]"
+		}
+	}
+	if msg != "" {
+		head += ": " + msg
+	}
+	return head
+}
+
 func (e *encoder) errorName(o *goja.Object) string {
+	if n, ok := e.domExceptionName(o); ok {
+		return capName(n)
+	}
 	if n := e.dataString(o, "name"); n != "" {
 		return capName(n)
 	}

@@ -138,8 +138,13 @@ func BundleMode(files []pipe.File, entry, mode string, set *libs.Set) Result {
 		Charset:        api.CharsetUTF8,
 		LegalComments:  api.LegalCommentsNone,
 		TreeShaking:    api.TreeShakingFalse, // a snippet's unused code still runs its side effects as written
-		Outfile:        "bundle.js",
-		Plugins:        []api.Plugin{memoryPlugin(byPath, entry, mode, set, used, usage)},
+		// Bundling makes a top-level class a class expression, and one that
+		// refers to itself is renamed (var Self = class _Self): its name, and
+		// every instance's preview, would read _Self. esbuild's keepNames
+		// sets the names as written.
+		KeepNames: true,
+		Outfile:   "bundle.js",
+		Plugins:   []api.Plugin{memoryPlugin(byPath, entry, mode, set, used, usage)},
 	})
 	if len(res.Errors) > 0 {
 		errs := diagnostics(res.Errors)

@@ -208,7 +208,8 @@ func (e *Runtime) Preload(uses []bundle.LibraryUse) {
 // every file: a sourceMappingURL that is not inline is ignored, and no
 // snippet can make the worker read a file. One walk over the parsed
 // program rewrites what goja would get wrong (\p{…} in regex literals,
-// constant-folded BigInt operators) and summarises what the program may
+// constant-folded BigInt operators, right-to-left relational chains:
+// relational.go) and summarises what the program may
 // reach (usage.go), which New and Execute read back to install only that.
 func Compile(code string) (*goja.Program, error) {
 	tree, err := goja.Parse("bundle.js", code, parser.WithSourceMapLoader(noSourceMapFiles))
@@ -220,16 +221,23 @@ func Compile(code string) (*goja.Program, error) {
 	u := &usage{}
 	var reErr error
 	walkAST(tree, func(n any) bool {
-		more := u.visit(n) // false once the program is dynamic
+		more := true
+		if !u.dynamic && !u.visit(n) && !u.dynamic {
+			// Bundler code the summary skips (esbuildExport): walked
+			// further only for the rewrites below that need every node.
+			more = rewriteRE || unfold
+		}
+		leftRelational(n, code)
 		if rewriteRE && reErr == nil {
 			if re, ok := n.(*ast.RegExpLiteral); ok {
 				reErr = rewriteRegExpLiteral(re)
 			}
-			more = more || reErr == nil
+			if reErr != nil {
+				more = false
+			}
 		}
 		if unfold {
 			unfoldBigIntOperator(n)
-			more = true
 		}
 		return more
 	})

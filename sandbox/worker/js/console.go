@@ -44,7 +44,7 @@ func newConsole(e *Runtime, n need) *goja.Object {
 		return goja.Undefined()
 	})
 	def("dir", func(call goja.FunctionCall) goja.Value {
-		c.print("log", call.Arguments[:min(1, len(call.Arguments))], "", "")
+		c.dir(call.Argument(0), call.Argument(1))
 		return goja.Undefined()
 	})
 	def("assert", func(call goja.FunctionCall) goja.Value {
@@ -197,6 +197,40 @@ func (c *console) print(level string, args []goja.Value, head, suffix string) {
 		raw[i] = mustJSON(p)
 	}
 	c.emit(level, text, raw)
+}
+
+// dir prints v as util.inspect(v, options) does, as Node's console.dir:
+// a string quoted, and options.depth (a number; null or Infinity for no
+// limit) the levels shown before [Object]. Levels past the preview's depth
+// limit (hello.limits) show as what was cut.
+func (c *console) dir(v, options goja.Value) {
+	depth := inspectDepth
+	if o, ok := options.(*goja.Object); ok {
+		if d, ok := c.e.enc.ownData(o, "depth"); ok {
+			switch {
+			case goja.IsNull(d):
+				depth = math.MaxInt32
+			case isNumber(d):
+				if f := d.ToFloat(); f >= math.MaxInt32 {
+					depth = math.MaxInt32
+				} else if !math.IsNaN(f) {
+					depth = int(math.Floor(f))
+				}
+			}
+		}
+	}
+	p := c.e.enc.encodeBudget(v, c.budget()/2)
+	in := inspector{depth: depth, breakLength: inspectBreakLength}
+	c.emit("log", in.value(p, 0), []json.RawMessage{mustJSON(p)})
+}
+
+// isNumber reports whether v is a number primitive.
+func isNumber(v goja.Value) bool {
+	switch v.Export().(type) {
+	case int64, float64:
+		return true
+	}
+	return false
 }
 
 // maxEventBytes caps one console event (its text and argument previews).

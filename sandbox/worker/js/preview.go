@@ -417,6 +417,13 @@ func (e *encoder) container(o *goja.Object, class, path string, depth int) any {
 	if e.json && (name == "Object" || name == "") {
 		return props
 	}
+	if tag := e.toStringTag(o); tag != "" && tag != name {
+		// inspect's getPrefix: Object [Math], Temp [TT], [Object: null prototype] [Tag].
+		if name == "" {
+			name = nullPrototype
+		}
+		name += " [" + capName(tag) + "]"
+	}
 	if name == "" {
 		name = nullPrototype
 	}
@@ -499,6 +506,35 @@ func (e *encoder) classLabel(o *goja.Object, class string) string {
 		return n
 	}
 	return nullPrototype
+}
+
+// toStringTag is o's Symbol.toStringTag as Node's inspect shows it beside
+// the class: a string data property, own or inherited, that is not an own
+// enumerable one (inspect lists that among the properties). A getter is not
+// called (Node calls it): no snippet code runs.
+func (e *encoder) toStringTag(o *goja.Object) string {
+	tag := goja.SymToStringTag
+	for p := o; p != nil; p = e.proto(p) {
+		if p.ExportType() == proxyType {
+			return ""
+		}
+		d, err := e.b.getDescriptor(goja.Undefined(), p, tag)
+		if err != nil || goja.IsUndefined(d) {
+			continue
+		}
+		desc := d.ToObject(e.vm) // a descriptor goja made: plain data
+		if !e.hasOwn(desc, "value") {
+			return ""
+		}
+		if p == o {
+			if en := desc.Get("enumerable"); en != nil && en.ToBoolean() {
+				return ""
+			}
+		}
+		s, _ := primitiveString(desc.Get("value"))
+		return s
+	}
+	return ""
 }
 
 // nullPrototype is the class of an object without a prototype, as Node's

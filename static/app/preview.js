@@ -115,10 +115,14 @@ class Inspector {
     const head = p.message ? `${p.name}: ${p.message}` : p.name;
     // The stack's first line is Node's (its class's name: "MyErr [Error]: …").
     let base = !p.stack ? head : p.stack.startsWith("    at ") ? `${head}\n${p.stack}` : p.stack;
+    // formatError: no frames after the message, the error is shown in brackets.
+    const pos = p.message && base.indexOf(p.message) >= 0 ? base.indexOf(p.message) + p.message.length : 0;
+    if (!base.slice(pos).includes("\n    at")) base = `[${base}]`;
     if (this.indent !== 0) base = base.replaceAll("\n", "\n" + " ".repeat(this.indent));
     const props = Object.entries(p.props || {});
     const hasCause = "cause" in p;
-    if (props.length === 0 && !hasCause) return base;
+    const hasErrors = "errors" in p;
+    if (props.length === 0 && !hasCause && !hasErrors) return base;
     if (ref) base = `${ref} ${base}`;
     if (recurse > DEPTH) return base;
     recurse++;
@@ -133,6 +137,11 @@ class Inspector {
     if (hasCause) {
       this.indent += 2;
       out.push(`[cause]: ${this.value(p.cause, recurse)}`);
+      this.indent -= 2;
+    }
+    if (hasErrors) {
+      this.indent += 2;
+      out.push(`[errors]: ${this.value(p.errors, recurse)}`);
       this.indent -= 2;
     }
     return this.reduce(out, base, "{", "}", false, recurse, false);

@@ -122,7 +122,8 @@ func (in *inspector) tagged(x tagged, ref string, recurse int) string {
 		base := in.errorText(x)
 		props, _ := x["props"].(object)
 		cause, hasCause := x["cause"]
-		if len(props) == 0 && !hasCause {
+		errs, hasErrors := x["errors"]
+		if len(props) == 0 && !hasCause && !hasErrors {
 			return base
 		}
 		if ref != "" {
@@ -147,6 +148,11 @@ func (in *inspector) tagged(x tagged, ref string, recurse int) string {
 		if hasCause {
 			in.indentLvl += 2
 			out = append(out, "[cause]: "+in.value(cause, recurse))
+			in.indentLvl -= 2
+		}
+		if hasErrors {
+			in.indentLvl += 2
+			out = append(out, "[errors]: "+in.value(errs, recurse))
 			in.indentLvl -= 2
 		}
 		return in.reduce(out, base, "{", "}", false, recurse, nil)
@@ -245,6 +251,17 @@ func (in *inspector) errorText(x tagged) string {
 		if strings.HasPrefix(s, "    at ") { // frames without their error's line
 			text = head + "\n" + s
 		}
+	}
+	// formatError: an error whose stack has no frames after its message is
+	// shown in brackets.
+	pos := 0
+	if msg != "" {
+		if i := strings.Index(text, msg); i >= 0 {
+			pos = i + len(msg)
+		}
+	}
+	if !strings.Contains(text[pos:], "\n    at") {
+		text = "[" + text + "]"
 	}
 	if in.indentLvl != 0 {
 		text = strings.ReplaceAll(text, "\n", "\n"+strings.Repeat(" ", in.indentLvl))

@@ -72,6 +72,7 @@ var lazyNames = []lazyName{
 	{"Object", "groupBy", "objectGroupBy", "groupBy"},
 	{"Map", "groupBy", "mapGroupBy", "groupBy"},
 	{"Promise", "withResolvers", "withResolvers", "withResolvers"},
+	{"Promise", "any", "promiseAny", "any"},
 	{"Array", "fromAsync", "fromAsync", "fromAsync"},
 	{"String.prototype", "isWellFormed", "wellFormed", "isWellFormed"},
 	{"String.prototype", "toWellFormed", "wellFormed", "toWellFormed"},
@@ -283,7 +284,7 @@ func (e *Runtime) installStatics(n need) {
 
 // staticLengths are the lengths of the statics installStatics defines, as
 // in Node (ECMA-262).
-var staticLengths = map[string]int{"Object.groupBy": 2, "Map.groupBy": 2, "Promise.withResolvers": 0, "Array.fromAsync": 1}
+var staticLengths = map[string]int{"Object.groupBy": 2, "Map.groupBy": 2, "Promise.withResolvers": 0, "Promise.any": 1, "Array.fromAsync": 1}
 
 // lazyPending reports whether l is still to be answered by its trap: not
 // defined on its holder yet, and its group not being evaluated.
@@ -313,7 +314,7 @@ func (e *Runtime) iteratorPrototype() *goja.Object {
 func (e *Runtime) captureIntrinsics() *goja.Object {
 	in := e.vm.NewObject()
 	g := e.vm.GlobalObject()
-	for _, n := range []string{"Object", "Array", "Map", "Set", "Promise", "TypeError", "RangeError", "Error", "EvalError",
+	for _, n := range []string{"Object", "Array", "Map", "Set", "Promise", "TypeError", "RangeError", "Error", "EvalError", "AggregateError",
 		"ReferenceError", "SyntaxError", "URIError", "Symbol", "String", "Number", "Math", "Reflect", "Uint8Array", "ArrayBuffer",
 		"DataView", "Date", "RegExp", "WeakMap", "WeakSet", "setTimeout", "performance"} {
 		must(in.Set(n, g.Get(n)))

@@ -470,6 +470,44 @@
       return { promise, resolve, reject };
     },
   });
+  // Promise.any (ECMA-262 §27.2.4.3), for its AggregateError's message:
+  // goja's has none where Node's is "All promises were rejected".
+  F.promiseAny = () => hidden({}, {
+    any(iterable) {
+      const C = this;
+      let resolve, reject;
+      const promise = new C((a, b) => { resolve = a; reject = b; });
+      const rejectAll = (errors) => {
+        // V8 builds it in its own code: its stack has no frames.
+        const err = new I.AggregateError(errors, "All promises were rejected");
+        Object.defineProperty(err, "stack", { value: "AggregateError: All promises were rejected", writable: true, configurable: true });
+        reject(err);
+      };
+      try {
+        const promiseResolve = C.resolve;
+        if (typeof promiseResolve !== "function") throw TypeError("Promise resolve or reject function is not callable");
+        const errors = [];
+        let remaining = 1;
+        let index = 0;
+        for (const next of iterable) {
+          const i = index++;
+          errors.push(undefined);
+          remaining++;
+          let called = false;
+          promiseResolve.call(C, next).then(resolve, (reason) => {
+            if (called) return;
+            called = true;
+            errors[i] = reason;
+            if (--remaining === 0) rejectAll(errors);
+          });
+        }
+        if (--remaining === 0) rejectAll(errors);
+      } catch (err) {
+        reject(err);
+      }
+      return promise;
+    },
+  });
   F.fromAsync = (g) => hidden({}, {
     async fromAsync(items, mapfn = undefined, thisArg = undefined) {
       if (items == null) throw new TypeError("Array.fromAsync: the items must be iterable or array-like");

@@ -780,6 +780,15 @@ func (e *encoder) errorExtras(t tagged, o *goja.Object, path string, depth int) 
 			t["cause"] = e.accessor(o, "cause")
 		}
 	}
+	// An AggregateError's errors (non-enumerable) print as [errors], as
+	// inspect prints any error's own errors array.
+	if !slices.ContainsFunc(extra, func(f field) bool { return f.Key == "errors" }) {
+		if v, ok := e.ownData(o, "errors"); ok {
+			if a, ok := v.(*goja.Object); ok && a.ClassName() == "Array" {
+				t["errors"] = e.value(v, path+".errors", depth+1)
+			}
+		}
+	}
 }
 
 // props previews o's own enumerable properties, in order: string keys,

@@ -63,6 +63,7 @@ const (
 	needIteratorHolder                  // iterator helpers on %IteratorPrototype%
 	needGroupBy                         // Object.groupBy, Map.groupBy
 	needWithResolvers                   // Promise.withResolvers
+	needPromiseAny                      // Promise.any (its AggregateError's message)
 	needFromAsync                       // Array.fromAsync
 	needAsyncIterator                   // Symbol.asyncIterator
 	needSetTimeout
@@ -99,7 +100,7 @@ const needAdditions = needStringGuards | needSortGuard | needBigIntGuards | need
 	needRegExp | needLocale | needPolyfills
 
 // needPolyfills are the additions that may evaluate polyfill code.
-const needPolyfills = needGlobalHolder | needStringHolder | needIteratorHolder | needGroupBy | needWithResolvers |
+const needPolyfills = needGlobalHolder | needStringHolder | needIteratorHolder | needGroupBy | needWithResolvers | needPromiseAny |
 	needFromAsync | needAsyncIterator
 
 // needNatives are the additions (and globals) that hold functions
@@ -119,7 +120,7 @@ var needByName = sync.OnceValue(func() map[string]need {
 		"RegExp":         needRegExp,
 		"toLocaleString": needLocale, "toLocaleDateString": needLocale, "toLocaleTimeString": needLocale,
 		"localeCompare": needLocale, "toLocaleUpperCase": needLocale, "toLocaleLowerCase": needLocale,
-		"groupBy": needGroupBy, "withResolvers": needWithResolvers, "fromAsync": needFromAsync,
+		"groupBy": needGroupBy, "withResolvers": needWithResolvers, "any": needPromiseAny, "fromAsync": needFromAsync,
 		"asyncIterator": needAsyncIterator,
 		"setTimeout":    needSetTimeout, "setInterval": needSetInterval,
 		"clearTimeout": needClearTimeout, "clearInterval": needClearInterval,

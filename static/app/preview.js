@@ -73,7 +73,22 @@ class Inspector {
       case "undefined": return "undefined";
       case "bigint": return `${p.v}n`;
       case "symbol": case "number": case "regexp": case "date": return p.v;
-      case "function": return functionText(p);
+      case "function": {
+        // Own enumerable properties (a class's static fields) follow it: [class C] { count: 1 }.
+        const base = functionText(p);
+        const props = Object.entries(p.props || {});
+        if (props.length === 0) return base;
+        if (recurse > DEPTH) return "[Function]";
+        recurse++;
+        this.current = recurse;
+        const out = props.map(([k, v]) => {
+          this.indent += 2;
+          const s = this.value(v, recurse);
+          this.indent -= 2;
+          return k === "…" ? s : `${key(k)}: ${s}`;
+        });
+        return this.reduce(out, ref ? `${ref} ${base}` : base, "{", "}", false, recurse, false);
+      }
       case "error": return this.error(p, ref, recurse);
       case "circular": return p.ref ? `[Circular *${p.ref}]` : `[Circular ${p.path}]`;
       case "revoked": return "<Revoked Proxy>";

@@ -100,24 +100,34 @@ func (in *inspector) tagged(x tagged, ref string, recurse int) string {
 		s, _ := x["v"].(string)
 		return s
 	case "function":
-		name, _ := x["name"].(string)
-		kind, _ := x["kind"].(string)
-		if kind == "class" { // inspect's getClassBase
-			if name == "" {
-				name = "(anonymous)"
+		base := functionBase(x)
+		props, _ := x["props"].(object)
+		if len(props) == 0 {
+			return base
+		}
+		if recurse > in.depth {
+			return "[Function]"
+		}
+		if ref != "" {
+			base = ref + " " + base
+		}
+		recurse++
+		in.currentDepth = recurse
+		out := make([]string, 0, len(props))
+		for _, f := range props {
+			in.indentLvl += 2
+			v := in.value(f.Value, recurse)
+			in.indentLvl -= 2
+			switch {
+			case f.Key == "…":
+				out = append(out, v)
+			case f.Symbol:
+				out = append(out, f.Key+": "+v)
+			default:
+				out = append(out, propKey(f.Key)+": "+v)
 			}
-			if ext, _ := x["extends"].(string); ext != "" {
-				return "[class " + name + " extends " + ext + "]"
-			}
-			return "[class " + name + "]"
 		}
-		if kind == "" {
-			kind = "Function"
-		}
-		if name != "" {
-			return "[" + kind + ": " + name + "]"
-		}
-		return "[" + kind + " (anonymous)]"
+		return in.reduce(out, base, "{", "}", false, recurse, nil)
 	case "error":
 		base := in.errorText(x)
 		props, _ := x["props"].(object)
@@ -234,6 +244,30 @@ func (in *inspector) tagged(x tagged, ref string, recurse int) string {
 		return in.props(props, ref, prefix, cut, recurse)
 	}
 	return "[" + t + "]"
+}
+
+// functionBase is how inspect names a function (getFunctionBase,
+// getClassBase): [Function: f], [AsyncFunction (anonymous)],
+// [class C extends B].
+func functionBase(x tagged) string {
+	name, _ := x["name"].(string)
+	kind, _ := x["kind"].(string)
+	if kind == "class" {
+		if name == "" {
+			name = "(anonymous)"
+		}
+		if ext, _ := x["extends"].(string); ext != "" {
+			return "[class " + name + " extends " + ext + "]"
+		}
+		return "[class " + name + "]"
+	}
+	if kind == "" {
+		kind = "Function"
+	}
+	if name != "" {
+		return "[" + kind + ": " + name + "]"
+	}
+	return "[" + kind + " (anonymous)]"
 }
 
 // errorText is an error's stack (or name: message), its lines indented to

@@ -347,7 +347,22 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 		}
 		return tagged{"$t": "boxed", "class": class, "v": e.value(prim, path, depth+1)}
 	case "Function":
-		return e.function(o)
+		t := e.function(o).(tagged)
+		if !e.json && depth < e.lim.Depth {
+			// Own enumerable properties (a class's static fields) print
+			// after the function, as inspect does: [class C] { count: 1 }.
+			e.ancestors = append(e.ancestors, o)
+			e.paths = append(e.paths, path)
+			if props := e.props(o, path, depth); len(props) > 0 {
+				t["props"] = props
+			}
+			e.ancestors = e.ancestors[:len(e.ancestors)-1]
+			e.paths = e.paths[:len(e.paths)-1]
+			if n, ok := e.refs[o]; ok {
+				t["ref"] = n
+			}
+		}
+		return t
 	case "Date":
 		if t, err := e.b.dateValue(o); err == nil && goja.IsNaN(t) {
 			return tagged{"$t": "date", "v": "Invalid Date"}

@@ -2,6 +2,7 @@ package js_test
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -66,6 +67,16 @@ func TestPreviewRunsNoSnippetCode(t *testing.T) {
 			[]string{"{\n  toString: [Function: toString],\n  toJSON: [Function: toJSON],\n  inspect: [Function: inspect]\n} {\n  toString: [Function: toString],\n  toJSON: [Function: toJSON],\n  inspect: [Function: inspect]\n} {\n  toString: [Function: toString],\n  toJSON: [Function: toJSON],\n  inspect: [Function: inspect]\n}"}, ""},
 		{"proxy traps", `const p = new Proxy({a:1,b:2}, {get(){console.log('GET')}, ownKeys(){console.log('KEYS'); return []}, getOwnPropertyDescriptor(){console.log('DESC')}, getPrototypeOf(){console.log('PROTO'); return null}}); console.log(p); console.table([p]); console.dir(p)`,
 			[]string{"{ a: 1, b: 2 }", "┌─────────┬───┬───┐\n│ (index) │ a │ b │\n├─────────┼───┼───┤\n│ 0       │ 1 │ 2 │\n└─────────┴───┴───┘", "{ a: 1, b: 2 }"}, ""},
+		{"getter tag is not called", `class T { get [Symbol.toStringTag]() { console.log('TAG'); return 'x' } }; console.log(new T(), Object.defineProperty([1], 'g', { get() { console.log('GETTER') }, enumerable: true }))`,
+			[]string{"T {} [ 1, g: [Getter] ]"}, ""},
+		{"replaced DOMException name getter", `const d = new DOMException('m', 'AbortError'); Object.defineProperty(DOMException.prototype, 'name', { get() { console.log('GETTER'); return 'X' } }); console.log(String(d.message), [d].length); console.log(d)`,
+			[]string{"m 1", "DOMException [Error]: m\n    at main.js:1:11"}, ""},
+		{"options.depth getter", `console.dir({ a: { b: { c: {} } } }, { get depth() { console.log('GETTER'); return 0 } })`,
+			[]string{"{ a: { b: { c: {} } } }"}, ""},
+		{"function props cycle", `function f() {}; f.self = f; f.o = { f }; console.log(f)`,
+			[]string{"<ref *1> [Function: f] { self: [Circular *1], o: { f: [Circular *1] } }"}, ""},
+		{"a prototype chain 200,000 deep", `let o = {}; for (let i = 0; i < 200000; i++) o = Object.create(o); const e = Object.create(o); for (let i = 0; i < 20; i++) console.log(Array(50).fill(e).length, [e, e]); console.log('done')`,
+			append(slices.Repeat([]string{"50 [ {}, {} ]"}, 20), "done"), ""},
 		{"getter through table", `console.table([{get a(){console.log('GETTER'); return 1}, b: 2}])`,
 			[]string{"┌─────────┬──────────┬───┐\n│ (index) │ a        │ b │\n├─────────┼──────────┼───┤\n│ 0       │ [Getter] │ 2 │\n└─────────┴──────────┴───┘"}, ""},
 	})

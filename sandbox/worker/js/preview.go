@@ -523,14 +523,20 @@ func (e *encoder) classLabel(o *goja.Object, class string) string {
 	return nullPrototype
 }
 
+// maxProtoSteps bounds a walk up a prototype chain while previewing: a
+// snippet can build a chain a million objects long, and the walk is Go
+// code that the run's interrupt does not stop.
+const maxProtoSteps = 64
+
 // toStringTag is o's Symbol.toStringTag as Node's inspect shows it beside
 // the class: a string data property, own or inherited, that is not an own
 // enumerable one (inspect lists that among the properties). A getter is not
 // called (Node calls it): no snippet code runs.
 func (e *encoder) toStringTag(o *goja.Object) string {
 	tag := goja.SymToStringTag
+	steps := 0
 	for p := o; p != nil; p = e.proto(p) {
-		if p.ExportType() == proxyType {
+		if steps++; steps > maxProtoSteps || p.ExportType() == proxyType {
 			return ""
 		}
 		d, err := e.b.getDescriptor(goja.Undefined(), p, tag)
@@ -945,8 +951,9 @@ func (e *encoder) dataString(o *goja.Object, prop string) string {
 			return s
 		}
 	}
+	steps := 0
 	for p := e.proto(o); p != nil; p = e.proto(p) {
-		if p.ExportType() == proxyType {
+		if steps++; steps > maxProtoSteps || p.ExportType() == proxyType {
 			return ""
 		}
 		if v, ok := e.ownData(p, prop); ok {
@@ -967,8 +974,9 @@ func (e *encoder) domExceptionName(o *goja.Object) (string, bool) {
 	if e.b.domExceptionName == nil || e.hasOwn(o, "name") {
 		return "", false
 	}
+	steps := 0
 	for p := e.proto(o); p != nil; p = e.proto(p) {
-		if p.ExportType() == proxyType {
+		if steps++; steps > maxProtoSteps || p.ExportType() == proxyType {
 			return "", false
 		}
 		d, err := e.b.getDescriptor(goja.Undefined(), p, e.vm.ToValue("name"))

@@ -60,7 +60,7 @@ func (e *Runtime) reportException(ex *goja.Exception) {
 	e.securityThrown(er, ex.Value())
 	frames := e.fixFrames(userFrames(ex.Stack()))
 	if o, ok := ex.Value().(*goja.Object); ok && len(frames) == 0 && e.goThrown[o] {
-		frames = e.fixFrames(parseStack(capStack(o.Get("stack").String())))
+		frames = e.fixFrames(parseStack(capStack(e.enc.stackString(o))))
 	}
 	if len(frames) > 0 {
 		er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column
@@ -81,12 +81,10 @@ func (e *Runtime) reportThrown(v goja.Value, inPromise bool) {
 	}
 	er := e.thrownError(v)
 	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Error" {
-		s := capStack(e.enc.dataString(o, "stack"))
-		if e.goThrown[o] {
-			// Thrown by the runtime's Go code: goja fills its stack (an
-			// accessor) as it unwinds, and no snippet code runs to read it.
-			s = capStack(o.Get("stack").String())
-		}
+		// goja formats the stack on its first read (also of an error the
+		// runtime's Go code threw): stackString reads it only when that runs
+		// no snippet code.
+		s := capStack(e.enc.stackString(o))
 		if s != "" {
 			frames := e.fixFrames(parseStack(s))
 			if len(frames) > 0 {

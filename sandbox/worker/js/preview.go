@@ -384,7 +384,7 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 		head := errorHead(name, msg, e.constructorName(o))
 		// goja's stack names the bundle's namespaces and bytecode offsets;
 		// show the user's frames instead, as error events do.
-		t := tagged{"$t": "error", "name": name, "message": msg, "stack": e.str(formatStack(head, parseStack(capStack(e.dataString(o, "stack")))))}
+		t := tagged{"$t": "error", "name": name, "message": msg, "stack": e.str(formatStack(head, parseStack(capStack(e.stackString(o)))))}
 		if !e.json && depth < e.lim.Depth {
 			e.ancestors = append(e.ancestors, o)
 			e.paths = append(e.paths, path)
@@ -779,7 +779,8 @@ func (e *encoder) function(o *goja.Object) any {
 func (e *encoder) errorExtras(t tagged, o *goja.Object, path string, depth int) {
 	var extra object
 	stack, _ := t["stack"].(string)
-	for _, f := range e.props(o, path, depth) {
+	keys := e.errorKeys(o)
+	for _, f := range e.propsOf(o, keys, path, depth) {
 		// Node's removeDuplicateErrorKeys: name, message and stack are left
 		// out when the stack shows them.
 		if f.Key == "stack" || f.Key == "message" || f.Key == "name" {
@@ -810,6 +811,35 @@ func (e *encoder) errorExtras(t tagged, o *goja.Object, path string, depth int) 
 			}
 		}
 	}
+}
+
+// errorKeys lists the error o's own enumerable string keys. Listing them
+// asks goja whether "stack" is enumerable, which formats the stack: when
+// that could run snippet code (stackSafe), "stack" is left out unread (an
+// error's own stack is not enumerable unless a snippet made it so).
+func (e *encoder) errorKeys(o *goja.Object) []string {
+	if e.stackSafe(o) {
+		return e.enumerableKeys(o)
+	}
+	all, err := e.b.ownKeys(goja.Undefined(), o)
+	if err != nil {
+		return nil
+	}
+	var keys []string
+	for _, k := range all.Export().([]any) {
+		name, ok := k.(string)
+		if !ok || name == "stack" {
+			continue
+		}
+		d, err := e.b.getDescriptor(goja.Undefined(), o, e.vm.ToValue(name))
+		if err != nil || goja.IsUndefined(d) {
+			continue
+		}
+		if en := d.ToObject(e.vm).Get("enumerable"); en != nil && en.ToBoolean() {
+			keys = append(keys, name)
+		}
+	}
+	return keys
 }
 
 // props previews o's own enumerable properties, in order: string keys,
@@ -940,6 +970,56 @@ func (e *encoder) ownData(o *goja.Object, name string) (goja.Value, bool) {
 func (e *encoder) hasOwn(o *goja.Object, name string) bool {
 	d, err := e.b.getDescriptor(goja.Undefined(), o, e.vm.ToValue(name))
 	return err == nil && !goja.IsUndefined(d)
+}
+
+// stackString is the error o's stack (its "stack" data property), or ""
+// when reading it could run snippet code: goja formats an error's stack on
+// the first read of "stack", its first line from the error's name and
+// message read through their getters and converted by their toString
+// (writeErrorString); a getter that loops would hold the worker until the
+// run's limit. So "stack" is read only when name and message, as o's
+// prototype chain first holds them, are primitive data properties.
+func (e *encoder) stackString(o *goja.Object) string {
+	if !e.stackSafe(o) {
+		return ""
+	}
+	return e.dataString(o, "stack")
+}
+
+// stackSafe reports whether goja may format the error o's stack (on any
+// read of its "stack", also a descriptor or key listing) without running
+// snippet code (see stackString).
+func (e *encoder) stackSafe(o *goja.Object) bool {
+	for _, prop := range [...]string{"name", "message"} {
+		key := e.vm.ToValue(prop)
+		steps := 0
+	chain:
+		for p := o; p != nil; p = e.proto(p) {
+			if steps++; steps > maxProtoSteps || p.ExportType() == proxyType {
+				return false
+			}
+			d, err := e.b.getDescriptor(goja.Undefined(), p, key)
+			if err != nil {
+				return false
+			}
+			if goja.IsUndefined(d) {
+				continue
+			}
+			desc := d.ToObject(e.vm) // a descriptor goja made: plain data
+			if !e.hasOwn(desc, "value") {
+				if get := desc.Get("get"); prop == "name" && get != nil && e.b.domExceptionName != nil && get.SameAs(e.b.domExceptionName) {
+					break chain // the polyfill's own: it returns a string
+				}
+				return false // an accessor
+			}
+			switch desc.Get("value").(type) {
+			case *goja.Object, *goja.Symbol:
+				return false // toString would run, or throw
+			}
+			break chain
+		}
+	}
+	return true
 }
 
 // dataString returns o's data property name (own or inherited, read without

@@ -98,7 +98,12 @@ func (f *factStore) Set(key string, val goja.Value) bool {
 	if at, ok := f.sentAt[key]; ok && f.sentN[key] >= factBurst && now-at < factInterval {
 		return true // coalesced: the next flush sends the final value
 	}
-	if v := f.e.jsonValue(val); !bytes.Equal(v, f.sent[key]) {
+	v, ok := f.e.jsonValue(val, f.e.lim.MaxFactsBytes+1)
+	if !ok {
+		f.e.limit(errFactsLimit) // larger than all the facts may be, or nested too deep
+		return true
+	}
+	if !bytes.Equal(v, f.sent[key]) {
 		f.sentAt[key] = now
 		f.sentN[key]++
 		f.emit(key, v)
@@ -142,7 +147,11 @@ func (f *factStore) flush() {
 	clear(f.sentAt)
 	clear(f.sentN)
 	for _, k := range f.keys {
-		v := f.e.jsonValue(f.vals[k])
+		v, ok := f.e.jsonValue(f.vals[k], f.e.lim.MaxFactsBytes+1)
+		if !ok {
+			f.e.limit(errFactsLimit)
+			return
+		}
 		if !bytes.Equal(v, f.sent[k]) {
 			f.emit(k, v)
 		}

@@ -292,3 +292,59 @@ func TestOutputCapCountsEveryEvent(t *testing.T) {
 		})
 	}
 }
+
+// Facts and output are data: they arrive whole (no preview caps of 100
+// keys, depth 5 or 10,000 characters), and a value larger than its limit
+// ends the run output_limit instead of arriving cut.
+func TestFactsAndOutputWhole(t *testing.T) {
+	h := newHarness(t, Config{})
+	res, rec := run(t, h, Request{Files: files("main.js", `
+import { facts } from "playground";
+facts.list = Array.from({ length: 200 }, (_, i) => i);
+facts.wide = Object.fromEntries(Array.from({ length: 150 }, (_, i) => ["k" + i, i]));
+facts.deep = { a: { b: { c: { d: { e: { f: { g: 1 } } } } } } };
+facts.text = "t".repeat(20000);
+export default { list: Array.from({ length: 300 }, (_, i) => i), text: "o".repeat(30000) };
+`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s %+v; want ok", res.Outcome, rec.errors())
+	}
+	var facts struct {
+		List []int           `json:"list"`
+		Wide map[string]int  `json:"wide"`
+		Deep json.RawMessage `json:"deep"`
+		Text string          `json:"text"`
+	}
+	got, _ := json.Marshal(res.Facts)
+	if err := json.Unmarshal(got, &facts); err != nil {
+		t.Fatal(err)
+	}
+	if len(facts.List) != 200 || facts.List[199] != 199 || len(facts.Wide) != 150 || string(facts.Deep) != `{"a":{"b":{"c":{"d":{"e":{"f":{"g":1}}}}}}}` || len(facts.Text) != 20000 {
+		t.Errorf("facts cut: %d list items, %d keys, deep %s, %d characters", len(facts.List), len(facts.Wide), facts.Deep, len(facts.Text))
+	}
+	var out struct {
+		List []int  `json:"list"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(res.Output, &out); err != nil || len(out.List) != 300 || len(out.Text) != 30000 {
+		t.Errorf("output cut: %d items, %d characters (%v)", len(out.List), len(out.Text), err)
+	}
+
+	for name, src := range map[string]string{
+		"fact over the facts limit":  `import { facts } from "playground"; facts.big = Array.from({ length: 1e5 }, (_, i) => i); console.log("after");`,
+		"fact nested too deep":       `import { facts } from "playground"; let o = {}; const root = o; for (let i = 0; i < 2000; i++) o = o.x = {}; facts.deep = root;`,
+		"sparse fact":                `import { facts } from "playground"; const a = []; a.length = 4e9; facts.sparse = a;`,
+		"output over the output cap": `export default "x".repeat(2 << 20);`,
+	} {
+		res, rec := run(t, h, Request{Files: files("main.js", src)})
+		if errs := rec.errors(); res.Outcome != OutcomeOutputLimit || len(errs) != 1 || errs[0].Kind != KindOutputLimit || res.Output != nil {
+			t.Errorf("%s: outcome %s, errors %+v, output %.40s; want output_limit with one OUTPUT_LIMIT error and no output", name, res.Outcome, errs, res.Output)
+		}
+		if _, ok := res.Facts["big"]; ok {
+			t.Errorf("%s: the fact over the limit was sent", name)
+		}
+		if slices.Contains(rec.logs(), "after") {
+			t.Errorf("%s: the run went on past the facts limit", name)
+		}
+	}
+}

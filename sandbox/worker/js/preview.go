@@ -120,6 +120,19 @@ type encoder struct {
 	// sub-structure many times is previewed in bounded time and size.
 	budget int
 	busy   bool
+	// cutDeep is set when the current value was cut at lim.Depth.
+	cutDeep bool
+}
+
+// jsonLimits are the JSON encoder's (facts, output, %j): nothing is cut
+// but by the caller's byte budget, and objects nested deeper than 1,000
+// levels (JSON.stringify's own recursion gives up before V8's would).
+var jsonLimits = pipe.PreviewLimits{Depth: 1000, Keys: math.MaxInt32, String: math.MaxInt32}
+
+// complete reports whether the last encodeBudget kept all of its value:
+// nothing was cut for the budget or the depth.
+func (e *encoder) complete() bool {
+	return e.budget > 0 && !e.cutDeep
 }
 
 // DefaultPreviewBudget is the byte budget of one preview when the caller
@@ -144,6 +157,7 @@ func (e *encoder) encodeBudget(v goja.Value, budget int) (out any) {
 	e.ancestors, e.paths = e.ancestors[:0], e.paths[:0]
 	clear(e.refs)
 	e.budget = max(budget, 64)
+	e.cutDeep = false
 	return e.value(v, "$", 0)
 }
 
@@ -399,6 +413,7 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 	}
 
 	if depth >= e.lim.Depth {
+		e.cutDeep = true
 		return e.cut(o, class)
 	}
 	e.ancestors = append(e.ancestors, o)
@@ -597,6 +612,9 @@ func (e *encoder) array(o *goja.Object, path string, depth int) any {
 			break // a long run of holes in a sparse array: stop scanning
 		}
 		v, ok := e.ownData(o, strconv.FormatInt(i, 10))
+		if !ok && e.json && !e.spend(len("null,")) {
+			break // JSON's nulls for holes: a 4-billion-long sparse array costs its bytes
+		}
 		if !ok {
 			if e.hasOwn(o, strconv.FormatInt(i, 10)) {
 				flushHoles()

@@ -204,7 +204,11 @@ func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pip
 			e.scriptOutput()
 		}
 		if e.gotOutput {
-			res.Output = e.jsonValue(e.output)
+			var ok bool
+			if res.Output, ok = e.jsonValue(e.output, e.lim.MaxOutputBytes+1); !ok {
+				res.Output = nil
+				res.Outcome, res.TimedOut = e.endWith(errOutputLimit)
+			}
 		}
 	default:
 		cause := e.stop
@@ -292,7 +296,7 @@ func (e *Runtime) setup(j Job) {
 	}
 	e.b = e.newBuiltins()
 	e.enc = encoder{vm: vm, b: &e.b, lim: e.lim.PreviewLimits}
-	e.jsonEn = encoder{vm: vm, b: &e.b, lim: e.lim.PreviewLimits, json: true}
+	e.jsonEn = encoder{vm: vm, b: &e.b, lim: jsonLimits, json: true}
 	vm.SetPromiseRejectionTracker(func(p *goja.Promise, op goja.PromiseRejectionOperation) {
 		if op == goja.PromiseRejectionReject {
 			e.rejections = append(e.rejections, p)
@@ -582,13 +586,20 @@ func (e *Runtime) limit(cause error) {
 	}
 }
 
-// jsonValue encodes v for facts and output.
-func (e *Runtime) jsonValue(v goja.Value) json.RawMessage {
-	b, err := json.Marshal(e.jsonEn.encode(v))
-	if err != nil {
-		return json.RawMessage(`null`)
+// jsonValue encodes v for facts and output, whole, within about budget
+// bytes of JSON; ok is false when v does not fit (or nests deeper than
+// jsonLimits.Depth): facts and output are data, and a cut copy would be
+// silently wrong.
+func (e *Runtime) jsonValue(v goja.Value, budget int) (_ json.RawMessage, ok bool) {
+	p := e.jsonEn.encodeBudget(v, budget)
+	if !e.jsonEn.complete() {
+		return nil, false
 	}
-	return b
+	b, err := json.Marshal(p)
+	if err != nil {
+		return json.RawMessage(`null`), true
+	}
+	return b, true
 }
 
 // Builtins, captured lazily (issue 12). The encoder, the input and reply

@@ -17,6 +17,7 @@ import (
 	"net/netip"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/playground-dev/playground/session"
 	"github.com/playground-dev/playground/ws"
@@ -52,7 +53,10 @@ type Config struct {
 	StreamBufferBytes int
 	// Version is announced as the MCP server's version. Default "dev".
 	Version string
-	Log     *slog.Logger
+	// BodyReadTimeout is how long a request's body may take to arrive
+	// (default DefaultBodyReadTimeout); past it /api/v1/run answers 408.
+	BodyReadTimeout time.Duration
+	Log             *slog.Logger
 }
 
 // Handler serves /api/v1/ and /mcp. It is safe for concurrent use. Close
@@ -81,6 +85,9 @@ func New(cfg Config) *Handler {
 	}
 	if cfg.StreamBufferBytes <= 0 {
 		cfg.StreamBufferBytes = 8 << 20
+	}
+	if cfg.BodyReadTimeout <= 0 {
+		cfg.BodyReadTimeout = DefaultBodyReadTimeout
 	}
 	if cfg.Version == "" {
 		cfg.Version = "dev"
@@ -114,7 +121,7 @@ func New(cfg Config) *Handler {
 			MaxAge:           600,
 		}).Handler(mux)
 	}
-	h.handler = handler
+	h.handler = bodyDeadline(handler, cfg.BodyReadTimeout)
 	return h
 }
 

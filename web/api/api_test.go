@@ -7,7 +7,9 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -25,7 +27,7 @@ import (
 // fakeRunner emits a fixed transcript, or blocks until cancelled, or
 // answers busy; it records every request and whether its run was cancelled.
 type fakeRunner struct {
-	mode string // "ok", "block", "busy"
+	mode string // "ok", "block", "busy", "slow" (ok after 500 ms)
 
 	mu        sync.Mutex
 	reqs      []sandbox.Request
@@ -50,6 +52,13 @@ func (f *fakeRunner) Run(ctx context.Context, req sandbox.Request, emit func(san
 		<-ctx.Done()
 		close(f.cancelled)
 		return sandbox.Result{Outcome: sandbox.OutcomeCancelled, Facts: map[string]json.RawMessage{}}, nil
+	}
+	if f.mode == "slow" {
+		select {
+		case <-ctx.Done():
+			return sandbox.Result{Outcome: sandbox.OutcomeCancelled, Facts: map[string]json.RawMessage{}}, nil
+		case <-time.After(500 * time.Millisecond):
+		}
 	}
 	emit(sandbox.Event{Kind: sandbox.EventQueued, Position: 1})
 	emit(sandbox.Event{Kind: sandbox.EventStarted, Timeout: 5 * time.Second})
@@ -621,5 +630,56 @@ func TestMCPClientCancelCancelsRun(t *testing.T) {
 	}
 	if err := <-errc; err == nil {
 		t.Errorf("cancelled call returned no error")
+	}
+}
+
+// A body that trickles in is cut at Config.BodyReadTimeout with a 408; a
+// body sent in time still runs, and its streamed response outlives the
+// deadline (the deadline is cleared once the body is read).
+func TestSlowBodyTimesOut(t *testing.T) {
+	srv := newServer(t, newFake("ok"), &keyLimiter{}, func(c *api.Config) { c.BodyReadTimeout = 300 * time.Millisecond })
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	body := `{"files":[{"path":"main.ts","source":"console.log(1)"}]}`
+	fmt.Fprintf(conn, "POST /api/v1/run HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body[:5])
+	start := time.Now()
+	done := make(chan struct{})
+	go func() { // trickle the rest, a byte every 100 ms, until the answer comes
+		defer close(done)
+		for i := 5; i < len(body); i++ {
+			select {
+			case <-t.Context().Done():
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			if _, err := conn.Write([]byte{body[i]}); err != nil {
+				return
+			}
+		}
+	}()
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusRequestTimeout {
+		t.Errorf("status %d; want 408 for a body still arriving after the timeout", resp.StatusCode)
+	}
+	if waited := time.Since(start); waited > 3*time.Second {
+		t.Errorf("answered after %v; want about the 300 ms timeout", waited)
+	}
+	conn.Close()
+	<-done
+
+	// In time: the run's answer, 500 ms later, outlives the 200 ms body deadline.
+	for _, url := range []string{"/api/v1/run", "/api/v1/run?stream=ndjson"} {
+		ok := newServer(t, newFake("slow"), &keyLimiter{}, func(c *api.Config) { c.BodyReadTimeout = 200 * time.Millisecond })
+		resp = post(t, ok.URL+url, body)
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 || !strings.Contains(string(b), `"ok"`) {
+			t.Errorf("%s: status %d, body %.300s; want the run's answer, outcome ok", url, resp.StatusCode, b)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -127,6 +128,10 @@ func decodeRunRequest(w http.ResponseWriter, r *http.Request, limit int64) (*Run
 	if errors.As(err, &tooBig) {
 		return nil, &Problem{Type: "urn:playground:problem:body-too-large", Status: http.StatusRequestEntityTooLarge,
 			Detail: fmt.Sprintf("the body is over %d bytes (maxMessageBytes)", limit)}
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return nil, &Problem{Type: "urn:playground:problem:body-timeout", Status: http.StatusRequestTimeout,
+			Detail: "the body did not arrive in time"}
 	}
 	if err != nil {
 		p := invalid("body", "could not read the body: "+err.Error())

@@ -294,7 +294,7 @@ var (
 	dPoolQueued = desc("pool_queued_runs", "Runs waiting in the pool's queue.")
 	dPoolRuns   = desc("pool_runs_total", "Runs the pool executed.")
 	dKills      = desc("worker_kills_total", "Workers killed (deadline, cancel, memory or output limit).")
-	dCrashes    = desc("worker_crashes_total", "Workers that died on their own.")
+	dCrashes    = desc("worker_crashes_total", "Workers that died on their own for a reason no run explains (a run over its memory or stack is its outcome, not a crash).")
 	dRestarts   = desc("worker_restarts_total", "Replacement workers started.")
 	dFailures   = desc("worker_start_failures_total", "Workers that failed to start.")
 	dPSS        = desc("workers_pss_bytes", "Proportional set size of all worker processes (Linux; 0 elsewhere).")

@@ -86,9 +86,9 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 						p.retire(w, true)
 						return res, fmt.Errorf("%w: the worker exited (%s)", errNotStarted, w.exitStatus())
 					}
-					return p.crashed(w, true, facts, emit)
+					return p.crashed(w, true, true, startedAt, facts, Stats{}, emit)
 				}
-				return p.crashed(w, started, facts, emit)
+				return p.crashed(w, started, !started, startedAt, facts, Stats{Logs: logs, OutputBytes: outBytes}, emit)
 			}
 			var m pipe.Message
 			if err := pipe.DecodeMessage(line, &m); err != nil || !m.Valid() || m.Ready || (accepted && m.Accepted) {
@@ -234,11 +234,18 @@ func (p *Pool) reap(w *proc) {
 }
 
 // crashed ends a run whose worker died without a result, telling the user
-// as precisely as the worker's exit allows.
-func (p *Pool) crashed(w *proc, started bool, facts *factMirror, emit func(Event)) (Result, error) {
+// as precisely as the worker's exit allows: started says the run may have
+// been executing, early that no started event arrived (it may have been
+// bundling); stats are what the parent counted of the run's events. Only a
+// death the run does not explain (not its memory, not its stack) counts as
+// a crash (Stats.Crashes).
+func (p *Pool) crashed(w *proc, started, early bool, startedAt time.Time, facts *factMirror, stats Stats, emit func(Event)) (Result, error) {
 	<-w.exited
 	stderr := w.stderr.String()
-	res := Result{Facts: facts.snapshot()}
+	res := Result{Facts: facts.snapshot(), Stats: stats}
+	if !startedAt.IsZero() {
+		res.Stats.Run = time.Since(startedAt)
+	}
 	var e *Error
 	switch {
 	case w.wasKilled():
@@ -254,14 +261,16 @@ func (p *Pool) crashed(w *proc, started bool, facts *factMirror, emit func(Event
 		}
 	case ranOutOfMemory(stderr):
 		e, res.Outcome = pipe.MemoryError(p.cfg.MemoryBytes), OutcomeMemoryLimit
-		if !started {
-			e.Message = "bundling this source " + strings.TrimPrefix(e.Message, "run ")
+		if early {
+			// The worker's started event may not have left yet (it waits
+			// for the run's first line): bundling, or the first statements.
+			e.Message += " (while bundling it or before its first event)"
 		}
 	default:
 		res.Outcome = OutcomeError
 		e = internalError(p.cfg.Log, "worker crashed", "exit", w.exitStatus(), "stderr", truncate(stderr, 4<<10))
+		p.crashes.Add(1)
 	}
-	p.crashes.Add(1)
 	p.retire(w, false)
 	emit(Event{Kind: EventError, Error: e})
 	return res, nil

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -287,7 +289,8 @@ func fakeWorkerPool(t *testing.T, then string) *Pool {
 // worker took the job and may have run it: the run ends there, reported,
 // and is not re-run on a fresh worker.
 func TestWorkerCrashBeforeAnyLineIsNotRetried(t *testing.T) {
-	p := fakeWorkerPool(t, `echo 'fatal error: out of memory' >&2; exit 2`)
+	ran := filepath.Join(t.TempDir(), "ran")
+	p := fakeWorkerPool(t, `echo job >> '`+ran+`'; echo 'fatal error: out of memory' >&2; exit 2`)
 	res, rec := run(t, p, Request{Files: files("main.ts", "1")})
 	if res.Outcome != OutcomeMemoryLimit {
 		t.Errorf("outcome = %s (errors %+v); want memory_limit", res.Outcome, rec.errors())
@@ -295,8 +298,14 @@ func TestWorkerCrashBeforeAnyLineIsNotRetried(t *testing.T) {
 	if errs := rec.errors(); len(errs) != 1 || errs[0].Kind != KindMemoryLimit {
 		t.Errorf("errors = %+v; want one MEMORY_LIMIT", errs)
 	}
-	if st := p.Stats(); st.Crashes != 1 {
-		t.Errorf("%d workers crashed; want 1: the job ran once, not again on a fresh worker", st.Crashes)
+	if b, err := os.ReadFile(ran); err != nil || string(b) != "job\n" {
+		t.Errorf("the job ran %q (%v); want once, not again on a fresh worker", b, err)
+	}
+	if st := p.Stats(); st.Crashes != 0 {
+		t.Errorf("%d workers crashed; want 0: a run over its memory is the run's outcome, not a crash", st.Crashes)
+	}
+	if errs := rec.errors(); len(errs) == 1 && !strings.Contains(errs[0].Message, "while bundling it or before its first event") {
+		t.Errorf("message %q; want it to say the run had not started", errs[0].Message)
 	}
 }
 
@@ -311,5 +320,22 @@ func TestWorkerKilledFromOutsideIsRetried(t *testing.T) {
 	}
 	if st := p.Stats(); st.Crashes != 2 {
 		t.Errorf("%d workers crashed; want 2: the job was tried on a second worker", st.Crashes)
+	}
+}
+
+// TestMemoryLimitKeepsStats: a run killed over its memory still reports
+// what it did (its logs, bytes and run time) and is not a worker crash.
+func TestMemoryLimitKeepsStats(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 1})
+	before := p.Stats().Crashes
+	res, rec := run(t, p, Request{Files: files("main.ts", "console.log('hi');\nconst parts: number[][] = [];\nwhile (true) parts.push(new Array(1e6).fill(1));"), Timeout: 20 * time.Second})
+	if res.Outcome != OutcomeMemoryLimit {
+		t.Fatalf("outcome %s %+v; want memory_limit", res.Outcome, rec.errors())
+	}
+	if res.Stats.Logs != 1 || res.Stats.OutputBytes == 0 || res.Stats.Run <= 0 {
+		t.Errorf("stats %+v; want the one log, its bytes and the run's time", res.Stats)
+	}
+	if c := p.Stats().Crashes; c != before {
+		t.Errorf("%d crashes; want none: the run's memory is its outcome", c-before)
 	}
 }

@@ -17,7 +17,7 @@ type PoolStats struct {
 	Queued    int   `json:"queued"`   // runs waiting for a worker (parked runs waiting to resume not counted)
 	Runs      int64 `json:"runs"`     // runs executed
 	Kills     int64 `json:"kills"`    // workers killed (deadline, cancel, limit)
-	Crashes   int64 `json:"crashes"`  // workers that died on their own
+	Crashes   int64 `json:"crashes"`  // workers that died on their own, not by a run's memory or stack
 	Restarts  int64 `json:"restarts"` // replacement workers started
 	Failures  int64 `json:"failures"` // workers that failed to start
 	// PSSBytes is the proportional resident memory of all worker processes

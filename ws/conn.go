@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/coder/websocket"
 )
@@ -60,8 +61,10 @@ func Accept(w http.ResponseWriter, r *http.Request, opts AcceptOptions) (*Conn, 
 }
 
 // Read returns the next frame's bytes. It returns ErrBinaryFrame for a
-// binary frame (the connection stays usable) and the library's error when
-// the connection is closed or the read limit is exceeded.
+// binary frame (the connection stays usable), ErrInvalidUTF8 for a text
+// frame that is not UTF-8 (the connection is closed with 1007), and the
+// library's error when the connection is closed or the read limit is
+// exceeded.
 func (c *Conn) Read(ctx context.Context) ([]byte, error) {
 	typ, b, err := c.c.Read(ctx)
 	if err != nil {
@@ -70,8 +73,18 @@ func (c *Conn) Read(ctx context.Context) ([]byte, error) {
 	if typ != websocket.MessageText {
 		return nil, ErrBinaryFrame
 	}
+	if !utf8.Valid(b) {
+		// RFC 6455 §8.1: a text message that is not UTF-8 fails the
+		// connection with 1007 (invalid frame payload data).
+		_ = c.c.Close(websocket.StatusInvalidFramePayloadData, "a text frame is not valid UTF-8")
+		return nil, ErrInvalidUTF8
+	}
 	return b, nil
 }
+
+// ErrInvalidUTF8 is returned by Conn.Read for a text frame that is not
+// valid UTF-8; the connection has been closed with status 1007.
+var ErrInvalidUTF8 = errors.New("a text frame is not valid UTF-8")
 
 // Write sends v as one JSON text frame.
 func (c *Conn) Write(ctx context.Context, v any) error {

@@ -167,3 +167,36 @@ func TestRawSocketMovesMoreThanTheSocketHolds(t *testing.T) {
 		t.Errorf("read on a closed socket: %v; want net.ErrClosed", err)
 	}
 }
+
+// TestReadInvalidUTF8Closes1007: a text frame that is not UTF-8 fails the
+// connection with 1007 (RFC 6455 §8.1) instead of being read with its
+// bytes replaced.
+func TestReadInvalidUTF8Closes1007(t *testing.T) {
+	readErr := make(chan error, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := Accept(w, r, AcceptOptions{InsecureSkipOriginCheck: true})
+		if err != nil {
+			readErr <- err
+			return
+		}
+		_, err = c.Read(r.Context())
+		readErr <- err
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	cl, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.CloseNow()
+	if err := cl.Write(ctx, websocket.MessageText, []byte("{\"type\":\"ping\",\"x\":\"\xff\xfe\"}")); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-readErr; !errors.Is(err, ErrInvalidUTF8) {
+		t.Errorf("Read: %v; want ErrInvalidUTF8", err)
+	}
+	if _, _, err := cl.Read(ctx); websocket.CloseStatus(err) != websocket.StatusInvalidFramePayloadData {
+		t.Errorf("client read: %v; want a close with 1007", err)
+	}
+}

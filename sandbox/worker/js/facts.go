@@ -15,8 +15,8 @@ import (
 // factStore backs the `facts` object: a plain-looking object whose
 // top-level sets and deletes emit fact events at once, and whose nested
 // mutations are found by flush, which re-encodes every key and emits the
-// ones that changed. flush runs whenever the run yields (after every task)
-// and when it ends.
+// ones that changed. flush runs whenever the run yields (after every task,
+// within a share of the run's time: taskEnd) and when it ends.
 //
 // Rapid sets of one key are coalesced: within one task a key is sent at
 // once its first factBurst times and then at most every factInterval; the
@@ -41,6 +41,47 @@ type factStore struct {
 	// current task; flush clears it.
 	sentAt map[string]time.Duration
 	sentN  map[string]int // how often each key was emitted in the current task
+	// scanCost is the wall time the task-end scans took (taskEnd).
+	scanCost time.Duration
+}
+
+// scanShare and scanAllowance bound the task-end scans for nested changes
+// (taskEnd): they may take a tenth of the run's time plus 2 ms. A run that
+// holds a large fact and yields thousands of times (a timer loop) would
+// otherwise spend most of its time re-encoding it.
+const (
+	scanShare     = 10
+	scanAllowance = 2 * time.Millisecond
+)
+
+// taskEnd runs when a task ends: the keys set during the task whose
+// later sets were coalesced are sent, and every key is scanned for nested
+// changes (flush) while the scans stay within their share of the run's
+// time; past it, nested changes wait for a task that is within it again,
+// or for the run's end. A deterministic run always scans (its event
+// stream must not depend on timing).
+func (f *factStore) taskEnd() {
+	if f.e.deterministic || f.scanCost <= f.e.clock.now()/scanShare+scanAllowance {
+		start := time.Now()
+		f.flush()
+		f.scanCost += time.Since(start)
+		return
+	}
+	for _, k := range f.keys {
+		if _, ok := f.sentAt[k]; !ok {
+			continue
+		}
+		v, ok := f.e.jsonValue(f.vals[k], f.e.lim.MaxFactsBytes+1)
+		if !ok {
+			f.e.limit(errFactsLimit)
+			break
+		}
+		if !bytes.Equal(v, f.sent[k]) {
+			f.emit(k, v)
+		}
+	}
+	clear(f.sentAt)
+	clear(f.sentN)
 }
 
 // factInterval is how often one key may be sent within a single task.

@@ -348,3 +348,24 @@ export default { list: Array.from({ length: 300 }, (_, i) => i), text: "o".repea
 		}
 	}
 }
+
+// A run that holds a large fact and yields thousands of times is not
+// spent re-encoding it after every task (the scans keep to a share of the
+// run's time), and its final value arrives whole.
+func TestLargeFactManyTasks(t *testing.T) {
+	h := newHarness(t, Config{})
+	res, rec := run(t, h, Request{Files: files("main.js", `
+import { facts } from "playground";
+facts.items = Array.from({ length: 3000 }, (_, i) => ({ id: i, name: "item" + i }));
+for (let i = 0; i < 3000; i++) await new Promise((r) => setTimeout(r, 0));
+facts.items.push({ id: 3000, name: "last" });
+console.log("done");
+`), Timeout: 10 * time.Second})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s %+v; want ok", res.Outcome, rec.errors())
+	}
+	var items []struct{ ID int }
+	if err := json.Unmarshal(res.Facts["items"], &items); err != nil || len(items) != 3001 || items[3000].ID != 3000 {
+		t.Errorf("items: %d (%v); want all 3001, the last pushed at the end", len(items), err)
+	}
+}

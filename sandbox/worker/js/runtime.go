@@ -539,7 +539,7 @@ func (e *Runtime) afterTask() error {
 		e.main = nil
 	}
 	e.rejections = e.rejections[:0]
-	e.facts.flush()
+	e.facts.taskEnd()
 	return e.stop
 }
 

@@ -16,7 +16,8 @@ type Config struct {
 	// Workers is how many runs execute at once.
 	Workers int
 	// Spares is how many started workers wait beyond Workers, so that a
-	// killed worker's slot is usable at once.
+	// killed worker's slot is usable at once; each is also a reserve slot
+	// that only a key holding no slot may take (see queue).
 	Spares int
 	// MaxParked is how many runs may be parked at once: runs that gave their
 	// slot back while they wait on host calls, each keeping its worker

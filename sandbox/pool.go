@@ -65,7 +65,10 @@ func NewPool(cfg Config) (*Pool, error) {
 	n := cfg.Workers + cfg.Spares
 	p := &Pool{
 		cfg:   cfg,
-		queue: newQueue(cfg.Workers, min(cfg.Spares, 1), cfg.QueueSize),
+		// Every spare is also a reserve slot (queue) for a key holding none:
+		// making another client wait takes Spares+1 clients each filling
+		// slots for their runs' whole time limits.
+		queue: newQueue(cfg.Workers, max(cfg.Spares, 0), cfg.QueueSize),
 		// Room for every worker the pool may hold (Workers + Spares +
 		// MaxParked, and Workers surplus idle ones), twice: dead ones take
 		// has not skipped yet stay in it too.

@@ -250,3 +250,25 @@ func TestQueueFullSharedFairly(t *testing.T) {
 		t.Errorf("after every release: free %d waiting %d held %v keys %v", q.free, q.n, q.held, q.keys)
 	}
 }
+
+// TestPoolReservesEverySpare: each spare worker is a reserve slot, so with
+// two spares two keys that each hold a slot (one of them every normal one)
+// still leave a third key a slot at once; a fourth waits.
+func TestPoolReservesEverySpare(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 1, Spares: 2})
+	q := p.queue
+	for _, key := range []string{"hog", "second", "third"} {
+		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+		rel, err := q.acquire(ctx, key, nil)
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: %v; want a slot at once", key, err)
+		}
+		defer rel()
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := q.acquire(ctx, "fourth", func(int) {}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("fourth: %v; want it to wait (every slot held)", err)
+	}
+}

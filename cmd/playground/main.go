@@ -108,7 +108,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.Float64Var(&c.rate, "rate", rl.PerSecond, "runs per second each client IP may start (token bucket refill rate)")
 	fs.IntVar(&c.burst, "burst", rl.Burst, "runs a client IP may start at once (token bucket size)")
 	fs.IntVar(&c.workers, "workers", d.Workers, "runs executing at once (each in a pre-started worker process)")
-	fs.IntVar(&c.spares, "spare-workers", d.Spares, "started worker processes kept beyond -workers, so a killed worker's slot is usable at once")
+	fs.IntVar(&c.spares, "spare-workers", d.Spares, "started worker processes kept beyond -workers, so a killed worker's slot is usable at once; each is also a reserve slot only a client holding no worker may take (making others wait then takes this many + 1 clients filling workers for their whole time limit)")
 	fs.IntVar(&c.maxParked, "max-parked", 0, fmt.Sprintf("runs that may wait on host calls with their worker slot given back (parked), each keeping its worker process and heap (0: %d per worker; -1: off, such a run holds its slot)", sandbox.ParkPerWorker))
 	fs.Int64Var(&c.memory, "memory-bytes", d.MemoryBytes, "heap one run may use; past it the run ends memory_limit")
 	fs.IntVar(&c.queue, "queue", 0, fmt.Sprintf("runs that may wait for a worker before the server answers busy (0: %d per worker)", sandbox.QueuePerWorker))

@@ -64,7 +64,7 @@ func NewPool(cfg Config) (*Pool, error) {
 	}
 	n := cfg.Workers + cfg.Spares
 	p := &Pool{
-		cfg:   cfg,
+		cfg: cfg,
 		// Every spare is also a reserve slot (queue) for a key holding none:
 		// making another client wait takes Spares+1 clients each filling
 		// slots for their runs' whole time limits.

@@ -109,9 +109,22 @@ func (p *Pool) newRunSlot(key string, release func()) *runSlot {
 	return &runSlot{p: p, key: key, release: release}
 }
 
-// tryPark gives the slot back when fewer than MaxParked runs are parked.
+// parkShare bounds what one key may hold of MaxParked: a 1/parkShare
+// share (at least one run). Parked runs keep their workers and heaps, and
+// once MaxParked are parked a waiting run holds its slot: two clients
+// with eight sleeping runs each took every parked place, and the next
+// client's run waited for their sleeps.
+const parkShare = 4
+
+// tryPark gives the slot back when fewer than MaxParked runs are parked
+// and fewer than its key's share (parkShare).
 func (s *runSlot) tryPark() bool {
 	p := s.p
+	p.parkedMu.Lock()
+	defer p.parkedMu.Unlock()
+	if int64(p.parkedBy[s.key]) >= max(1, int64(p.cfg.MaxParked)/parkShare) {
+		return false
+	}
 	for {
 		n := p.parked.Load()
 		if n >= int64(p.cfg.MaxParked) {
@@ -121,6 +134,7 @@ func (s *runSlot) tryPark() bool {
 			break
 		}
 	}
+	p.parkedBy[s.key]++
 	p.addRunning(-1) // before the slot is handed on, so the count never overstates
 	s.release()
 	s.release = nil
@@ -131,8 +145,18 @@ func (s *runSlot) tryPark() bool {
 // unpark takes the slot a resume granted.
 func (s *runSlot) unpark(release func()) {
 	s.release = release
-	s.p.parked.Add(-1)
+	s.p.unparked(s.key)
 	s.p.addRunning(1)
+}
+
+// unparked counts a parked run of key that holds a slot again or ended.
+func (p *Pool) unparked(key string) {
+	p.parkedMu.Lock()
+	if p.parkedBy[key]--; p.parkedBy[key] <= 0 {
+		delete(p.parkedBy, key)
+	}
+	p.parkedMu.Unlock()
+	p.parked.Add(-1)
 }
 
 // done ends the run's hold: its slot is given back, or its parked count.
@@ -142,7 +166,7 @@ func (s *runSlot) done() {
 		s.release()
 		s.release = nil
 	} else {
-		s.p.parked.Add(-1)
+		s.p.unparked(s.key)
 	}
 	s.p.trim()
 }

@@ -564,3 +564,48 @@ func TestMaxParkedIsABound(t *testing.T) {
 		t.Error("no run parked: the bound was not reached")
 	}
 }
+
+// TestParkedShareIsPerKey: one key may hold at most a 1/parkShare share of
+// MaxParked parked runs (here 1 of 4); its other sleepers hold slots or
+// wait, and every run still ends ok.
+func TestParkedShareIsPerKey(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 1, Spares: 1, MaxParked: 4, Host: sleepHost()})
+	var most atomic.Int64
+	stop := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Millisecond):
+			}
+			p.parkedMu.Lock()
+			n := int64(p.parkedBy["a"])
+			p.parkedMu.Unlock()
+			if n > most.Load() {
+				most.Store(n)
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for i := range 3 {
+		wg.Go(func() {
+			res, rec := run(t, p, Request{Key: "a", Timeout: 20 * time.Second,
+				Files: files("main.ts", `import { host } from "playground"; await host.sleep(300); await host.sleep(300); console.log("woke")`)})
+			if res.Outcome != OutcomeOK || !slices.Equal(rec.logs(), []string{"woke"}) {
+				t.Errorf("a%d: %s %q %+v", i, res.Outcome, rec.logs(), rec.errors())
+			}
+		})
+	}
+	wg.Wait()
+	close(stop)
+	if n := most.Load(); n != 1 {
+		t.Errorf("key a had at most %d runs parked; want exactly its share, 1", n)
+	}
+	p.parkedMu.Lock()
+	left := len(p.parkedBy)
+	p.parkedMu.Unlock()
+	if left != 0 || p.Stats().Parked != 0 {
+		t.Errorf("parked counts after the runs: %d keys, %d runs; want none", left, p.Stats().Parked)
+	}
+}

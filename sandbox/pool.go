@@ -24,8 +24,11 @@ import (
 // kill, a crash, a memory limit or MaxRunsPerWorker runs. It is safe for
 // concurrent use.
 type Pool struct {
-	cfg       Config
-	queue     *queue
+	cfg   Config
+	queue *queue
+	// parkedBy counts each key's parked runs (tryPark), under parkedMu.
+	parkedMu  sync.Mutex
+	parkedBy  map[string]int
 	idle      chan *proc // started workers waiting for a run (and workers that died there: take skips them)
 	closed    chan struct{}
 	once      sync.Once
@@ -64,7 +67,8 @@ func NewPool(cfg Config) (*Pool, error) {
 	}
 	n := cfg.Workers + cfg.Spares
 	p := &Pool{
-		cfg: cfg,
+		cfg:      cfg,
+		parkedBy: map[string]int{},
 		// Every spare is also a reserve slot (queue) for a key holding none:
 		// making another client wait takes Spares+1 clients each filling
 		// slots for their runs' whole time limits.

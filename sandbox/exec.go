@@ -115,6 +115,14 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 					r.Facts = map[string]json.RawMessage{}
 				}
 				r.Stats.Logs, r.Stats.OutputBytes = min(r.Stats.Logs, logs), outBytes
+				if r.Outcome == OutcomeMemoryLimit {
+					// A worker that ends itself over its memory (its watchdog)
+					// sends a result without stats: the parent's counts stand.
+					r.Stats.Logs = logs
+					if r.Stats.Run == 0 && started {
+						r.Stats.Run = time.Since(startedAt)
+					}
+				}
 				// The facts are what the fact events said, not the worker's
 				// snapshot: a worker that ended itself (its memory watchdog)
 				// sends none, and the parent trusts no size it did not count.

@@ -328,7 +328,7 @@ func TestWorkerKilledFromOutsideIsRetried(t *testing.T) {
 func TestMemoryLimitKeepsStats(t *testing.T) {
 	p := newTestPool(t, Config{Workers: 1})
 	before := p.Stats().Crashes
-	res, rec := run(t, p, Request{Files: files("main.ts", "console.log('hi');\nconst parts: number[][] = [];\nwhile (true) parts.push(new Array(1e6).fill(1));"), Timeout: 20 * time.Second})
+	res, rec := run(t, p, Request{Files: files("main.ts", "console.log('hi');\nconst parts: Float64Array[] = [];\nwhile (true) parts.push(new Float64Array(8e6).fill(1));"), Timeout: 20 * time.Second})
 	if res.Outcome != OutcomeMemoryLimit {
 		t.Fatalf("outcome %s %+v; want memory_limit", res.Outcome, rec.errors())
 	}

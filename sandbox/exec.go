@@ -51,10 +51,11 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 	facts := newFactMirror()
 	deadline := time.NewTimer(p.cfg.AcceptTimeout) // then the run's own, from its acceptance
 	defer deadline.Stop()
+	timeoutSent := false // the worker's own TIMEOUT error reached the client
 	stop := func(outcome Outcome, e *Error) Result {
 		pk.end()
 		p.kill(w)
-		if e != nil {
+		if e != nil && !(e.Kind == KindTimeout && timeoutSent) { // one TIMEOUT error per run
 			emit(Event{Kind: EventError, T: lastT, Error: e})
 		}
 		res.Outcome, res.TimedOut = outcome, outcome == OutcomeTimeout
@@ -184,6 +185,9 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 			}
 			if ev.Kind == EventFact {
 				facts.apply(ev) // once the client is sent it
+			}
+			if ev.Error != nil && ev.Error.Kind == KindTimeout {
+				timeoutSent = true
 			}
 			emit(ev)
 		case <-deadline.C:

@@ -339,3 +339,17 @@ func TestMemoryLimitKeepsStats(t *testing.T) {
 		t.Errorf("%d crashes; want none: the run's memory is its outcome", c-before)
 	}
 }
+
+// TestOneTimeoutError: a worker that reported its run's TIMEOUT and then
+// did not end it within the kill grace is killed, and the client still
+// sees one TIMEOUT error, not a second from the parent.
+func TestOneTimeoutError(t *testing.T) {
+	p := fakeWorkerPool(t, `echo '{"accepted":true}'; echo '{"event":{"kind":"started","t":0,"timeout":100000000}}'; echo '{"event":{"kind":"error","t":0,"error":{"kind":"TIMEOUT","message":"run exceeded its time limit of 100 ms"}}}'; exec sleep 30`)
+	res, rec := run(t, p, Request{Files: files("main.ts", "while (true) {}"), Timeout: 100 * time.Millisecond})
+	if res.Outcome != OutcomeTimeout {
+		t.Errorf("outcome %s; want timeout", res.Outcome)
+	}
+	if errs := rec.errors(); len(errs) != 1 || errs[0].Kind != KindTimeout {
+		t.Errorf("errors %+v; want one TIMEOUT", errs)
+	}
+}

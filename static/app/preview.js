@@ -30,7 +30,7 @@ export function quote(s) {
   return q + body + q;
 }
 
-const key = (k) => (KEY.test(k) || SYMBOL_KEY.test(k) ? k : quote(k));
+const key = (k) => (KEY.test(k) || SYMBOL_KEY.test(k) || k === "[Uint8Contents]" ? k : quote(k));
 
 // shown counts a collection's items, "... n more" standing for n of them.
 const shown = (items) => items.reduce((n, v) => n + (v && v.$t === "more" ? Number(v.count) : 1), 0);
@@ -72,7 +72,7 @@ class Inspector {
       case undefined: return this.props(Object.entries(p), "", "", "[Object]", recurse);
       case "undefined": return "undefined";
       case "bigint": return `${p.v}n`;
-      case "symbol": case "number": case "regexp": case "date": return p.v;
+      case "symbol": case "number": case "regexp": case "date": case "bytes": return p.v;
       case "function": {
         // Own enumerable properties (a class's static fields) follow it: [class C] { count: 1 }.
         const base = functionText(p);

@@ -96,7 +96,7 @@ func (in *inspector) tagged(x tagged, ref string, recurse int) string {
 	case "bigint":
 		s, _ := x["v"].(string)
 		return s + "n"
-	case "symbol", "number", "regexp", "date":
+	case "symbol", "number", "regexp", "date", "bytes":
 		s, _ := x["v"].(string)
 		return s
 	case "function":

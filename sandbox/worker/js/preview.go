@@ -62,6 +62,8 @@ var (
 	promiseType = reflect.TypeOf((*goja.Promise)(nil))
 	// A BigInt wrapper object exports as its *big.Int.
 	bigIntType = reflect.TypeOf((*big.Int)(nil))
+	// An ArrayBuffer exports as a goja.ArrayBuffer (its bytes, not copied).
+	arrayBufferType = reflect.TypeOf(goja.ArrayBuffer{})
 )
 
 // builtins are the intrinsics a preview calls: Object's captured when the
@@ -444,6 +446,14 @@ func (e *encoder) container(o *goja.Object, class, path string, depth int) any {
 	}
 	name := e.constructorName(o)
 	props := e.props(o, path, depth)
+	if !e.json && o.ExportType() == arrayBufferType {
+		if ab, ok := o.Export().(goja.ArrayBuffer); ok {
+			props = append(object{
+				{Key: "[Uint8Contents]", Value: tagged{"$t": "bytes", "v": bufferContents(ab)}, Symbol: true},
+				{Key: "byteLength", Value: len(ab.Bytes())},
+			}, props...)
+		}
+	}
 	if e.json && (name == "Object" || name == "") {
 		return props
 	}
@@ -468,6 +478,33 @@ func (e *encoder) container(o *goja.Object, class, path string, depth int) any {
 		}
 	}
 	return tagged{"$t": "object", "class": name, "props": props}
+}
+
+// bufferContents is an ArrayBuffer's bytes as Node's inspect shows them
+// (formatArrayBuffer): <01 ff 10>, the first 100 (maxArrayLength) and
+// "... n more bytes"; "(detached)" for a detached one.
+func bufferContents(ab goja.ArrayBuffer) string {
+	if ab.Detached() {
+		return "(detached)"
+	}
+	b := ab.Bytes()
+	const shown = 100
+	var sb strings.Builder
+	sb.WriteByte('<')
+	for i, c := range b[:min(len(b), shown)] {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		fmt.Fprintf(&sb, "%02x", c)
+	}
+	if n := len(b) - shown; n > 0 {
+		fmt.Fprintf(&sb, " ... %d more byte", n)
+		if n > 1 {
+			sb.WriteByte('s')
+		}
+	}
+	sb.WriteByte('>')
+	return sb.String()
 }
 
 // typedArrayTypes are goja's export types of the typed arrays: a typed

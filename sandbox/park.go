@@ -110,11 +110,12 @@ func (p *Pool) newRunSlot(key string, release func()) *runSlot {
 }
 
 // parkShare bounds what one key may hold of MaxParked: a 1/parkShare
-// share (at least one run). Parked runs keep their workers and heaps, and
-// once MaxParked are parked a waiting run holds its slot: two clients
-// with eight sleeping runs each took every parked place, and the next
-// client's run waited for their sleeps.
-const parkShare = 4
+// share (at least one run), so that one client alone (an API key with a
+// high run cap) cannot take every parked place. A smaller share would
+// not help against several clients: a client's runs past its share hold
+// their slots while they sleep, and two such clients then fill the
+// normal and reserve slots sooner than they filled the parked places.
+const parkShare = 2
 
 // tryPark gives the slot back when fewer than MaxParked runs are parked
 // and fewer than its key's share (parkShare).

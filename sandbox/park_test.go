@@ -566,10 +566,10 @@ func TestMaxParkedIsABound(t *testing.T) {
 }
 
 // TestParkedShareIsPerKey: one key may hold at most a 1/parkShare share of
-// MaxParked parked runs (here 1 of 4); its other sleepers hold slots or
+// MaxParked parked runs (here 1 of 2); its other sleepers hold slots or
 // wait, and every run still ends ok.
 func TestParkedShareIsPerKey(t *testing.T) {
-	p := newTestPool(t, Config{Workers: 1, Spares: 1, MaxParked: 4, Host: sleepHost()})
+	p := newTestPool(t, Config{Workers: 1, Spares: 1, MaxParked: 2, Host: sleepHost()})
 	var most atomic.Int64
 	stop := make(chan struct{})
 	go func() {

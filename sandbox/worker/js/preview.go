@@ -880,8 +880,9 @@ func (e *encoder) errorKeys(o *goja.Object) []string {
 	if err != nil {
 		return nil
 	}
+	list, _ := all.Export().([]any)
 	var keys []string
-	for _, k := range all.Export().([]any) {
+	for _, k := range list {
 		name, ok := k.(string)
 		if !ok || name == "stack" {
 			continue

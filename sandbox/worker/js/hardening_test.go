@@ -81,6 +81,11 @@ func TestPreviewRunsNoSnippetCode(t *testing.T) {
 			[]string{"[E [Error]] 1", "[Error: x] { name: { toString: [Function: toString] } }"}, ""},
 		{"thrown error with a looping name getter", `class E extends Error { get name() { while (true) {} } }; throw new E('boom')`,
 			nil, "error"},
+		{"DataView look-alikes and a replaced getter", `class DataView2 {}; Object.defineProperty(DataView2, 'name', { value: 'DataView' }); console.log(new DataView2()); Object.defineProperty(DataView.prototype, 'buffer', { get() { console.log('GETTER'); return 1 } }); console.log(new DataView(new ArrayBuffer(1)))`,
+			// The intrinsic getters were found at the first preview, before the replacement: no snippet code runs.
+			[]string{"DataView {}", "DataView {\n  byteLength: 1,\n  byteOffset: 0,\n  buffer: ArrayBuffer { [Uint8Contents]: <00>, byteLength: 1 }\n}"}, ""},
+		{"DataView getter replaced before any preview", `Object.defineProperty(DataView.prototype, 'byteLength', { get() { console.log('GETTER'); return 1 } }); console.log(new DataView(new ArrayBuffer(1)))`,
+			[]string{"DataView {}"}, ""},
 		{"getter through table", `console.table([{get a(){console.log('GETTER'); return 1}, b: 2}])`,
 			[]string{"┌─────────┬──────────┬───┐\n│ (index) │ a        │ b │\n├─────────┼──────────┼───┤\n│ 0       │ [Getter] │ 2 │\n└─────────┴──────────┴───┘"}, ""},
 	})

@@ -94,6 +94,9 @@ type builtins struct {
 	number         goja.Callable // Number (%d)
 	parseInt       goja.Callable // parseInt (%i)
 	parseFloat     goja.Callable // parseFloat (%f)
+	viewBuffer     goja.Callable // get DataView.prototype.buffer
+	viewByteLength goja.Callable // get DataView.prototype.byteLength
+	viewByteOffset goja.Callable // get DataView.prototype.byteOffset
 	// domExceptionName is the name getter of the polyfill's DOMException
 	// (set when its group loads: domExceptionName).
 	domExceptionName *goja.Object
@@ -446,6 +449,9 @@ func (e *encoder) container(o *goja.Object, class, path string, depth int) any {
 	}
 	name := e.constructorName(o)
 	props := e.props(o, path, depth)
+	if !e.json && name == "DataView" {
+		props = append(e.dataView(o, path, depth), props...)
+	}
 	if !e.json && o.ExportType() == arrayBufferType {
 		if ab, ok := o.Export().(goja.ArrayBuffer); ok {
 			props = append(object{
@@ -478,6 +484,24 @@ func (e *encoder) container(o *goja.Object, class, path string, depth int) any {
 		}
 	}
 	return tagged{"$t": "object", "class": name, "props": props}
+}
+
+// dataView previews what Node's inspect lists first of a DataView: its
+// byteLength, byteOffset and buffer, read with the intrinsic getters (no
+// snippet code; they throw for an object that is not a DataView, which
+// then shows none of them).
+func (e *encoder) dataView(o *goja.Object, path string, depth int) object {
+	length, err1 := e.b.viewByteLength(o)
+	offset, err2 := e.b.viewByteOffset(o)
+	buf, err3 := e.b.viewBuffer(o)
+	if err1 != nil || err2 != nil || err3 != nil {
+		return nil
+	}
+	return object{
+		{Key: "byteLength", Value: e.value(length, path+".byteLength", depth+1)},
+		{Key: "byteOffset", Value: e.value(offset, path+".byteOffset", depth+1)},
+		{Key: "buffer", Value: e.value(buf, path+".buffer", depth+1)},
+	}
 }
 
 // bufferContents is an ArrayBuffer's bytes as Node's inspect shows them

@@ -651,10 +651,14 @@ var (
 	inNumber         = intrinsic{path: []string{"Number"}}
 	inParseInt       = intrinsic{path: []string{"parseInt"}}
 	inParseFloat     = intrinsic{path: []string{"parseFloat"}}
+	inViewBuffer     = intrinsic{path: []string{"DataView", "prototype", "buffer"}, getter: true}
+	inViewByteLength = intrinsic{path: []string{"DataView", "prototype", "byteLength"}, getter: true}
+	inViewByteOffset = intrinsic{path: []string{"DataView", "prototype", "byteOffset"}, getter: true}
 
 	lazyIntrinsics = []intrinsic{inReflectOwnKeys, inReflectGet, inReflectHas, inJSONParse, inDateISO, inDateValue,
 		inRegExpSource, inRegExpFlags, inMapForEach, inSetForEach, inSymbolString, inBigIntString,
-		inMapSize, inSetSize, inStringValue, inNumber, inParseInt, inParseFloat}
+		inMapSize, inSetSize, inStringValue, inNumber, inParseInt, inParseFloat,
+		inViewBuffer, inViewByteLength, inViewByteOffset}
 )
 
 func (in intrinsic) key() string {
@@ -826,5 +830,8 @@ func (e *Runtime) newBuiltins() builtins {
 		number:         e.lazyBuiltin(inNumber),
 		parseInt:       e.lazyBuiltin(inParseInt),
 		parseFloat:     e.lazyBuiltin(inParseFloat),
+		viewBuffer:     e.lazyBuiltin(inViewBuffer),
+		viewByteLength: e.lazyBuiltin(inViewByteLength),
+		viewByteOffset: e.lazyBuiltin(inViewByteOffset),
 	}
 }

@@ -86,6 +86,10 @@ func TestPreviewRunsNoSnippetCode(t *testing.T) {
 			[]string{"DataView {}", "DataView {\n  byteLength: 1,\n  byteOffset: 0,\n  buffer: ArrayBuffer { [Uint8Contents]: <00>, byteLength: 1 }\n}"}, ""},
 		{"DataView getter replaced before any preview", `Object.defineProperty(DataView.prototype, 'byteLength', { get() { console.log('GETTER'); return 1 } }); console.log(new DataView(new ArrayBuffer(1)))`,
 			[]string{"DataView {}"}, ""},
+		{"JSON.parse converts its argument once", `let n = 0; try { JSON.parse({ toString() { n++; return "{bad" } }) } catch (e) { console.log(n, e.name, e.message) }`,
+			[]string{"1 SyntaxError Expected property name or '}' in JSON at position 1"}, ""},
+		{"JSON.parse: reviver, a reviver's throw, a number past float64", `console.log(JSON.parse('{"a":[1,2]}', (k, v) => typeof v === "number" ? v * 10 : v).a); try { JSON.parse("[1]", () => { throw new RangeError("from reviver") }) } catch (e) { console.log(e.name, e.message) } try { JSON.parse("[1e400]") } catch (e) { console.log(e.name, e.message) } try { JSON.parse("[2]", () => { throw new SyntaxError("mine") }) } catch (e) { console.log(e.name, e.message) }`,
+			[]string{"[ 10, 20 ]", "RangeError from reviver", "SyntaxError JSON.parse: a number in this JSON is beyond ±1.8e308, which this runtime cannot read (Node reads it as ±Infinity)", "SyntaxError mine"}, ""},
 		{"getter through table", `console.table([{get a(){console.log('GETTER'); return 1}, b: 2}])`,
 			[]string{"┌─────────┬──────────┬───┐\n│ (index) │ a        │ b │\n├─────────┼──────────┼───┤\n│ 0       │ [Getter] │ 2 │\n└─────────┴──────────┴───┘"}, ""},
 	})

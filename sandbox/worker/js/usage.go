@@ -64,6 +64,7 @@ const (
 	needGroupBy                         // Object.groupBy, Map.groupBy
 	needWithResolvers                   // Promise.withResolvers
 	needPromiseAny                      // Promise.any (its AggregateError's message)
+	needJSONParse                       // JSON.parse (V8's syntax error messages: jsonerr.go)
 	needFromAsync                       // Array.fromAsync
 	needAsyncIterator                   // Symbol.asyncIterator
 	needSetTimeout
@@ -97,7 +98,7 @@ const (
 // needAdditions are the Node-compatibility additions (issue 9); the rest of
 // needAll are the runtime's own globals.
 const needAdditions = needStringGuards | needSortGuard | needBigIntGuards | needApplyGuards | needNativeToString |
-	needRegExp | needLocale | needPolyfills
+	needRegExp | needLocale | needPolyfills | needJSONParse
 
 // needPolyfills are the additions that may evaluate polyfill code.
 const needPolyfills = needGlobalHolder | needStringHolder | needIteratorHolder | needGroupBy | needWithResolvers | needPromiseAny |
@@ -121,6 +122,7 @@ var needByName = sync.OnceValue(func() map[string]need {
 		"toLocaleString": needLocale, "toLocaleDateString": needLocale, "toLocaleTimeString": needLocale,
 		"localeCompare": needLocale, "toLocaleUpperCase": needLocale, "toLocaleLowerCase": needLocale,
 		"groupBy": needGroupBy, "withResolvers": needWithResolvers, "any": needPromiseAny, "fromAsync": needFromAsync,
+		"parse":         needJSONParse,
 		"asyncIterator": needAsyncIterator,
 		"setTimeout":    needSetTimeout, "setInterval": needSetInterval,
 		"clearTimeout": needClearTimeout, "clearInterval": needClearInterval,

@@ -72,15 +72,40 @@ func isSyntaxError(err error) bool {
 // code units; bad is false when src is valid JSON. It keeps its own stack
 // of open containers: a snippet's text may nest a million levels deep.
 func v8JSONError(src string) (msg string, bad bool) {
-	u := utf16.Encode([]rune(src))
-	n := len(u)
+	// The text's UTF-16 code units (V8's positions count them): read from
+	// the string itself when it is ASCII, the common case, so that a large
+	// text costs no copy.
+	var u16 []uint16
+	for i := 0; i < len(src); i++ {
+		if src[i] >= 0x80 {
+			u16 = utf16.Encode([]rune(src))
+			break
+		}
+	}
+	n := len(src)
+	if u16 != nil {
+		n = len(u16)
+	}
+	u := func(i int) uint16 {
+		if u16 == nil {
+			return uint16(src[i])
+		}
+		return u16[i]
+	}
+	text := func(from, to int) string {
+		from, to = max(from, 0), min(to, n)
+		if u16 == nil {
+			return src[from:to]
+		}
+		return string(utf16.Decode(u16[from:to]))
+	}
 	ws := func(i int) int {
-		for i < n && (u[i] == ' ' || u[i] == '\t' || u[i] == '\n' || u[i] == '\r') {
+		for i < n && (u(i) == ' ' || u(i) == '\t' || u(i) == '\n' || u(i) == '\r') {
 			i++
 		}
 		return i
 	}
-	digit := func(i int) bool { return i < n && u[i] >= '0' && u[i] <= '9' }
+	digit := func(i int) bool { return i < n && u(i) >= '0' && u(i) <= '9' }
 	at := func(format string, pos int) (string, bool) {
 		return fmt.Sprintf(format+" in JSON at position %d", pos), true
 	}
@@ -89,17 +114,16 @@ func v8JSONError(src string) (msg string, bad bool) {
 		switch {
 		case pos >= n:
 			return eos, true
-		case u[pos] == '"':
+		case u(pos) == '"':
 			return at("Unexpected string", pos)
-		case u[pos] == '-' || digit(pos):
+		case u(pos) == '-' || digit(pos):
 			return at("Unexpected number", pos)
 		}
 		switch src {
 		case "NaN", "Infinity", "undefined", "[object Object]":
 			return fmt.Sprintf("%q is not valid JSON", src), true
 		}
-		tok := string(utf16.Decode(u[pos : pos+1]))
-		text := func(from, to int) string { return string(utf16.Decode(u[max(from, 0):min(to, n)])) }
+		tok := text(pos, pos+1)
 		const context = 10 // V8's kMaxContextCharacters
 		switch {
 		case n <= 2*context:
@@ -120,7 +144,7 @@ func v8JSONError(src string) (msg string, bad bool) {
 				m, _ := at("Unterminated string", n)
 				return 0, m, true
 			}
-			switch c := u[i]; {
+			switch c := u(i); {
 			case c == '"':
 				return i + 1, "", false
 			case c < 0x20:
@@ -131,11 +155,11 @@ func v8JSONError(src string) (msg string, bad bool) {
 				if i >= n {
 					return 0, eos, true
 				}
-				switch u[i] {
+				switch u(i) {
 				case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				case 'u':
 					for k := 1; k <= 4; k++ {
-						if i+k >= n || !isHex(u[i+k]) {
+						if i+k >= n || !isHex(u(i+k)) {
 							m, _ := at("Bad Unicode escape", i+k)
 							return 0, m, true
 						}
@@ -150,13 +174,13 @@ func v8JSONError(src string) (msg string, bad bool) {
 	}
 	// num scans the number at i and returns the index after it.
 	num := func(i int) (int, string, bool) {
-		if u[i] == '-' {
+		if u(i) == '-' {
 			if i++; !digit(i) {
 				m, _ := at("No number after minus sign", i)
 				return 0, m, true
 			}
 		}
-		if u[i] == '0' {
+		if u(i) == '0' {
 			if i++; digit(i) {
 				m, _ := at("Unexpected number", i)
 				return 0, m, true
@@ -166,7 +190,7 @@ func v8JSONError(src string) (msg string, bad bool) {
 				i++
 			}
 		}
-		if i < n && u[i] == '.' {
+		if i < n && u(i) == '.' {
 			if i++; !digit(i) {
 				m, _ := at("Unterminated fractional number", i)
 				return 0, m, true
@@ -175,9 +199,9 @@ func v8JSONError(src string) (msg string, bad bool) {
 				i++
 			}
 		}
-		if i < n && (u[i] == 'e' || u[i] == 'E') {
+		if i < n && (u(i) == 'e' || u(i) == 'E') {
 			i++
-			if i < n && (u[i] == '+' || u[i] == '-') {
+			if i < n && (u(i) == '+' || u(i) == '-') {
 				i++
 			}
 			if !digit(i) {
@@ -197,14 +221,14 @@ func v8JSONError(src string) (msg string, bad bool) {
 		if i >= n {
 			return eos, true
 		}
-		switch c := u[i]; {
+		switch c := u(i); {
 		case c == '{':
 			i = ws(i + 1)
-			if i < n && u[i] == '}' {
+			if i < n && u(i) == '}' {
 				i++
 				break
 			}
-			if i >= n || u[i] != '"' {
+			if i >= n || u(i) != '"' {
 				return at("Expected property name or '}'", i)
 			}
 			open = append(open, true)
@@ -213,14 +237,14 @@ func v8JSONError(src string) (msg string, bad bool) {
 			if i, m, bad = str(i); bad {
 				return m, true
 			}
-			if i = ws(i); i >= n || u[i] != ':' {
+			if i = ws(i); i >= n || u(i) != ':' {
 				return at("Expected ':' after property name", i)
 			}
 			i = ws(i + 1)
 			continue
 		case c == '[':
 			i = ws(i + 1)
-			if i < n && u[i] == ']' {
+			if i < n && u(i) == ']' {
 				i++
 				break
 			}
@@ -244,7 +268,7 @@ func v8JSONError(src string) (msg string, bad bool) {
 				if i+k >= n {
 					return eos, true
 				}
-				if u[i+k] != uint16(word[k]) {
+				if u(i+k) != uint16(word[k]) {
 					return unexpected(i + k)
 				}
 			}
@@ -263,14 +287,14 @@ func v8JSONError(src string) (msg string, bad bool) {
 			}
 			object := open[len(open)-1]
 			switch {
-			case object && i < n && u[i] == '}', !object && i < n && u[i] == ']':
+			case object && i < n && u(i) == '}', !object && i < n && u(i) == ']':
 				open = open[:len(open)-1]
 				i++
 				continue
-			case i < n && u[i] == ',':
+			case i < n && u(i) == ',':
 				i = ws(i + 1)
 				if object {
-					if i >= n || u[i] != '"' {
+					if i >= n || u(i) != '"' {
 						return at("Expected double-quoted property name", i)
 					}
 					var m string
@@ -278,7 +302,7 @@ func v8JSONError(src string) (msg string, bad bool) {
 					if i, m, bad = str(i); bad {
 						return m, true
 					}
-					if i = ws(i); i >= n || u[i] != ':' {
+					if i = ws(i); i >= n || u(i) != ':' {
 						return unexpected(i) // V8 names only the first property's colon
 					}
 					i = ws(i + 1)

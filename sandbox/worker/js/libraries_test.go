@@ -175,3 +175,32 @@ func TestMissingLibraryExport(t *testing.T) {
 		t.Errorf("outcome %s, errors %+v; want an error naming notAThing", res.Outcome, errs)
 	}
 }
+
+// TestUUIDHexTable: uuid's byte-to-hex table, written out by the generate
+// step instead of built by a loop (libs/gen.go hexTable), maps every byte:
+// stringify(bytes) is the lowercase hex of each of the 256 values, in the
+// module's chunk and in the whole package (require).
+func TestUUIDHexTable(t *testing.T) {
+	p := newHarness(t, Config{})
+	const check = `
+const want = [];
+for (let b = 0; b < 256; b++) { // every byte value, where a UUID v4 leaves bytes free
+  const bytes = Uint8Array.from({ length: 16 }, () => b);
+  bytes[6] = 0x40 | (b & 0x0f);
+  bytes[8] = 0x80 | (b & 0x3f);
+  const hex = Array.from(bytes, (x) => x.toString(16).padStart(2, "0")).join("");
+  want.push(hex.slice(0, 8) + "-" + hex.slice(8, 12) + "-" + hex.slice(12, 16) + "-" + hex.slice(16, 20) + "-" + hex.slice(20));
+  if (stringify(bytes) !== want[want.length - 1]) throw new Error("byte " + b + ": " + stringify(bytes));
+}
+console.log(want.length, want[255]);
+`
+	for name, head := range map[string]string{
+		"chunk": `import { stringify } from "uuid";`,
+		"whole": `const { stringify } = require("uuid"); const _keep = require("uuid");`,
+	} {
+		res, rec := run(t, p, Request{Timeout: time.Minute, Files: files("main.js", head+check)})
+		if res.Outcome != OutcomeOK || strings.Join(rec.logs(), "|") != "256 ffffffff-ffff-4fff-bfff-ffffffffffff" {
+			t.Errorf("%s: %s %q %+v", name, res.Outcome, rec.logs(), rec.errors())
+		}
+	}
+}

@@ -87,9 +87,9 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 						p.retire(w, true)
 						return res, fmt.Errorf("%w: the worker exited (%s)", errNotStarted, w.exitStatus())
 					}
-					return p.crashed(w, true, true, startedAt, facts, Stats{}, emit)
+					return p.crashed(w, true, time.Time{}, facts, Stats{}, emit)
 				}
-				return p.crashed(w, started, !started, startedAt, facts, Stats{Logs: logs, OutputBytes: outBytes}, emit)
+				return p.crashed(w, started, startedAt, facts, Stats{Logs: logs, OutputBytes: outBytes}, emit)
 			}
 			var m pipe.Message
 			if err := pipe.DecodeMessage(line, &m); err != nil || !m.Valid() || m.Ready || (accepted && m.Accepted) {
@@ -247,11 +247,11 @@ func (p *Pool) reap(w *proc) {
 
 // crashed ends a run whose worker died without a result, telling the user
 // as precisely as the worker's exit allows: started says the run may have
-// been executing, early that no started event arrived (it may have been
-// bundling); stats are what the parent counted of the run's events. Only a
-// death the run does not explain (not its memory, not its stack) counts as
-// a crash (Stats.Crashes).
-func (p *Pool) crashed(w *proc, started, early bool, startedAt time.Time, facts *factMirror, stats Stats, emit func(Event)) (Result, error) {
+// been executing, startedAt when its started event arrived (zero when none
+// did: it may have been bundling); stats are what the parent counted of
+// the run's events. Only a death the run does not explain (not its memory,
+// not its stack) counts as a crash (Stats.Crashes).
+func (p *Pool) crashed(w *proc, started bool, startedAt time.Time, facts *factMirror, stats Stats, emit func(Event)) (Result, error) {
 	<-w.exited
 	stderr := w.stderr.String()
 	res := Result{Facts: facts.snapshot(), Stats: stats}
@@ -273,7 +273,7 @@ func (p *Pool) crashed(w *proc, started, early bool, startedAt time.Time, facts 
 		}
 	case ranOutOfMemory(stderr):
 		e, res.Outcome = pipe.MemoryError(p.cfg.MemoryBytes), OutcomeMemoryLimit
-		if early {
+		if startedAt.IsZero() {
 			// The worker's started event may not have left yet (it waits
 			// for the run's first line): bundling, or the first statements.
 			e.Message += " (while bundling it or before its first event)"

@@ -123,18 +123,12 @@ func (s *runSlot) tryPark() bool {
 	p := s.p
 	p.parkedMu.Lock()
 	defer p.parkedMu.Unlock()
-	if int64(p.parkedBy[s.key]) >= max(1, int64(p.cfg.MaxParked)/parkShare) {
+	// parked changes only under parkedMu (here and in unparked); it is
+	// atomic for the readers that take no lock (Stats, wantProcs).
+	if p.parked.Load() >= int64(p.cfg.MaxParked) || int64(p.parkedBy[s.key]) >= max(1, int64(p.cfg.MaxParked)/parkShare) {
 		return false
 	}
-	for {
-		n := p.parked.Load()
-		if n >= int64(p.cfg.MaxParked) {
-			return false
-		}
-		if p.parked.CompareAndSwap(n, n+1) {
-			break
-		}
-	}
+	p.parked.Add(1)
 	p.parkedBy[s.key]++
 	p.addRunning(-1) // before the slot is handed on, so the count never overstates
 	s.release()

@@ -28,13 +28,16 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func TestLoadgenReportsRuns(t *testing.T) {
+// loadServer serves a pool of workers with no rate limit, as the
+// benchmarks run the server (-rate 1e6 -burst 1e6), and returns its
+// address; it is closed when the test ends.
+func loadServer(t *testing.T, workers int) string {
+	t.Helper()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	pool, err := sandbox.NewPool(sandbox.Config{Workers: 2, Log: log})
+	pool, err := sandbox.NewPool(sandbox.Config{Workers: workers, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer pool.Close()
 	site := web.NewServer(web.Config{
 		Runner:    pool,
 		Limiter:   ratelimit.New(ratelimit.Config{PerSecond: 1e6, Burst: 1e6}),
@@ -43,10 +46,17 @@ func TestLoadgenReportsRuns(t *testing.T) {
 		Log:       log,
 	})
 	srv := httptest.NewServer(site)
-	defer srv.Close()
-	defer site.Close()
+	t.Cleanup(func() {
+		srv.Close()
+		site.Close()
+		pool.Close()
+	})
+	return strings.TrimPrefix(srv.URL, "http://")
+}
+
+func TestLoadgenReportsRuns(t *testing.T) {
+	addr := loadServer(t, 2)
 	var out strings.Builder
-	addr := strings.TrimPrefix(srv.URL, "http://")
 	if err := run(t.Context(), []string{"-addr", addr, "-conns", "4", "-duration", "500ms", "-idle", "5"}, &out); err != nil {
 		t.Fatalf("run: %v\n%s", err, out.String())
 	}
@@ -68,22 +78,7 @@ func TestLoadgenReportsRuns(t *testing.T) {
 // that imports a library runs ok, one that throws ends error (so the file
 // is what ran), and a missing file is an error before any load.
 func TestLoadgenRunsAFile(t *testing.T) {
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	pool, err := sandbox.NewPool(sandbox.Config{Workers: 1, Log: log})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	site := web.NewServer(web.Config{
-		Runner:  pool,
-		Limiter: ratelimit.New(ratelimit.Config{PerSecond: 1e6, Burst: 1e6}),
-		Limits:  ws.Limits{MaxMessageBytes: 1 << 20},
-		Log:     log,
-	})
-	srv := httptest.NewServer(site)
-	defer srv.Close()
-	defer site.Close()
-	addr := strings.TrimPrefix(srv.URL, "http://")
+	addr := loadServer(t, 1)
 	dir := t.TempDir()
 	for name, tc := range map[string]struct{ src, outcome string }{
 		"lodash.js": {"import _ from 'lodash';\nconsole.log(_.chunk([1, 2, 3], 2).length);\n", "ok"},

@@ -81,12 +81,7 @@ class Inspector {
         if (recurse > DEPTH) return "[Function]";
         recurse++;
         this.current = recurse;
-        const out = props.map(([k, v]) => {
-          this.indent += 2;
-          const s = this.value(v, recurse);
-          this.indent -= 2;
-          return k === "…" ? s : `${key(k)}: ${s}`;
-        });
+        const out = props.map(([k, v]) => this.entry(k, v, recurse));
         return this.reduce(out, ref ? `${ref} ${base}` : base, "{", "}", false, recurse, false);
       }
       case "error": return this.error(p, ref, recurse);
@@ -142,23 +137,9 @@ class Inspector {
     if (recurse > DEPTH) return base;
     recurse++;
     this.current = recurse;
-    const out = [];
-    for (const [k, v] of props) {
-      this.indent += 2;
-      const s = this.value(v, recurse);
-      this.indent -= 2;
-      out.push(k === "…" ? s : `${key(k)}: ${s}`);
-    }
-    if (hasCause) {
-      this.indent += 2;
-      out.push(`[cause]: ${this.value(p.cause, recurse)}`);
-      this.indent -= 2;
-    }
-    if (hasErrors) {
-      this.indent += 2;
-      out.push(`[errors]: ${this.value(p.errors, recurse)}`);
-      this.indent -= 2;
-    }
+    const out = props.map(([k, v]) => this.entry(k, v, recurse));
+    if (hasCause) out.push(`[cause]: ${this.nested(p.cause, recurse)}`);
+    if (hasErrors) out.push(`[errors]: ${this.nested(p.errors, recurse)}`);
     return this.reduce(out, base, "{", "}", false, recurse, false);
   }
 
@@ -172,20 +153,12 @@ class Inspector {
     this.current = recurse;
     let numeric = true;
     const out = items.map((it) => {
-      this.indent += 2;
-      const s = this.value(it, recurse);
-      this.indent -= 2;
       if (!isMore(it) && !isNumeric(it)) numeric = false;
-      return s;
+      return this.nested(it, recurse);
     });
     let moreLast = arrayLike && items.length > 0 && isMore(items[items.length - 1]);
     if (extras.length > 0) {
-      for (const [k, v] of extras) {
-        this.indent += 2;
-        const s = this.value(v, recurse);
-        this.indent -= 2;
-        out.push(k === "…" ? s : `${key(k)}: ${s}`);
-      }
+      for (const [k, v] of extras) out.push(this.entry(k, v, recurse));
       // groupArrayElements pads numbers only when every grouped entry is a
       // number element, and leaves the last entry out past 100 entries.
       numeric = numeric && moreLast;
@@ -202,15 +175,29 @@ class Inspector {
     const out = [];
     let state = "";
     for (const [k, v] of entries) {
-      this.indent += 2;
-      let s = this.value(v, recurse);
-      this.indent -= 2;
-      if (k === "…") { out.push(s); continue; }
       if (prefix === "Promise " && k === "[[state]]") { state = v; if (v === "pending") out.push("<pending>"); continue; }
-      if (prefix === "Promise " && k === "[[result]]") { out.push(state === "rejected" ? `<rejected> ${s}` : s); continue; }
-      out.push(`${key(k)}: ${s}`);
+      if (prefix === "Promise " && k === "[[result]]") {
+        const s = this.nested(v, recurse);
+        out.push(state === "rejected" ? `<rejected> ${s}` : s);
+        continue;
+      }
+      out.push(this.entry(k, v, recurse));
     }
     return this.reduce(out, ref, prefix + "{", "}", false, recurse, false);
+  }
+
+  // nested lays out a value one level in (indented two more columns).
+  nested(v, recurse) {
+    this.indent += 2;
+    const s = this.value(v, recurse);
+    this.indent -= 2;
+    return s;
+  }
+
+  // entry lays out one property: "key: value", or just what a cut ("…") says.
+  entry(k, v, recurse) {
+    const s = this.nested(v, recurse);
+    return k === "…" ? s : `${key(k)}: ${s}`;
   }
 
   // reduce is inspect's reduceToSingleString with compact 3.

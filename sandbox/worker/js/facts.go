@@ -63,25 +63,11 @@ const (
 func (f *factStore) taskEnd() {
 	if f.e.deterministic || f.scanCost <= f.e.clock.now()/scanShare+scanAllowance {
 		start := time.Now()
-		f.flush()
+		f.flush(false)
 		f.scanCost += time.Since(start)
 		return
 	}
-	for _, k := range f.keys {
-		if _, ok := f.sentAt[k]; !ok {
-			continue
-		}
-		v, ok := f.e.jsonValue(f.vals[k], f.e.lim.MaxFactsBytes+1)
-		if !ok {
-			f.e.limit(errFactsLimit)
-			break
-		}
-		if !bytes.Equal(v, f.sent[k]) {
-			f.emit(k, v)
-		}
-	}
-	clear(f.sentAt)
-	clear(f.sentN)
+	f.flush(true)
 }
 
 // factInterval is how often one key may be sent within a single task.
@@ -183,20 +169,24 @@ func (f *factStore) emit(key string, v json.RawMessage) {
 }
 
 // flush emits the facts whose encoding changed since they were last sent:
-// nested mutations such as facts.todos.push(x).
-func (f *factStore) flush() {
-	clear(f.sentAt)
-	clear(f.sentN)
+// nested mutations such as facts.todos.push(x), and sets that were
+// coalesced. With onlySet it looks only at the keys set in the current task.
+func (f *factStore) flush(onlySet bool) {
 	for _, k := range f.keys {
+		if _, set := f.sentAt[k]; onlySet && !set {
+			continue
+		}
 		v, ok := f.e.jsonValue(f.vals[k], f.e.lim.MaxFactsBytes+1)
 		if !ok {
 			f.e.limit(errFactsLimit)
-			return
+			break
 		}
 		if !bytes.Equal(v, f.sent[k]) {
 			f.emit(k, v)
 		}
 	}
+	clear(f.sentAt)
+	clear(f.sentN)
 }
 
 // snapshot returns the facts as sent: what the parent's mirror of the fact

@@ -115,17 +115,7 @@ func (in *inspector) tagged(x tagged, ref string, recurse int) string {
 		in.currentDepth = recurse
 		out := make([]string, 0, len(props))
 		for _, f := range props {
-			in.indentLvl += 2
-			v := in.value(f.Value, recurse)
-			in.indentLvl -= 2
-			switch {
-			case f.Key == "…":
-				out = append(out, v)
-			case f.Symbol:
-				out = append(out, f.Key+": "+v)
-			default:
-				out = append(out, propKey(f.Key)+": "+v)
-			}
+			out = append(out, in.entry(f, recurse))
 		}
 		return in.reduce(out, base, "{", "}", false, recurse, nil)
 	case "error":
@@ -144,26 +134,15 @@ func (in *inspector) tagged(x tagged, ref string, recurse int) string {
 		}
 		recurse++
 		in.currentDepth = recurse
-		out := make([]string, 0, len(props)+1)
+		out := make([]string, 0, len(props)+2)
 		for _, f := range props {
-			in.indentLvl += 2
-			v := in.value(f.Value, recurse)
-			in.indentLvl -= 2
-			if f.Key == "…" {
-				out = append(out, v)
-			} else {
-				out = append(out, propKey(f.Key)+": "+v)
-			}
+			out = append(out, in.entry(f, recurse))
 		}
 		if hasCause {
-			in.indentLvl += 2
-			out = append(out, "[cause]: "+in.value(cause, recurse))
-			in.indentLvl -= 2
+			out = append(out, "[cause]: "+in.nested(cause, recurse))
 		}
 		if hasErrors {
-			in.indentLvl += 2
-			out = append(out, "[errors]: "+in.value(errs, recurse))
-			in.indentLvl -= 2
+			out = append(out, "[errors]: "+in.nested(errs, recurse))
 		}
 		return in.reduce(out, base, "{", "}", false, recurse, nil)
 	case "circular":
@@ -319,12 +298,10 @@ func (in *inspector) list(items []any, extras object, ref, open, close, cut stri
 	if in.maxItems > 0 && arrayLike {
 		shown = in.capItems(items)
 	}
-	out := make([]string, len(shown))
+	out := make([]string, len(shown), len(shown)+len(extras))
 	numeric := true
 	for i, it := range shown {
-		in.indentLvl += 2
-		out[i] = in.value(it, recurse)
-		in.indentLvl -= 2
+		out[i] = in.nested(it, recurse)
 		if !isMore(it) && !isNumeric(it) {
 			numeric = false
 		}
@@ -332,18 +309,7 @@ func (in *inspector) list(items []any, extras object, ref, open, close, cut stri
 	moreLast := arrayLike && len(shown) > 0 && isMore(shown[len(shown)-1])
 	if len(extras) > 0 {
 		for _, f := range extras {
-			in.indentLvl += 2
-			v := in.value(f.Value, recurse)
-			in.indentLvl -= 2
-			if f.Key == "…" {
-				out = append(out, v)
-				continue
-			}
-			k := f.Key
-			if !f.Symbol {
-				k = propKey(k)
-			}
-			out = append(out, k+": "+v)
+			out = append(out, in.entry(f, recurse))
 		}
 		// groupArrayElements pads numbers to the right only when every entry
 		// it groups is an element that is a number (value[i] for an extra is
@@ -411,32 +377,43 @@ func (in *inspector) props(props object, ref, prefix, cut string, recurse int) s
 	out := make([]string, 0, len(props))
 	state := ""
 	for _, f := range props {
-		in.indentLvl += 2
-		v := in.value(f.Value, recurse)
-		in.indentLvl -= 2
 		switch {
-		case f.Key == "…":
-			out = append(out, v)
-			continue
 		case f.Key == "[[state]]" && prefix == "Promise ": // formatPromise
 			if state, _ = f.Value.(string); state == "pending" {
 				out = append(out, "<pending>")
 			}
-			continue
 		case f.Key == "[[result]]" && prefix == "Promise ":
+			v := in.nested(f.Value, recurse)
 			if state == "rejected" {
 				v = "<rejected> " + v
 			}
 			out = append(out, v)
-			continue
+		default:
+			out = append(out, in.entry(f, recurse))
 		}
-		k := f.Key
-		if !f.Symbol {
-			k = propKey(k)
-		}
-		out = append(out, k+": "+v)
 	}
 	return in.reduce(out, ref, prefix+"{", "}", false, recurse, nil)
+}
+
+// nested lays out a value one level in (indented two more columns).
+func (in *inspector) nested(v any, recurse int) string {
+	in.indentLvl += 2
+	defer func() { in.indentLvl -= 2 }()
+	return in.value(v, recurse)
+}
+
+// entry lays out one property as inspect does: "key: value" (a string key
+// quoted when it is not an identifier, a symbol key as written), or just
+// what a cut ("…" key) says.
+func (in *inspector) entry(f field, recurse int) string {
+	v := in.nested(f.Value, recurse)
+	switch {
+	case f.Key == "…":
+		return v
+	case f.Symbol:
+		return f.Key + ": " + v
+	}
+	return propKey(f.Key) + ": " + v
 }
 
 // reduce is inspect's reduceToSingleString with compact 3; numeric is

@@ -39,7 +39,7 @@ func (e *Runtime) installJSONParse() {
 		if err == nil {
 			return v
 		}
-		if s, ok := text.Export().(string); ok && isSyntaxError(err) {
+		if s, ok := text.Export().(string); ok && isThrownError(err) {
 			if msg, bad := v8JSONError(s); bad {
 				e.throw("SyntaxError", msg) // the reviver runs only after a successful parse: this is the parser's
 			}
@@ -53,18 +53,17 @@ func (e *Runtime) installJSONParse() {
 	})
 }
 
-// isSyntaxError reports whether err is a thrown SyntaxError.
-func isSyntaxError(err error) bool {
+// isThrownError reports whether err is an error object thrown in JS (not
+// the run's interrupt, a timeout or a memory limit, which pass through).
+// Which class it is needs no check: on text that is not JSON only the
+// parser can have thrown (a reviver runs after a successful parse).
+func isThrownError(err error) bool {
 	ex, ok := err.(*goja.Exception)
 	if !ok {
 		return false
 	}
 	o, ok := ex.Value().(*goja.Object)
-	if !ok || o.ClassName() != "Error" {
-		return false
-	}
-	ctor, ok := o.Get("constructor").(*goja.Object)
-	return ok && ctor.Get("name").String() == "SyntaxError"
+	return ok && o.ClassName() == "Error"
 }
 
 // v8JSONError scans src as JSON.parse does (ECMA-262 §25.5.1) and returns

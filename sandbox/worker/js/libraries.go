@@ -219,6 +219,7 @@ func Compile(code string) (*goja.Program, error) {
 	rewriteRE := strings.Contains(code, `\p{`) || strings.Contains(code, `\P{`)
 	unfold := bigIntLiteral.MatchString(code) && (strings.Contains(code, "**") || strings.Contains(code, "<<") || strings.Contains(code, ">>"))
 	u := &usage{}
+	rel := &relationalFix{src: code, tree: tree}
 	var reErr error
 	walkAST(tree, func(n any) bool {
 		more := true
@@ -227,7 +228,7 @@ func Compile(code string) (*goja.Program, error) {
 			// further only for the rewrites below that need every node.
 			more = rewriteRE || unfold
 		}
-		leftRelational(n, code)
+		rel.visit(n)
 		if rewriteRE && reErr == nil {
 			if re, ok := n.(*ast.RegExpLiteral); ok {
 				reErr = rewriteRegExpLiteral(re)

@@ -138,14 +138,12 @@ func (e *Runtime) nativeMembers(o *goja.Object, prefix string) {
 			continue
 		}
 		desc := d.ToObject(e.vm)
-		if v, ok := desc.Get("value").(*goja.Object); ok {
-			e.nativeFn(v, prefix+k)
-		}
-		if g, ok := desc.Get("get").(*goja.Object); ok {
-			e.nativeFn(g, "get "+k)
-		}
-		if s, ok := desc.Get("set").(*goja.Object); ok {
-			e.nativeFn(s, "set "+k)
+		for _, f := range [...]struct{ key, name string }{{"value", prefix + k}, {"get", "get " + k}, {"set", "set " + k}} {
+			if v, _ := descField(desc, f.key); v != nil {
+				if fn, ok := v.(*goja.Object); ok {
+					e.nativeFn(fn, f.name)
+				}
+			}
 		}
 	}
 }

@@ -408,7 +408,9 @@ func (e *Runtime) group(name string) *goja.Object {
 		// No snippet code has seen the class yet: its name getter is ours.
 		proto := out.Get("DOMException").ToObject(e.vm).Get("prototype").ToObject(e.vm)
 		if d, err := e.b.getDescriptor(goja.Undefined(), proto, e.vm.ToValue("name")); err == nil && !goja.IsUndefined(d) {
-			e.b.domExceptionName, _ = d.ToObject(e.vm).Get("get").(*goja.Object)
+			if get, ok := descField(d.ToObject(e.vm), "get"); ok {
+				e.b.domExceptionName, _ = get.(*goja.Object)
+			}
 		}
 	}
 	return out

@@ -599,9 +599,7 @@ func (e *encoder) classLabel(o *goja.Object, class string) string {
 	return nullPrototype
 }
 
-// maxProtoSteps bounds a walk up a prototype chain while previewing: a
-// snippet can build a chain a million objects long, and the walk is Go
-// code that the run's interrupt does not stop.
+// maxProtoSteps bounds a walk up a prototype chain while previewing (lookup).
 const maxProtoSteps = 64
 
 // toStringTag is o's Symbol.toStringTag as Node's inspect shows it beside
@@ -609,29 +607,21 @@ const maxProtoSteps = 64
 // enumerable one (inspect lists that among the properties). A getter is not
 // called (Node calls it): no snippet code runs.
 func (e *encoder) toStringTag(o *goja.Object) string {
-	tag := goja.SymToStringTag
-	steps := 0
-	for p := o; p != nil; p = e.proto(p) {
-		if steps++; steps > maxProtoSteps || p.ExportType() == proxyType {
-			return ""
-		}
-		d, err := e.b.getDescriptor(goja.Undefined(), p, tag)
-		if err != nil || goja.IsUndefined(d) {
-			continue
-		}
-		desc := d.ToObject(e.vm) // a descriptor goja made: plain data
-		if !e.hasOwn(desc, "value") {
-			return ""
-		}
-		if p == o {
-			if en := desc.Get("enumerable"); en != nil && en.ToBoolean() {
-				return ""
-			}
-		}
-		s, _ := primitiveString(desc.Get("value"))
-		return s
+	desc, on, ok := e.lookup(o, goja.SymToStringTag)
+	if !ok || desc == nil {
+		return ""
 	}
-	return ""
+	v, data := descValue(desc)
+	if !data {
+		return ""
+	}
+	if on == o {
+		if descFlag(desc, "enumerable") {
+			return ""
+		}
+	}
+	s, _ := primitiveString(v)
+	return s
 }
 
 // nullPrototype is the class of an object without a prototype, as Node's
@@ -713,8 +703,8 @@ func (e *encoder) array(o *goja.Object, path string, depth int) any {
 // arrayExtrasScan is the longest array whose own non-index properties a
 // preview lists (a RegExp match's index, input and groups; a property a
 // snippet set on an array): goja lists an array's keys with its indices,
-// so a longer array's would cost a string per element.
-const arrayExtrasScan = 10_000
+// so a longer array's would cost a string per element on every preview.
+const arrayExtrasScan = 1_000
 
 // arrayExtras previews o's own enumerable properties other than its
 // indices, in order, as inspect appends them after an array's items.
@@ -915,7 +905,7 @@ func (e *encoder) errorKeys(o *goja.Object) []string {
 		if err != nil || goja.IsUndefined(d) {
 			continue
 		}
-		if en := d.ToObject(e.vm).Get("enumerable"); en != nil && en.ToBoolean() {
+		if descFlag(d.ToObject(e.vm), "enumerable") {
 			keys = append(keys, name)
 		}
 	}
@@ -963,14 +953,14 @@ func (e *encoder) symbolProps(o *goja.Object, path string, depth int, props obje
 			continue
 		}
 		desc := d.ToObject(e.vm) // a descriptor goja made: plain data
-		if en := desc.Get("enumerable"); en == nil || !en.ToBoolean() {
+		if !descFlag(desc, "enumerable") {
 			continue
 		}
 		name, _ := e.value(sym, path, depth+1).(tagged)
 		key := "[" + fmt.Sprint(name["v"]) + "]"
 		var v any
-		if e.hasOwn(desc, "value") {
-			v = e.value(desc.Get("value"), path+"."+key, depth+1)
+		if dv, ok := descValue(desc); ok {
+			v = e.value(dv, path+"."+key, depth+1)
 		} else {
 			v = accessorPreview(desc)
 		}
@@ -1005,7 +995,8 @@ func (e *encoder) accessor(o *goja.Object, name string) any {
 // accessorPreview is [Getter], [Setter] or [Getter/Setter] for an accessor
 // property's descriptor (a plain object goja made).
 func accessorPreview(desc *goja.Object) any {
-	get, set := desc.Get("get"), desc.Get("set")
+	get, _ := descField(desc, "get")
+	set, _ := descField(desc, "set")
 	hasGet := get != nil && !goja.IsUndefined(get)
 	hasSet := set != nil && !goja.IsUndefined(set)
 	switch {
@@ -1035,16 +1026,60 @@ func (e *encoder) ownData(o *goja.Object, name string) (goja.Value, bool) {
 	if err != nil || goja.IsUndefined(d) {
 		return nil, false
 	}
-	desc := d.ToObject(e.vm)
-	// A data descriptor's own keys are value/writable/enumerable/configurable.
-	// Reading "value" only when it is an own key keeps Object.prototype
-	// accessors a snippet installed from running.
+	return descValue(d.ToObject(e.vm))
+}
+
+// descValue is a property descriptor's value, false for an accessor's.
+// A data descriptor's own keys are value/writable/enumerable/configurable,
+// an accessor's get/set/enumerable/configurable: a key is read only when
+// it is the descriptor's own, so that a "value" or "get" accessor a snippet
+// installed on Object.prototype never runs.
+func descValue(desc *goja.Object) (goja.Value, bool) {
+	return descField(desc, "value")
+}
+
+// descField is a property descriptor's own field key (value, get, set,
+// enumerable…), false when the descriptor has none. goja builds a
+// descriptor object by assignment, so a snippet's accessor of that name
+// on Object.prototype keeps the field from being made: only own keys are
+// read, never one inherited from Object.prototype.
+func descField(desc *goja.Object, key string) (goja.Value, bool) {
 	for _, k := range desc.Keys() {
-		if k == "value" {
-			return desc.Get("value"), true
+		if k == key {
+			return desc.Get(key), true
 		}
 	}
 	return nil, false
+}
+
+// descFlag is a descriptor's own boolean field (enumerable, configurable).
+func descFlag(desc *goja.Object, key string) bool {
+	v, ok := descField(desc, key)
+	return ok && v.ToBoolean()
+}
+
+// lookup finds key along o's prototype chain as a read of o[key] would,
+// calling nothing: the descriptor of the first object (o included) that
+// has key as its own property, and that object; desc is nil when none has
+// it. ok is false when the walk stops first, at a Proxy (its traps are
+// snippet code) or after maxProtoSteps objects (a snippet can build a chain
+// a million objects long, and this is Go code the run's interrupt does
+// not stop).
+func (e *encoder) lookup(o *goja.Object, key goja.Value) (desc, on *goja.Object, ok bool) {
+	steps := 0
+	for p := o; p != nil; p = e.proto(p) {
+		if steps++; steps > maxProtoSteps || p.ExportType() == proxyType {
+			return nil, nil, false
+		}
+		d, err := e.b.getDescriptor(goja.Undefined(), p, key)
+		if err != nil {
+			return nil, nil, false
+		}
+		if !goja.IsUndefined(d) {
+			return d.ToObject(e.vm), p, true
+		}
+	}
+	return nil, nil, true
 }
 
 func (e *encoder) hasOwn(o *goja.Object, name string) bool {
@@ -1071,59 +1106,48 @@ func (e *encoder) stackString(o *goja.Object) string {
 // snippet code (see stackString).
 func (e *encoder) stackSafe(o *goja.Object) bool {
 	for _, prop := range [...]string{"name", "message"} {
-		key := e.vm.ToValue(prop)
-		steps := 0
-	chain:
-		for p := o; p != nil; p = e.proto(p) {
-			if steps++; steps > maxProtoSteps || p.ExportType() == proxyType {
-				return false
+		desc, _, ok := e.lookup(o, e.vm.ToValue(prop))
+		if !ok {
+			return false
+		}
+		if desc == nil {
+			continue
+		}
+		v, data := descValue(desc)
+		switch {
+		case !data:
+			if prop != "name" || !e.trustedNameGetter(desc) {
+				return false // a snippet's accessor
 			}
-			d, err := e.b.getDescriptor(goja.Undefined(), p, key)
-			if err != nil {
-				return false
-			}
-			if goja.IsUndefined(d) {
-				continue
-			}
-			desc := d.ToObject(e.vm) // a descriptor goja made: plain data
-			if !e.hasOwn(desc, "value") {
-				if get := desc.Get("get"); prop == "name" && get != nil && e.b.domExceptionName != nil && get.SameAs(e.b.domExceptionName) {
-					break chain // the polyfill's own: it returns a string
-				}
-				return false // an accessor
-			}
-			switch desc.Get("value").(type) {
-			case *goja.Object, *goja.Symbol:
-				return false // toString would run, or throw
-			}
-			break chain
+		case isObjectOrSymbol(v):
+			return false // toString would run, or throw
 		}
 	}
 	return true
+}
+
+func isObjectOrSymbol(v goja.Value) bool {
+	switch v.(type) {
+	case *goja.Object, *goja.Symbol:
+		return true
+	}
+	return false
 }
 
 // dataString returns o's data property name (own or inherited, read without
 // running code) when it is a string. It is not capped: callers cap it as a
 // value (e.str) or a name (capName).
 func (e *encoder) dataString(o *goja.Object, prop string) string {
-	if v, ok := e.ownData(o, prop); ok {
-		if s, ok := primitiveString(v); ok {
-			return s
-		}
+	desc, _, ok := e.lookup(o, e.vm.ToValue(prop))
+	if !ok || desc == nil {
+		return ""
 	}
-	steps := 0
-	for p := e.proto(o); p != nil; p = e.proto(p) {
-		if steps++; steps > maxProtoSteps || p.ExportType() == proxyType {
-			return ""
-		}
-		if v, ok := e.ownData(p, prop); ok {
-			if s, ok := primitiveString(v); ok {
-				return s
-			}
-			return ""
-		}
+	v, _ := descValue(desc)
+	if v == nil {
+		return "" // an accessor: not called
 	}
-	return ""
+	s, _ := primitiveString(v)
+	return s
 }
 
 // domExceptionName is the name of a DOMException (polyfill.js), whose
@@ -1131,30 +1155,30 @@ func (e *encoder) dataString(o *goja.Object, prop string) string {
 // when it is the polyfill's own (it reads a private field; no snippet
 // code runs), found as the first "name" along o's prototype chain.
 func (e *encoder) domExceptionName(o *goja.Object) (string, bool) {
-	if e.b.domExceptionName == nil || e.hasOwn(o, "name") {
+	desc, _, ok := e.lookup(o, e.vm.ToValue("name"))
+	if !ok || desc == nil || !e.trustedNameGetter(desc) {
 		return "", false
 	}
-	steps := 0
-	for p := e.proto(o); p != nil; p = e.proto(p) {
-		if steps++; steps > maxProtoSteps || p.ExportType() == proxyType {
-			return "", false
-		}
-		d, err := e.b.getDescriptor(goja.Undefined(), p, e.vm.ToValue("name"))
-		if err != nil || goja.IsUndefined(d) {
-			continue
-		}
-		if get := d.ToObject(e.vm).Get("get"); get == nil || !get.SameAs(e.b.domExceptionName) {
-			return "", false
-		}
-		get, _ := goja.AssertFunction(e.b.domExceptionName)
-		v, err := get(o)
-		if err != nil {
-			return "", false
-		}
-		s, ok := primitiveString(v)
-		return s, ok && s != ""
+	get, _ := goja.AssertFunction(e.b.domExceptionName)
+	v, err := get(o)
+	if err != nil {
+		return "", false
 	}
-	return "", false
+	s, ok := primitiveString(v)
+	return s, ok && s != ""
+}
+
+// trustedNameGetter reports whether desc is an accessor whose getter is the
+// polyfill's DOMException name getter (no snippet code).
+func (e *encoder) trustedNameGetter(desc *goja.Object) bool {
+	if e.b.domExceptionName == nil {
+		return false
+	}
+	if _, data := descValue(desc); data {
+		return false
+	}
+	get, ok := descField(desc, "get")
+	return ok && get.SameAs(e.b.domExceptionName)
 }
 
 // errorHead is the first line Node's inspect prints of an error named name

@@ -1,6 +1,8 @@
 package js
 
 import (
+	"slices"
+
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/token"
 )
@@ -11,7 +13,7 @@ import (
 // parentheses of (a < b) < c as redundant, so a snippet that wrote them
 // gets the same wrong tree; lo < x < hi is false for lo=0, x=20, hi=10
 // instead of true. Compile rotates every such chain back to the left
-// (leftRelational), except where the right operand was parenthesized in
+// (relationalFix), except where the right operand was parenthesized in
 // the source (a < (b < c) means what goja read).
 
 // relational reports whether op is one of RelationalExpression's operators.
@@ -23,18 +25,29 @@ func relational(op token.Token) bool {
 	return false
 }
 
-// leftRelational rotates b, a relational expression whose right operand
-// is an unparenthesized relational expression, into the left-associative
-// tree the source means: a op1 (b op2 c) becomes (a op1 b) op2 c, and again
-// while the right operand is still such a chain. src is the parsed code.
-func leftRelational(n any, src string) {
+// relationalFix rotates the relational chains of one parsed program
+// (visit, for each node of the walk, parents first).
+type relationalFix struct {
+	src  string
+	tree *ast.Program
+	// match maps the offset of each "(" that is syntax to the offset of
+	// its ")", built on the first chain seen: one pass over the source
+	// with string, template and regex literal text skipped.
+	match map[int]int
+}
+
+// visit rotates n, a relational expression whose right operand is an
+// unparenthesized relational expression, into the left-associative tree
+// the source means: a op1 (b op2 c) becomes (a op1 b) op2 c, and again
+// while the right operand is still such a chain.
+func (f *relationalFix) visit(n any) {
 	b, ok := n.(*ast.BinaryExpression)
 	if !ok || !relational(b.Operator) {
 		return
 	}
 	for {
 		r, ok := b.Right.(*ast.BinaryExpression)
-		if !ok || !relational(r.Operator) || parenthesized(src, r) {
+		if !ok || !relational(r.Operator) || f.parenthesized(r) {
 			return
 		}
 		left := &ast.BinaryExpression{Operator: b.Operator, Left: b.Left, Right: r.Left, Comparison: b.Comparison}
@@ -42,69 +55,74 @@ func leftRelational(n any, src string) {
 	}
 }
 
-// parenthesized reports whether e's source in src is wrapped in a pair of
-// parentheses of its own: "(" before it, ")" after it, and no ")" inside
-// it that closes that "(" (in (b + 1) < c the "(" before b closes after
-// 1). String, template and regex literals inside e are skipped. goja's
-// positions (file.Idx) are byte offsets plus one.
-func parenthesized(src string, e ast.Expression) bool {
-	start, end := int(e.Idx0())-1, int(e.Idx1())-1
-	if start <= 0 || end > len(src) || start >= end {
+// parenthesized reports whether the relational expression r was wrapped
+// in parentheses of its own: a "(" just before it whose ")" comes after
+// the start of r's right operand (in (b) < c the "(" before b closes
+// before c starts). Only start positions are used: goja's are byte
+// offsets plus one, while an end (Idx1) counts a non-ASCII identifier in
+// its own units.
+func (f *relationalFix) parenthesized(r *ast.BinaryExpression) bool {
+	start, right := int(r.Idx0())-1, int(r.Right.Idx0())-1
+	if start <= 0 || start >= right || right > len(f.src) {
 		return false
 	}
 	i := start - 1
-	for i >= 0 && isSpaceByte(src[i]) {
+	for i >= 0 && isSpaceByte(f.src[i]) {
 		i--
 	}
-	if i < 0 || src[i] != '(' {
+	if i < 0 || f.src[i] != '(' {
 		return false
 	}
-	j := end
-	for j < len(src) && isSpaceByte(src[j]) {
-		j++
+	if f.match == nil {
+		f.match = parenMatches(f.src, literalRanges(f.tree))
 	}
-	if j >= len(src) || src[j] != ')' {
-		return false
-	}
-	var opaque [][2]int // literal text inside e, where parentheses are not syntax
-	walkNode(e, func(n any) bool {
+	closing, ok := f.match[i]
+	return ok && closing > right
+}
+
+// literalRanges are the byte ranges of a program's string, regex and
+// template text (a template's ${…} is code), sorted.
+func literalRanges(tree *ast.Program) [][2]int {
+	var out [][2]int
+	walkAST(tree, func(n any) bool {
 		switch l := n.(type) {
 		case *ast.StringLiteral:
-			opaque = append(opaque, [2]int{int(l.Idx0()) - 1, int(l.Idx1()) - 1})
-		case *ast.TemplateLiteral:
-			opaque = append(opaque, [2]int{int(l.Idx0()) - 1, int(l.Idx1()) - 1})
-			return false
+			out = append(out, [2]int{int(l.Idx) - 1, int(l.Idx) - 1 + len(l.Literal)})
 		case *ast.RegExpLiteral:
-			opaque = append(opaque, [2]int{int(l.Idx0()) - 1, int(l.Idx1()) - 1})
+			out = append(out, [2]int{int(l.Idx) - 1, int(l.Idx) - 1 + len(l.Literal)})
+		case *ast.TemplateElement:
+			out = append(out, [2]int{int(l.Idx) - 1, int(l.Idx) - 1 + len(l.Literal)})
 		}
 		return true
 	})
-	depth := 0
-	for k := start; k < end; k++ {
-		if skip := skipOpaque(opaque, k); skip > k {
-			k = skip - 1
+	slices.SortFunc(out, func(a, b [2]int) int { return a[0] - b[0] })
+	return out
+}
+
+// parenMatches pairs the parentheses of src outside the literal ranges.
+func parenMatches(src string, literals [][2]int) map[int]int {
+	match := map[int]int{}
+	var open []int
+	next := 0 // the first literal range not yet passed
+	for k := 0; k < len(src); k++ {
+		for next < len(literals) && literals[next][1] <= k {
+			next++
+		}
+		if next < len(literals) && literals[next][0] <= k {
+			k = literals[next][1] - 1
 			continue
 		}
 		switch src[k] {
 		case '(':
-			depth++
+			open = append(open, k)
 		case ')':
-			if depth--; depth < 0 {
-				return false
+			if len(open) > 0 {
+				match[open[len(open)-1]] = k
+				open = open[:len(open)-1]
 			}
 		}
 	}
-	return true
-}
-
-// skipOpaque is the end of the opaque range that starts at k, or k.
-func skipOpaque(opaque [][2]int, k int) int {
-	for _, r := range opaque {
-		if r[0] == k {
-			return r[1]
-		}
-	}
-	return k
+	return match
 }
 
 func isSpaceByte(c byte) bool {

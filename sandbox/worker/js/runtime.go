@@ -191,7 +191,7 @@ func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pip
 	res.Stats = e.stats
 	res.Stats.Run = time.Since(e.clock.start)
 	res.End = e.clock.now()
-	e.facts.flush()
+	e.facts.flush(false)
 	res.Facts = e.facts.snapshot()
 
 	switch {

@@ -9,3 +9,5 @@ console.log(1 < (2 + 1) < 3, f(1 < (2) < 3), [1 < ")" < 2, 1 < `(${(5)}` < 2]);
 function f(v) { return v; }
 const big = 5, mid = 3;
 console.log(big > mid > 1 ? "chained" : "not", (big > mid) > 1);
+const ñ = 1, lo2 = 0, hi2 = 5;
+console.log(hi2 < (lo2 < ñ), `${hi2 < (lo2 < ñ)} ${lo2 < ñ < hi2}`, "(" + (hi2 > (lo2 < ")".length)));

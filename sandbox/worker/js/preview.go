@@ -94,9 +94,9 @@ type builtins struct {
 	number         goja.Callable // Number (%d)
 	parseInt       goja.Callable // parseInt (%i)
 	parseFloat     goja.Callable // parseFloat (%f)
-	viewBuffer     goja.Callable // get DataView.prototype.buffer
-	viewByteLength goja.Callable // get DataView.prototype.byteLength
-	viewByteOffset goja.Callable // get DataView.prototype.byteOffset
+	// view are DataView's getters, found on the first DataView preview
+	// (not per runtime: few runs preview one).
+	view *viewGetters
 	// domExceptionName is the name getter of the polyfill's DOMException
 	// (set when its group loads: domExceptionName).
 	domExceptionName *goja.Object
@@ -491,9 +491,25 @@ func (e *encoder) container(o *goja.Object, class, path string, depth int) any {
 // snippet code; they throw for an object that is not a DataView, which
 // then shows none of them).
 func (e *encoder) dataView(o *goja.Object, path string, depth int) object {
-	length, err1 := e.b.viewByteLength(o)
-	offset, err2 := e.b.viewByteOffset(o)
-	buf, err3 := e.b.viewBuffer(o)
+	g := e.b.view
+	if g == nil {
+		g = &viewGetters{}
+		for _, f := range []struct {
+			in intrinsic
+			to *goja.Callable
+		}{{inViewByteLength, &g.byteLength}, {inViewByteOffset, &g.byteOffset}, {inViewBuffer, &g.buffer}} {
+			if *f.to, g.err = resolveIntrinsic(e.vm, e.b, f.in); g.err != nil {
+				break
+			}
+		}
+		e.b.view = g
+	}
+	if g.err != nil {
+		return nil
+	}
+	length, err1 := g.byteLength(o)
+	offset, err2 := g.byteOffset(o)
+	buf, err3 := g.buffer(o)
 	if err1 != nil || err2 != nil || err3 != nil {
 		return nil
 	}
@@ -502,6 +518,13 @@ func (e *encoder) dataView(o *goja.Object, path string, depth int) object {
 		{Key: "byteOffset", Value: e.value(offset, path+".byteOffset", depth+1)},
 		{Key: "buffer", Value: e.value(buf, path+".buffer", depth+1)},
 	}
+}
+
+// viewGetters are the intrinsic DataView getters (or the error that they
+// were replaced before the first DataView preview).
+type viewGetters struct {
+	byteLength, byteOffset, buffer goja.Callable
+	err                            error
 }
 
 // bufferContents is an ArrayBuffer's bytes as Node's inspect shows them

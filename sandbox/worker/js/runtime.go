@@ -784,7 +784,12 @@ func (e *Runtime) lazyBuiltin(in intrinsic) goja.Callable {
 }
 
 func (e *Runtime) resolveIntrinsic(in intrinsic) (goja.Callable, error) {
-	o, err := findIntrinsic(e.vm, e.b.getDescriptor, e.b.getPrototypeOf, in)
+	return resolveIntrinsic(e.vm, &e.b, in)
+}
+
+// resolveIntrinsic finds in (see lazyBuiltin) with b's Object functions.
+func resolveIntrinsic(vm *goja.Runtime, b *builtins, in intrinsic) (goja.Callable, error) {
+	o, err := findIntrinsic(vm, b.getDescriptor, b.getPrototypeOf, in)
 	if err != nil {
 		return nil, err
 	}
@@ -833,8 +838,5 @@ func (e *Runtime) newBuiltins() builtins {
 		number:         e.lazyBuiltin(inNumber),
 		parseInt:       e.lazyBuiltin(inParseInt),
 		parseFloat:     e.lazyBuiltin(inParseFloat),
-		viewBuffer:     e.lazyBuiltin(inViewBuffer),
-		viewByteLength: e.lazyBuiltin(inViewByteLength),
-		viewByteOffset: e.lazyBuiltin(inViewByteOffset),
 	}
 }

@@ -24,7 +24,6 @@ function blocks(src) {
 // each entry says why.
 const textOnly = [
   { why: "console.table: the page parses the box text into an HTML table", match: (b) => parseTable(b.text) !== null },
-  { why: "console.assert: the runtime adds the 'Assertion failed:' head", match: (b) => b.text.trimStart().startsWith("Assertion failed:") },
   { why: "console.trace: the runtime adds the 'Trace:' head and the stack", match: (b) => b.text.trimStart().startsWith("Trace:") },
 ];
 

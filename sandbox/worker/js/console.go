@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -51,12 +52,20 @@ func newConsole(e *Runtime, n need) *goja.Object {
 		if call.Argument(0).ToBoolean() {
 			return goja.Undefined()
 		}
-		args := call.Arguments[min(1, len(call.Arguments)):]
-		head := "Assertion failed"
-		if len(args) > 0 {
-			head += ":"
+		// As Node's console.assert: the first argument joins the head as a
+		// template literal would convert it (String(obj) is "[object
+		// Object]", a Symbol throws), and the line is formatted from there,
+		// so a format string in it still applies.
+		args := slices.Clone(call.Arguments[min(1, len(call.Arguments)):])
+		if len(args) == 0 {
+			c.printText("error", "Assertion failed")
+			return goja.Undefined()
 		}
-		c.print("error", args, head, "")
+		if _, ok := args[0].(*goja.Symbol); ok {
+			e.throw("TypeError", "Cannot convert a Symbol value to a string")
+		}
+		args[0] = e.vm.ToValue("Assertion failed: " + args[0].ToString().String())
+		c.print("error", args, "", "")
 		return goja.Undefined()
 	})
 	def("count", func(call goja.FunctionCall) goja.Value {

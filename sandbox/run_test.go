@@ -327,3 +327,22 @@ func TestBundlingCountsAgainstTheRunsTimeout(t *testing.T) {
 		t.Errorf("stats count %d crashes; the abandoning worker was retired, not crashed", s.Crashes)
 	}
 }
+
+// TestRunDatesAreUTC: a worker's Date is in UTC, named as Node names it,
+// whatever the machine's TZ (the worker inherits the server's environment),
+// so Date's local-time methods agree with Intl's default time zone.
+func TestRunDatesAreUTC(t *testing.T) {
+	t.Setenv("TZ", "Asia/Tokyo")
+	p := newTestPool(t, Config{Workers: 1})
+	res, rec := run(t, p, Request{Files: files("main.js", `const d = new Date(0);
+console.log(String(d));
+console.log(d.getHours(), d.getTimezoneOffset(), new Date(2024, 0, 15).toISOString());
+console.log(new Intl.DateTimeFormat("en-US", { hour: "numeric" }).format(d));`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome = %s; events %+v", res.Outcome, rec.events)
+	}
+	want := []string{"Thu Jan 01 1970 00:00:00 GMT+0000 (Coordinated Universal Time)", "0 0 2024-01-15T00:00:00.000Z", "12 AM"}
+	if got := rec.logs(); !slices.Equal(got, want) {
+		t.Errorf("logs = %q; want %q", got, want)
+	}
+}

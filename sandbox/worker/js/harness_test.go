@@ -22,7 +22,10 @@ import (
 	"github.com/playground-dev/playground/sandbox/worker/js"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	time.Local = js.Zone // as worker.Main sets it
+	goleak.VerifyTestMain(m)
+}
 
 // Short names for the contract's types, so tests read like the pool's.
 type (

@@ -31,6 +31,15 @@ var (
 	errNoFS = errors.New("source maps must be inline: the playground reads no files")
 )
 
+// Zone is the time zone of every run's Date: UTC, under the name Node
+// (ICU) prints in a date's string: "Thu Jan 01 1970 00:00:00 GMT+0000
+// (Coordinated Universal Time)". goja formats and computes local time with
+// time.Local, so a worker process sets time.Local to Zone before its first
+// run (worker.Main). Intl's default time zone is UTC as well
+// (intl.DateTimeFormat), so Date's local-time methods and Intl agree
+// whatever the machine's TZ is.
+var Zone = time.FixedZone("Coordinated Universal Time", 0)
+
 // Job is what one run needs, once bundled and compiled. A runtime is made
 // for a Job's Deterministic, Limits and Host (New); its Program, Input,
 // Timeout, Call and Replies are used by Execute.

@@ -73,7 +73,7 @@ func Main(r io.Reader, w io.Writer) int {
 	// and the memory watchdog bound a match instead.
 	regexp2.DefaultOptimizationOptions.MaxBacktrackingStackSize = -1
 	debug.SetMemoryLimit(mem.Run)
-	time.Local = js.Zone // before any run or goroutine reads it
+	time.Local = js.Zone   // before any run or goroutine reads it
 	if !pipe.RaceEnabled { // see pipe.RaceEnabled
 		if err := limitMemory(mem.OS); err != nil {
 			fmt.Fprintln(os.Stderr, "worker: cannot limit memory:", err)

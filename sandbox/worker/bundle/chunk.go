@@ -46,9 +46,19 @@ func LibraryChunk(src *libs.ESMSource, names []string) (string, error) {
 		value = ".default"
 		plugin = src.PluginWrapper("library", names)
 	} else if ns {
-		// The namespace export holds just the names used through it.
-		entry = "import { " + list + " } from " + jsString(src.EntryFor(plain)) + ";\n" +
-			"export { " + list + " };\nexport const " + src.Namespace + " = Object.seal({ " + list + " });\n"
+		// The namespace export holds just the names used through it. Each
+		// is imported under an alias: an export may be named by a reserved
+		// word (zod's z.enum, z.null, z.void, z.instanceof, z.function),
+		// which an import cannot bind and a shorthand property cannot hold.
+		imports, exports, fields := make([]string, len(plain)), make([]string, len(plain)), make([]string, len(plain))
+		for i, n := range plain {
+			alias := fmt.Sprintf("__ns%d", i)
+			imports[i] = n + " as " + alias
+			exports[i] = alias + " as " + n
+			fields[i] = n + ": " + alias
+		}
+		entry = "import { " + strings.Join(imports, ", ") + " } from " + jsString(src.EntryFor(plain)) + ";\n" +
+			"export { " + strings.Join(exports, ", ") + " };\nexport const " + src.Namespace + " = Object.seal({ " + strings.Join(fields, ", ") + " });\n"
 	}
 	res := api.Build(api.BuildOptions{
 		Stdin:            &api.StdinOptions{Contents: entry, Sourcefile: "library-chunk.js", Loader: api.LoaderJS},

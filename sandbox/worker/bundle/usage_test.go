@@ -133,6 +133,40 @@ func TestLibraryChunk(t *testing.T) {
 	fmt.Fprintf(testWriter{t}, "mathjs chunks: mean,std %d bytes; bignumber,mean %d; whole %d", len(small), len(big), len(full))
 }
 
+// TestLibraryChunkReservedWordNames: a namespace member may be named by a
+// reserved word (zod's z.enum, z.null, z.void, z.instanceof, z.function);
+// its chunk binds each under an alias (an import cannot bind "enum").
+func TestLibraryChunkReservedWordNames(t *testing.T) {
+	set, _ := libs.New("")
+	src, ok := set.ESM("zod")
+	if !ok {
+		t.Fatal("no ES module source for zod")
+	}
+	names := []string{"enum", "function", "instanceof", "null", "object", "void", "z"}
+	code, err := LibraryChunk(src, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm := goja.New()
+	v, err := vm.RunString(code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(vm.Set("m", v))
+	got, err := vm.RunString(`Object.keys(m).sort().join() + " | " + Object.keys(m.z).sort().join() + " | " +
+		m.z.enum(["a", "b"]).parse("a") + " " + m.z.null().parse(null) + " " + m.z.instanceof(Date).safeParse(1).success + " " + (m.z.enum === m.enum)`)
+	must(err)
+	want := "enum,function,instanceof,null,object,void,z | enum,function,instanceof,null,object,void | a null false true"
+	if got.String() != want {
+		t.Errorf("chunk evaluates to %q; want %q", got, want)
+	}
+}
+
 type testWriter struct{ t *testing.T }
 
 func (w testWriter) Write(p []byte) (int, error) { w.t.Log(string(p)); return len(p), nil }

@@ -1,6 +1,7 @@
 package js
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -250,4 +251,112 @@ func formatStack(msg string, frames []frame) string {
 		}
 	}
 	return b.String()
+}
+
+// installCaptureStackTrace defines V8's Error.captureStackTrace(target[,
+// constructorOpt]) and Error.stackTraceLimit (10), which Node has: code
+// written for Node builds its error classes with them, and without them a
+// custom error's constructor threw a TypeError in its place (issue 9). The
+// property attributes are V8's (captureStackTrace writable, configurable,
+// not enumerable; stackTraceLimit all three).
+func (e *Runtime) installCaptureStackTrace() {
+	ctor := e.vm.Get("Error").ToObject(e.vm)
+	e.replace(ctor, "captureStackTrace", 2, func(c goja.FunctionCall) goja.Value {
+		e.captureStackTrace(ctor, c.Argument(0), c.Argument(1))
+		return goja.Undefined()
+	})
+	must(ctor.DefineDataProperty("stackTraceLimit", e.vm.ToValue(10), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE))
+}
+
+// captureStackTrace gives target a "stack" data property (writable,
+// configurable, not enumerable), as V8 does: a first line from target's
+// name and message (ErrorUtils::ToString: "Error" for an object with
+// neither; their getters run, as in V8), then the calling frames in
+// goja's format, as an error's own stack, which previews and error events
+// map to the user's files. Frames up to and including the latest call of
+// constructorOpt are left out, and all of them when it is not on the stack
+// (V8's rule); goja's frames name functions only, so it is found by name
+// (esbuild's renamed copies, _AppError or AppError2, count), or, when the
+// caller is a class constructor (goja names none), as that caller. At most
+// Error.stackTraceLimit frames (a number; otherwise none).
+func (e *Runtime) captureStackTrace(ctor *goja.Object, target, constructorOpt goja.Value) {
+	o, ok := target.(*goja.Object)
+	if !ok {
+		e.throw("TypeError", "invalid_argument") // V8's message
+	}
+	frames := e.vm.CaptureCallStack(0, nil)
+	if len(frames) > 0 {
+		frames = frames[1:] // captureStackTrace's own
+	}
+	if fn, ok := constructorOpt.(*goja.Object); ok {
+		if _, callable := goja.AssertFunction(fn); callable {
+			name := ""
+			if v, ok := e.enc.ownData(fn, "name"); ok {
+				name = v.String()
+			}
+			i := slices.IndexFunc(frames, func(f goja.StackFrame) bool { return sameFunction(f.FuncName(), name) })
+			if i < 0 && len(frames) > 0 && frames[0].FuncName() == anonymousFrame {
+				// goja leaves a class constructor's frame unnamed: called
+				// from one, as in the usual captureStackTrace(this, Class),
+				// the caller is the frame to leave out.
+				i = 0
+			}
+			if i < 0 {
+				frames = nil // not on the stack
+			} else {
+				frames = frames[i+1:]
+			}
+		}
+	}
+	limit := 0
+	if v, ok := e.enc.ownData(ctor, "stackTraceLimit"); ok && isNumber(v) {
+		if f := v.ToFloat(); f > 0 {
+			limit = int(min(f, 1<<20))
+		}
+	}
+	frames = frames[:min(len(frames), limit)]
+	var b bytes.Buffer
+	b.WriteString(errorHeader(o))
+	b.WriteByte('\n')
+	for _, f := range frames {
+		b.WriteString("\tat ")
+		f.Write(&b)
+		b.WriteByte('\n')
+	}
+	if err := o.DefineDataProperty("stack", e.vm.ToValue(b.String()), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+		e.throw("TypeError", "Cannot define property stack, object is not extensible")
+	}
+}
+
+// errorHeader is V8's ErrorUtils::ToString of o: name (default "Error")
+// and message (default ""), joined by ": " when both are set.
+func errorHeader(o *goja.Object) string {
+	name, msg := "Error", ""
+	if v := o.Get("name"); v != nil && !goja.IsUndefined(v) {
+		name = v.String()
+	}
+	if v := o.Get("message"); v != nil && !goja.IsUndefined(v) {
+		msg = v.String()
+	}
+	switch {
+	case name == "":
+		return msg
+	case msg == "":
+		return name
+	}
+	return name + ": " + msg
+}
+
+// anonymousFrame is goja's StackFrame.FuncName of a function without a
+// name (a class constructor's among them).
+const anonymousFrame = "<anonymous>"
+
+// sameFunction reports whether a frame's function name is name, also as
+// esbuild renames a binding it must keep apart (a leading underscore, a
+// number at the end).
+func sameFunction(frame, name string) bool {
+	if name == "" {
+		return false
+	}
+	return frame == name || strings.TrimRight(strings.TrimLeft(frame, "_"), "0123456789") == name
 }

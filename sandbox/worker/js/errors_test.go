@@ -92,3 +92,46 @@ console.log(depth, Object.isFrozen(o), Object.isFrozen(host), Object.isFrozen((h
 		t.Errorf("outcome %s logs %q errors %+v; want the deepest level and host.kv frozen", res.Outcome, rec.logs(), rec.errors())
 	}
 }
+
+// TestCaptureStackTrace: an error class built with Error.captureStackTrace
+// (Node's idiom) reports where it was thrown, in the user's file, without
+// the constructor's frame, and its preview lists the user's frames.
+func TestCaptureStackTrace(t *testing.T) {
+	p := newHarness(t, Config{})
+	src := `class AppError extends Error {
+  constructor(msg: string) { super(msg); this.name = "AppError"; Error.captureStackTrace(this, AppError); }
+}
+function inner() {
+  throw new AppError("not allowed");
+}
+try { inner(); } catch (e) { console.log(e); }
+inner();`
+	res, rec := run(t, p, Request{Files: files("src/main.ts", src)})
+	errs := rec.errors()
+	if res.Outcome != OutcomeError || len(errs) != 1 || errs[0].Message != "AppError: not allowed" || errs[0].File != "src/main.ts" || errs[0].Line != 5 {
+		t.Fatalf("outcome %s, errors %+v; want one AppError at src/main.ts:5", res.Outcome, errs)
+	}
+	logs := rec.logs()
+	if len(logs) != 1 || !strings.HasPrefix(logs[0], "AppError: not allowed\n    at inner (src/main.ts:5:") || strings.Contains(logs[0], ":2:") {
+		t.Errorf("logs %q; want the stack from inner, without the constructor's line 2", logs)
+	}
+}
+
+// TestUsingDisposes: `using` and `await using` (TypeScript 5.2, lowered by
+// esbuild) dispose in reverse order with Node 20's Symbol.dispose and
+// Symbol.asyncDispose, also when the block throws.
+func TestUsingDisposes(t *testing.T) {
+	p := newHarness(t, Config{})
+	src := `class Res { constructor(public name: string) { console.log("open", name); } [Symbol.dispose]() { console.log("close", this.name); } }
+class Conn { async [Symbol.asyncDispose]() { await null; console.log("async close"); } }
+function work() { using a = new Res("a"); using b = new Res("b"); console.log("working"); return "done"; }
+console.log(work());
+try { using c = new Res("c"); throw new Error("fail inside"); } catch (e) { console.log("caught", (e as Error).message); }
+{ await using d = new Conn(); console.log("using conn"); }
+console.log(String(Symbol.dispose), String(Symbol.asyncDispose));`
+	res, rec := run(t, p, Request{Files: files("main.ts", src)})
+	want := "open a|open b|working|close b|close a|done|open c|close c|caught fail inside|using conn|async close|Symbol(nodejs.dispose) Symbol(nodejs.asyncDispose)"
+	if got := strings.Join(rec.logs(), "|"); res.Outcome != OutcomeOK || got != want {
+		t.Errorf("outcome %s, logs %q; want %q (errors %+v)", res.Outcome, got, want, rec.errors())
+	}
+}

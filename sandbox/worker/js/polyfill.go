@@ -57,6 +57,7 @@ var lazyNames = []lazyName{
 	{"", "EventTarget", "events", "EventTarget"},
 	{"", "AbortController", "events", "AbortController"},
 	{"", "AbortSignal", "events", "AbortSignal"},
+	{"", "CustomEvent", "events", "CustomEvent"},
 	{"", "structuredClone", "structuredClone", "structuredClone"},
 	{"", "atob", "base64", "atob"},
 	{"", "btoa", "base64", "btoa"},
@@ -262,6 +263,15 @@ func (e *Runtime) installStatics(n need) {
 		}
 		e.poly.groups["asyncIterator"] = ai
 		must(vm.Get("Symbol").ToObject(vm).DefineDataProperty("asyncIterator", sym, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
+	}
+	if n&needDispose != 0 {
+		// Node 20's own symbols for explicit resource management (using,
+		// await using): esbuild's lowering takes Symbol.dispose when it
+		// exists, and a class keys its method with it.
+		sym := vm.Get("Symbol").ToObject(vm)
+		for _, d := range [...]struct{ name, description string }{{"dispose", "nodejs.dispose"}, {"asyncDispose", "nodejs.asyncDispose"}} {
+			must(sym.DefineDataProperty(d.name, goja.NewSymbol(d.description), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
+		}
 	}
 	for _, l := range lazyNames {
 		length, ok := staticLengths[l.holder+"."+l.name]

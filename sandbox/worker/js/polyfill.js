@@ -198,7 +198,19 @@
       abort(reason = undefined) { abort(this.#signal, reason); }
     }
     tag(AbortController, "AbortController");
-    return { Event, EventTarget, AbortSignal, AbortController };
+
+    // CustomEvent (WHATWG DOM), a global since Node 19.
+    class CustomEvent extends Event {
+      #detail;
+      constructor(type, init = undefined) {
+        if (arguments.length === 0) throw new TypeError('The "type" argument must be specified');
+        super(type, init);
+        this.#detail = init?.detail ?? null;
+      }
+      get detail() { return this.#detail; }
+    }
+    tag(CustomEvent, "CustomEvent");
+    return { Event, EventTarget, AbortSignal, AbortController, CustomEvent };
   };
 
   // --- structuredClone (HTML, StructuredSerialize) ---------------------------

@@ -356,6 +356,9 @@ func (e *Runtime) install(n need) {
 	if n&needJSONParse != 0 {
 		e.installJSONParse()
 	}
+	if n&needCaptureStack != 0 {
+		e.installCaptureStackTrace()
+	}
 	if !e.consoleSet || n&needConsole != 0 {
 		// Every run has a console, with the methods its program may reach
 		// (all of them once it may list them). More methods later (a job

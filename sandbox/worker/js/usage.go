@@ -66,7 +66,9 @@ const (
 	needPromiseAny                      // Promise.any (its AggregateError's message)
 	needJSONParse                       // JSON.parse (V8's syntax error messages: jsonerr.go)
 	needFromAsync                       // Array.fromAsync
+	needCaptureStack                    // Error.captureStackTrace, Error.stackTraceLimit (errors.go)
 	needAsyncIterator                   // Symbol.asyncIterator
+	needDispose                         // Symbol.dispose, Symbol.asyncDispose
 	needSetTimeout
 	needSetInterval
 	needClearTimeout
@@ -98,11 +100,11 @@ const (
 // needAdditions are the Node-compatibility additions (issue 9); the rest of
 // needAll are the runtime's own globals.
 const needAdditions = needStringGuards | needSortGuard | needBigIntGuards | needApplyGuards | needNativeToString |
-	needRegExp | needLocale | needPolyfills | needJSONParse
+	needRegExp | needLocale | needPolyfills | needJSONParse | needCaptureStack
 
 // needPolyfills are the additions that may evaluate polyfill code.
 const needPolyfills = needGlobalHolder | needStringHolder | needIteratorHolder | needGroupBy | needWithResolvers | needPromiseAny |
-	needFromAsync | needAsyncIterator
+	needFromAsync | needAsyncIterator | needDispose
 
 // needNatives are the additions (and globals) that hold functions
 // Function.prototype.toString must print as native (markNative).
@@ -122,9 +124,10 @@ var needByName = sync.OnceValue(func() map[string]need {
 		"toLocaleString": needLocale, "toLocaleDateString": needLocale, "toLocaleTimeString": needLocale,
 		"localeCompare": needLocale, "toLocaleUpperCase": needLocale, "toLocaleLowerCase": needLocale,
 		"groupBy": needGroupBy, "withResolvers": needWithResolvers, "any": needPromiseAny, "fromAsync": needFromAsync,
-		"parse":         needJSONParse,
-		"asyncIterator": needAsyncIterator,
-		"setTimeout":    needSetTimeout, "setInterval": needSetInterval,
+		"parse":             needJSONParse,
+		"captureStackTrace": needCaptureStack, "stackTraceLimit": needCaptureStack,
+		"asyncIterator": needAsyncIterator, "dispose": needDispose, "asyncDispose": needDispose,
+		"setTimeout": needSetTimeout, "setInterval": needSetInterval,
 		"clearTimeout": needClearTimeout, "clearInterval": needClearInterval,
 		"queueMicrotask": needQueueMicrotask, "performance": needPerformance, "crypto": needCrypto,
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/ast"
 
 	"github.com/playground-dev/playground/sandbox/pipe"
 	"github.com/playground-dev/playground/sandbox/worker/bundle"
@@ -63,6 +64,9 @@ func (e *Runtime) reportException(ex *goja.Exception) {
 	if o, ok := ex.Value().(*goja.Object); ok && len(frames) == 0 && e.goThrown[o] {
 		frames = e.fixFrames(parseStack(capStack(e.enc.stackString(o))))
 	}
+	if o, ok := ex.Value().(*goja.Object); ok && o.ClassName() == "Error" {
+		frames = e.constructorFrames(frames)
+	}
 	if len(frames) > 0 {
 		er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column
 		er.Stack = formatStack(er.Message, frames)
@@ -87,7 +91,7 @@ func (e *Runtime) reportThrown(v goja.Value, inPromise bool) {
 		// no snippet code.
 		s := capStack(e.enc.stackString(o))
 		if s != "" {
-			frames := e.fixFrames(parseStack(s))
+			frames := e.userStack(parseStack(s))
 			if len(frames) > 0 {
 				er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column
 				er.Stack = formatStack(er.Message, frames)
@@ -251,6 +255,53 @@ func formatStack(msg string, frames []frame) string {
 		}
 	}
 	return b.String()
+}
+
+// span is where a node of a program is, in the user's file (through the
+// bundle's source map), its columns as frames count them.
+type span struct {
+	file               string
+	line, column       int
+	endLine, endColumn int
+}
+
+// spanOf is n's span in tree.
+func spanOf(tree *ast.Program, n ast.Node) span {
+	from, to := tree.File.Position(int(n.Idx0())), tree.File.Position(int(n.Idx1()))
+	file, _ := strings.CutPrefix(from.Filename, bundle.FileNamespace+":")
+	return span{file: file, line: from.Line, column: from.Column, endLine: to.Line, endColumn: to.Column}
+}
+
+// holds reports whether f is inside s.
+func (s span) holds(f frame) bool {
+	after := f.line > s.line || f.line == s.line && f.column >= s.column
+	before := f.line < s.endLine || f.line == s.endLine && f.column <= s.endColumn
+	return f.file == s.file && after && before
+}
+
+// userStack is an error's frames as the user reads them: script mode's
+// entry columns fixed (fixFrames), its classes' constructors left out
+// (constructorFrames).
+func (e *Runtime) userStack(frames []frame) []frame {
+	return e.constructorFrames(e.fixFrames(frames))
+}
+
+// constructorFrames drops the leading frames of an error's stack that are
+// its classes' constructors calling super(…). V8 leaves them out (Error's
+// constructor captures the stack above new.target's frame), so Node reports
+// `throw new HttpError(404)` where it is thrown; goja keeps them, and the
+// error pointed at super(msg) inside the class. goja names no constructor
+// frame, so they are found by position: the program's super calls
+// (Compile). At least one frame is kept.
+func (e *Runtime) constructorFrames(frames []frame) []frame {
+	s := summaryOf(e.program)
+	if s == nil {
+		return frames
+	}
+	for len(frames) > 1 && slices.ContainsFunc(s.supers, func(sp span) bool { return sp.holds(frames[0]) }) {
+		frames = frames[1:]
+	}
+	return frames
 }
 
 // installCaptureStackTrace defines V8's Error.captureStackTrace(target[,

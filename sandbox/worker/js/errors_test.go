@@ -135,3 +135,38 @@ console.log(String(Symbol.dispose), String(Symbol.asyncDispose));`
 		t.Errorf("outcome %s, logs %q; want %q (errors %+v)", res.Outcome, got, want, rec.errors())
 	}
 }
+
+// TestErrorClassReportsThrowSite: an error made by a class whose
+// constructors call super(…) is reported where it was made, as Node
+// reports it (V8 leaves the constructors out of the stack), also when the
+// class is in another file and derives from another class; a class
+// without its own constructor adds no frame to leave out.
+func TestErrorClassReportsThrowSite(t *testing.T) {
+	p := newHarness(t, Config{})
+	errs := `export class Base extends Error {
+  constructor(msg: string) { super(msg); this.name = new.target.name; }
+}
+export class HttpError extends Base {
+  constructor(public status: number, msg: string) {
+    super(msg);
+  }
+}
+export class Plain extends Error {}
+`
+	for _, c := range []struct{ main, file string; line int; logs string }{
+		{"import { HttpError } from './errors';\nconsole.log('before');\nthrow new HttpError(404, 'Not Found');", "src/main.ts", 3, ""},
+		{"import { HttpError } from './errors';\nfunction load() {\n  return new HttpError(500, 'boom');\n}\nconst e = load();\nconsole.log(e.stack.includes('errors'), e);\nthrow e;", "src/main.ts", 3, "at load (src/main.ts:3:"},
+		{"import { Plain } from './errors';\n[1].forEach(() => {\n  throw new Plain('p');\n});", "src/main.ts", 3, ""},
+	} {
+		res, rec := run(t, p, Request{Files: files("src/main.ts", c.main, "src/errors.ts", errs)})
+		got := rec.errors()
+		if res.Outcome != OutcomeError || len(got) != 1 || got[0].File != c.file || got[0].Line != c.line || strings.Contains(got[0].Stack, "errors.ts") {
+			t.Errorf("%q: outcome %s, errors %+v; want one at %s:%d with no frame in errors.ts", c.main, res.Outcome, got, c.file, c.line)
+		}
+		if c.logs != "" {
+			if logs := strings.Join(rec.logs(), "|"); !strings.Contains(logs, c.logs) || strings.Contains(logs, "errors.ts") {
+				t.Errorf("%q: logs %q; want the preview's stack from %q, without errors.ts", c.main, logs, c.logs)
+			}
+		}
+	}
+}

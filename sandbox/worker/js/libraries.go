@@ -220,6 +220,8 @@ func Compile(code string) (*goja.Program, error) {
 	unfold := bigIntLiteral.MatchString(code) && (strings.Contains(code, "**") || strings.Contains(code, "<<") || strings.Contains(code, ">>"))
 	u := &usage{}
 	rel := &relationalFix{src: code, tree: tree}
+	var supers []span // super(…) calls: constructorFrames
+	findSupers := strings.Contains(code, "super")
 	var reErr error
 	walkAST(tree, func(n any) bool {
 		more := true
@@ -229,6 +231,11 @@ func Compile(code string) (*goja.Program, error) {
 			more = rewriteRE || unfold
 		}
 		rel.visit(n)
+		if c, ok := n.(*ast.CallExpression); ok && findSupers {
+			if _, ok := c.Callee.(*ast.SuperExpression); ok {
+				supers = append(supers, spanOf(tree, c))
+			}
+		}
 		if rewriteRE && reErr == nil {
 			if re, ok := n.(*ast.RegExpLiteral); ok {
 				reErr = rewriteRegExpLiteral(re)
@@ -249,7 +256,9 @@ func Compile(code string) (*goja.Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	remember(prg, u.result())
+	sum := u.result()
+	sum.supers = supers
+	remember(prg, sum)
 	return prg, nil
 }
 

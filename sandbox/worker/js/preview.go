@@ -110,6 +110,9 @@ type encoder struct {
 	vm  *goja.Runtime
 	b   *builtins
 	lim pipe.PreviewLimits
+	// rt, when set, makes an error's frames the user's, as error events
+	// show them (Runtime.userStack).
+	rt *Runtime
 	// json selects the facts/output form: plain objects and arrays as JSON
 	// objects and arrays, tags only for what JSON cannot hold.
 	json bool
@@ -403,7 +406,11 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 		head := errorHead(name, msg, e.constructorName(o))
 		// goja's stack names the bundle's namespaces and bytecode offsets;
 		// show the user's frames instead, as error events do.
-		t := tagged{"$t": "error", "name": name, "message": msg, "stack": e.str(formatStack(head, parseStack(capStack(e.stackString(o)))))}
+		frames := parseStack(capStack(e.stackString(o)))
+		if e.rt != nil {
+			frames = e.rt.userStack(frames)
+		}
+		t := tagged{"$t": "error", "name": name, "message": msg, "stack": e.str(formatStack(head, frames))}
 		if !e.json && depth < e.lim.Depth {
 			e.ancestors = append(e.ancestors, o)
 			e.paths = append(e.paths, path)

@@ -122,6 +122,7 @@ type Runtime struct {
 	consoleSet    bool
 	deterministic bool
 	useHost       bool                  // the program may call a host function (mayCallHost)
+	program       *goja.Program         // the run's (Execute), for its summary (usage.go)
 	goThrown      map[*goja.Object]bool // errors the runtime's Go code threw (throw)
 	rejections    []*goja.Promise       // rejected without a handler, to report after the current task
 }
@@ -187,6 +188,7 @@ func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pip
 	stopWatch := context.AfterFunc(ctx, func() { e.vm.Interrupt(e.interruptCause(ctx)) })
 	defer stopWatch()
 
+	e.program = j.Program
 	e.useHost = e.mayCallHost(summaryOf(j.Program))
 	if e.useHost {
 		// Host replies are parsed while snippet code runs: find JSON.parse
@@ -304,7 +306,7 @@ func (e *Runtime) setup(j Job) {
 		vm.SetTimeSource(func() time.Time { return e.clock.base.Add(e.clock.elapsed) })
 	}
 	e.b = e.newBuiltins()
-	e.enc = encoder{vm: vm, b: &e.b, lim: e.lim.PreviewLimits}
+	e.enc = encoder{vm: vm, b: &e.b, lim: e.lim.PreviewLimits, rt: e}
 	e.jsonEn = encoder{vm: vm, b: &e.b, lim: jsonLimits, json: true}
 	vm.SetPromiseRejectionTracker(func(p *goja.Promise, op goja.PromiseRejectionOperation) {
 		if op == goja.PromiseRejectionReject {

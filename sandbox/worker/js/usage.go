@@ -183,6 +183,9 @@ type summary struct {
 	// idents are the identifiers the program spells, sorted: a host global
 	// (Job.Globals) it does not spell is not defined (hostObject).
 	idents []string
+	// supers are the program's super(…) calls, in the user's files
+	// (constructorFrames). Kept for every program, dynamic or not.
+	supers []span
 	// numeric are the names the program's computed keys rely on being
 	// numbery (numeric.go), sorted: other code of the run (a library)
 	// that spells one could set a global of that name.

@@ -153,7 +153,11 @@ export class HttpError extends Base {
 }
 export class Plain extends Error {}
 `
-	for _, c := range []struct{ main, file string; line int; logs string }{
+	for _, c := range []struct {
+		main, file string
+		line       int
+		logs       string
+	}{
 		{"import { HttpError } from './errors';\nconsole.log('before');\nthrow new HttpError(404, 'Not Found');", "src/main.ts", 3, ""},
 		{"import { HttpError } from './errors';\nfunction load() {\n  return new HttpError(500, 'boom');\n}\nconst e = load();\nconsole.log(e.stack.includes('errors'), e);\nthrow e;", "src/main.ts", 3, "at load (src/main.ts:3:"},
 		{"import { Plain } from './errors';\n[1].forEach(() => {\n  throw new Plain('p');\n});", "src/main.ts", 3, ""},

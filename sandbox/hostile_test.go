@@ -353,3 +353,42 @@ func TestOneTimeoutError(t *testing.T) {
 		t.Errorf("errors %+v; want one TIMEOUT", errs)
 	}
 }
+
+// TestDeepNativeRecursion: recursion that passes through Go at every level
+// (a conversion calling valueOf, a getter, a Proxy trap) reaches the JS
+// call-stack cap (pipe.Limits.MaxCallStack, about Node's depth) well inside
+// the worker's Go stack: it ends as the RangeError, or at its deadline
+// while the overflow unwinds (goja re-panics at every Go frame, which costs
+// seconds at that depth), never as a Go stack overflow.
+func TestDeepNativeRecursion(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 1, DefaultTimeout: 2 * time.Second, MaxTimeout: time.Minute})
+	crashes := p.Stats().Crashes
+	for name, src := range map[string]string{
+		"valueOf":    "const objs: any[] = []; for (let i = 0; i < 20000; i++) objs.push({ valueOf() { return i === 0 ? 0 : +objs[i - 1] + 1; } }); console.log(+objs[19999]);",
+		"getter":     "const o = { n: 20000, get deep(): number { return this.n-- > 0 ? this.deep : 0; } }; console.log(o.deep);",
+		"proxy trap": "const p: any = new Proxy({}, { get(t: any, k) { t.n = (t.n || 0) + 1; return t.n < 20000 ? p.x : t.n; } }); console.log(p.x);",
+		"toString":   "function g(n: number): string { return n === 0 ? '' : String({ toString() { return g(n - 1); } }); } console.log(g(20000).length);",
+		"array map":  "function f(n: number): number { return n === 0 ? 0 : [n].map((x) => f(x - 1))[0] + 1; } console.log(f(20000));",
+	} {
+		t.Run(name, func(t *testing.T) {
+			res, rec := run(t, p, Request{Files: files("main.ts", src)})
+			errs := rec.errors()
+			switch res.Outcome {
+			case OutcomeError:
+				if len(errs) != 1 || errs[0].Message != "RangeError: Maximum call stack size exceeded" {
+					t.Errorf("errors %+v; want the RangeError", errs)
+				}
+			case OutcomeTimeout:
+			default:
+				t.Errorf("outcome %s (errors %+v); want error or timeout", res.Outcome, errs)
+			}
+			next, rec := run(t, p, Request{Files: files("main.ts", "console.log('next')")})
+			if next.Outcome != OutcomeOK || len(rec.logs()) != 1 {
+				t.Errorf("next run: outcome %s logs %q; want ok [next]", next.Outcome, rec.logs())
+			}
+		})
+	}
+	if c := p.Stats().Crashes; c != crashes {
+		t.Errorf("%d worker crashes; want none", c-crashes)
+	}
+}

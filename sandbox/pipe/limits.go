@@ -16,7 +16,12 @@ type Limits struct {
 	// MaxTimers caps the timers pending at once.
 	MaxTimers int `json:"maxTimers"`
 	// MaxCallStack caps the JS call stack depth, in frames; deeper recursion
-	// ends the task with a RangeError.
+	// ends the task with a RangeError. The default, 12,000, is about the
+	// depth Node 20 reaches with a small function (≈10,800 frames in V8's
+	// default 984 KiB stack), so recursive code written for Node runs; goja
+	// counts Go functions on the way as frames too, which keeps recursion
+	// through conversions, getters and traps (Go stack at every level)
+	// well inside the worker's Go stack (TestDeepNativeRecursion).
 	MaxCallStack int `json:"maxCallStack"`
 	// MaxHostCalls caps the host calls of one run.
 	MaxHostCalls int `json:"maxHostCalls"`
@@ -46,7 +51,7 @@ func DefaultLimits() Limits {
 		MaxOutputBytes: 1 << 20,
 		MaxEvents:      10_000,
 		MaxTimers:      10_000,
-		MaxCallStack:   2_000,
+		MaxCallStack:   12_000,
 		MaxHostCalls:   1_000,
 		MaxFactsBytes:  256 << 10,
 		PreviewLimits:  PreviewLimits{Depth: 5, Keys: 100, String: 10_000},

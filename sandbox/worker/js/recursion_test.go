@@ -60,3 +60,19 @@ console.log(new A().p, A.s, new A().has(new A()), o.a?.b ?? "none", String(big),
 		t.Errorf("logs = %q; want %q", got, want)
 	}
 }
+
+// TestRecursionAsDeepAsNode: plain recursion goes as deep as Node 20's
+// default stack allows for a small function (≈10,800 frames), so an
+// algorithm written for Node (a recursive walk of a 10,000-node list)
+// runs.
+func TestRecursionAsDeepAsNode(t *testing.T) {
+	p := newHarness(t, Config{})
+	res, rec := run(t, p, Request{Files: files("main.ts", `type Node = { next: Node | null };
+let list: Node | null = null;
+for (let i = 0; i < 10000; i++) list = { next: list };
+function length(n: Node | null): number { return n === null ? 0 : 1 + length(n.next); }
+console.log(length(list));`)})
+	if res.Outcome != OutcomeOK || strings.Join(rec.logs(), "|") != "10000" {
+		t.Errorf("outcome %s, logs %q, errors %+v; want 10000", res.Outcome, rec.logs(), rec.errors())
+	}
+}

@@ -228,10 +228,27 @@ func (c *console) dir(v, options goja.Value) {
 			}
 		}
 	}
-	p := c.e.enc.encodeBudget(v, c.budget()/2)
+	budget := c.budget() / 2 // the text repeats what the preview holds
+	if depth < c.e.enc.lim.Depth {
+		p := c.e.enc.encodeBudget(v, budget)
+		in := inspector{depth: depth, breakLength: inspectBreakLength}
+		c.emit("log", in.value(p, 0), []json.RawMessage{mustJSON(p)})
+		return
+	}
+	// The preview (the event's args) stops at hello.limits' depth; the
+	// text shows what was asked, as deep as maxDirDepth, from a deeper
+	// encoding within the same byte budget.
+	p := c.e.enc.encodeBudget(v, budget/2)
+	deep := c.e.enc
+	deep.lim.Depth = min(depth, maxDirDepth) + 1
+	shown := deep.encodeBudget(v, budget/2)
 	in := inspector{depth: depth, breakLength: inspectBreakLength}
-	c.emit("log", in.value(p, 0), []json.RawMessage{mustJSON(p)})
+	c.emit("log", in.value(shown, 0), []json.RawMessage{mustJSON(p)})
 }
+
+// maxDirDepth bounds console.dir's depth (null and Infinity included), as
+// the JSON encoder's: a value nested deeper shows as cut there.
+const maxDirDepth = 1000
 
 // isNumber reports whether v is a number primitive.
 func isNumber(v goja.Value) bool {

@@ -56,7 +56,8 @@ const isNumeric = (p) => typeof p === "number" || (p !== null && typeof p === "o
 const width = (s) => [...s].reduce((n, c) => n + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]/u.test(c) ? 2 : /\p{Mn}|\p{Me}|\p{Cf}/u.test(c) ? 0 : 1), 0);
 
 class Inspector {
-  constructor() {
+  constructor(depth = DEPTH) {
+    this.depth = depth;
     this.indent = 0;
     this.current = 0;
   }
@@ -78,7 +79,7 @@ class Inspector {
         const base = functionText(p);
         const props = Object.entries(p.props || {});
         if (props.length === 0) return base;
-        if (recurse > DEPTH) return "[Function]";
+        if (recurse > this.depth) return "[Function]";
         recurse++;
         this.current = recurse;
         const out = props.map(([k, v]) => this.entry(k, v, recurse));
@@ -100,7 +101,7 @@ class Inspector {
         const entries = p.entries ?? [];
         const open = `Map(${shown(entries)}) {`;
         if (entries.length === 0) return open + "}";
-        if (recurse > DEPTH) return "[Map]";
+        if (recurse > this.depth) return "[Map]";
         recurse++;
         this.current = recurse;
         this.indent += 2;
@@ -134,7 +135,7 @@ class Inspector {
     const hasErrors = "errors" in p;
     if (props.length === 0 && !hasCause && !hasErrors) return base;
     if (ref) base = `${ref} ${base}`;
-    if (recurse > DEPTH) return base;
+    if (recurse > this.depth) return base;
     recurse++;
     this.current = recurse;
     const out = props.map(([k, v]) => this.entry(k, v, recurse));
@@ -148,7 +149,7 @@ class Inspector {
   // key: value, as inspect appends them.
   list(items, ref, open, close, cut, arrayLike, recurse, extras = []) {
     if (items.length === 0 && extras.length === 0) return open + close;
-    if (recurse > DEPTH) return cut;
+    if (recurse > this.depth) return cut;
     recurse++;
     this.current = recurse;
     let numeric = true;
@@ -169,7 +170,7 @@ class Inspector {
 
   props(entries, ref, prefix, cut, recurse) {
     if (entries.length === 0) return prefix + "{}";
-    if (recurse > DEPTH) return cut;
+    if (recurse > this.depth) return cut;
     recurse++;
     this.current = recurse;
     const out = [];
@@ -336,7 +337,10 @@ export function format(args) {
     j++;
     const arg = args[i++];
     switch (spec) {
-      case "s": out += render(arg, true); break;
+      // Node's %s inspects an object at depth 0 (its own toString, which
+      // the preview cannot tell, makes the runtime's text differ: the page
+      // then shows that text).
+      case "s": out += arg !== null && typeof arg === "object" && !["undefined", "bigint", "symbol", "number", "function"].includes(arg.$t) ? new Inspector(0).value(arg, 0) : render(arg, true); break;
       case "d": case "i": case "f": out += numeric(spec, arg); break;
       case "o": case "O": out += render(arg); break;
       case "c": break;

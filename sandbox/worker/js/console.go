@@ -192,7 +192,7 @@ func (c *console) print(level string, args []goja.Value, head, suffix string) {
 	}
 	text := formatLine(&c.e.b, previews, args, func(v goja.Value) string {
 		return jsonText(c.e, c.e.jsonEn.encodeBudget(v, max(budget/2, 1024)))
-	})
+	}, c.e.formatString)
 	switch {
 	case head == "":
 	case text == "":
@@ -280,7 +280,7 @@ func (c *console) emit(level, text string, args []json.RawMessage) {
 
 // formatLine joins previews the way console.log does, applying printf-style
 // specifiers when the first argument is a string that holds them.
-func formatLine(b *builtins, previews []any, args []goja.Value, asJSON func(goja.Value) string) string {
+func formatLine(b *builtins, previews []any, args []goja.Value, asJSON func(goja.Value) string, asString func(goja.Value, any) string) string {
 	if len(previews) == 0 {
 		return ""
 	}
@@ -309,7 +309,7 @@ func formatLine(b *builtins, previews []any, args []goja.Value, asJSON func(goja
 			arg := previews[i]
 			switch spec {
 			case 's':
-				sb.WriteString(render(arg, true))
+				sb.WriteString(asString(args[i], arg))
 			case 'd', 'i', 'f':
 				sb.WriteString(formatNumeric(b, spec, args[i]))
 			case 'o', 'O':
@@ -498,4 +498,21 @@ func mustJSON(v any) json.RawMessage {
 		return json.RawMessage(`null`)
 	}
 	return b
+}
+
+// formatString is %s of v (p its preview), as Node's util.format: a
+// function is String(fn); an object whose toString is its own or its
+// class's (not a built-in's) is String(obj), which runs that toString, as
+// Node does; any other object is inspected at depth 0 ("{ a: [Object] }");
+// a primitive prints as console.log prints it.
+func (e *Runtime) formatString(v goja.Value, p any) string {
+	o, ok := v.(*goja.Object)
+	if !ok {
+		return render(p, true)
+	}
+	if _, fn := goja.AssertFunction(o); fn || !e.enc.builtInToString(o) {
+		return o.ToString().String()
+	}
+	in := inspector{depth: 0, breakLength: inspectBreakLength}
+	return in.value(p, 0)
 }

@@ -1112,6 +1112,53 @@ func (e *encoder) lookup(o *goja.Object, key goja.Value) (desc, on *goja.Object,
 	return nil, nil, true
 }
 
+// builtInToString reports whether o's toString is a built-in's, as Node's
+// hasBuiltInToString (lib/internal/util/inspect.js) decides it for %s:
+// true when o has no toString function, false when o has its own, else
+// whether the prototype that holds it has a constructor named as one of
+// the global built-ins. It reads descriptors only: no snippet code runs
+// (a Proxy, or a getter where toString is, counts as built-in: inspected).
+func (e *encoder) builtInToString(o *goja.Object) bool {
+	desc, on, ok := e.lookup(o, e.vm.ToValue("toString"))
+	if !ok || desc == nil {
+		return true
+	}
+	v, data := descValue(desc)
+	if _, fn := goja.AssertFunction(v); !data || !fn {
+		return true
+	}
+	if on == o {
+		return false
+	}
+	c, ok := e.ownData(on, "constructor")
+	if !ok {
+		return false
+	}
+	co, ok := c.(*goja.Object)
+	if !ok {
+		return false
+	}
+	name, ok := e.ownData(co, "name")
+	return ok && builtInConstructors[name.String()]
+}
+
+// builtInConstructors are the names of the runtime's global constructors
+// and namespaces (Node's builtInObjects: the global names that start with
+// a capital letter).
+var builtInConstructors = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range []string{"Object", "Function", "Array", "Number", "Boolean", "String", "Symbol", "Date", "Promise", "RegExp",
+		"Error", "AggregateError", "EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError", "URIError",
+		"JSON", "Math", "Intl", "ArrayBuffer", "DataView", "Uint8Array", "Int8Array", "Uint16Array", "Int16Array", "Uint32Array",
+		"Int32Array", "Float32Array", "Float64Array", "Uint8ClampedArray", "BigUint64Array", "BigInt64Array", "Map", "BigInt",
+		"Set", "WeakMap", "WeakSet", "Proxy", "Reflect", "FinalizationRegistry", "WeakRef", "Iterator",
+		"URL", "URLSearchParams", "TextEncoder", "TextDecoder", "AbortController", "AbortSignal", "EventTarget", "Event",
+		"CustomEvent", "DOMException"} {
+		m[n] = true
+	}
+	return m
+}()
+
 func (e *encoder) hasOwn(o *goja.Object, name string) bool {
 	d, err := e.b.getDescriptor(goja.Undefined(), o, e.vm.ToValue(name))
 	return err == nil && !goja.IsUndefined(d)

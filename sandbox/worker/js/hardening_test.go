@@ -64,8 +64,10 @@ func TestPreviewRunsNoSnippetCode(t *testing.T) {
 			[]string{"{ x: [Getter/Setter], y: [Getter], z: [Setter] }"}, ""},
 		{"numeric specifiers call no valueOf", `console.log('%d|%i|%f', {valueOf(){console.log('VALUEOF');return 1}}, {toString(){console.log('TOSTRING');return '1'}}, {[Symbol.toPrimitive](){console.log('PRIM');return 1}})`,
 			[]string{"NaN|NaN|NaN"}, ""},
-		{"%s and %o call nothing", `const o = {toString(){console.log('TOSTRING')}, toJSON(){console.log('TOJSON')}, inspect(){console.log('INSPECT')}}; console.log('%s %o %O', o, o, o)`,
-			[]string{"{\n  toString: [Function: toString],\n  toJSON: [Function: toJSON],\n  inspect: [Function: inspect]\n} {\n  toString: [Function: toString],\n  toJSON: [Function: toJSON],\n  inspect: [Function: inspect]\n} {\n  toString: [Function: toString],\n  toJSON: [Function: toJSON],\n  inspect: [Function: inspect]\n}"}, ""},
+		// %s calls an object's own toString, as Node's util.format does
+		// (console_format_s); %o and %O call nothing.
+		{"%o and %O call nothing", `const o = {toString(){console.log('TOSTRING')}, toJSON(){console.log('TOJSON')}, inspect(){console.log('INSPECT')}}; console.log('%s %o %O', o, o, o)`,
+			[]string{"TOSTRING", "undefined {\n  toString: [Function: toString],\n  toJSON: [Function: toJSON],\n  inspect: [Function: inspect]\n} {\n  toString: [Function: toString],\n  toJSON: [Function: toJSON],\n  inspect: [Function: inspect]\n}"}, ""},
 		{"proxy traps", `const p = new Proxy({a:1,b:2}, {get(){console.log('GET')}, ownKeys(){console.log('KEYS'); return []}, getOwnPropertyDescriptor(){console.log('DESC')}, getPrototypeOf(){console.log('PROTO'); return null}}); console.log(p); console.table([p]); console.dir(p)`,
 			[]string{"{ a: 1, b: 2 }", "┌─────────┬───┬───┐\n│ (index) │ a │ b │\n├─────────┼───┼───┤\n│ 0       │ 1 │ 2 │\n└─────────┴───┴───┘", "{ a: 1, b: 2 }"}, ""},
 		{"getter tag is not called", `class T { get [Symbol.toStringTag]() { console.log('TAG'); return 'x' } }; console.log(new T(), Object.defineProperty([1], 'g', { get() { console.log('GETTER') }, enumerable: true }))`,

@@ -55,6 +55,10 @@ const isNumeric = (p) => typeof p === "number" || (p !== null && typeof p === "o
 // width counts terminal columns roughly as Node's getStringWidth: East Asian wide characters two.
 const width = (s) => [...s].reduce((n, c) => n + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]/u.test(c) ? 2 : /\p{Mn}|\p{Me}|\p{Cf}/u.test(c) ? 0 : 1), 0);
 
+// collectionOpen is how a Map or Set (base) of n entries opens, and how it
+// prints past the depth; a subclass is "Registry(2) [Map] {" and [Registry].
+const collectionOpen = (p, base, n) => (p.class ? [`${p.class}(${n}) [${base}] {`, `[${p.class}]`] : [`${base}(${n}) {`, `[${base}]`]);
+
 class Inspector {
   constructor(depth = DEPTH) {
     this.depth = depth;
@@ -96,12 +100,15 @@ class Inspector {
         const open = p.class ? `${p.class}(${p.length}) [` : "[";
         return this.list(p.items ?? [], ref, open, "]", p.class ? `[${p.class}]` : "[Array]", true, recurse, Object.entries(p.props || {}));
       }
-      case "set": return this.list(p.values ?? [], ref, `Set(${shown(p.values ?? [])}) {`, "}", "[Set]", false, recurse);
+      case "set": {
+        const [open, cut] = collectionOpen(p, "Set", shown(p.values ?? []));
+        return this.list(p.values ?? [], ref, open, "}", cut, false, recurse);
+      }
       case "map": {
         const entries = p.entries ?? [];
-        const open = `Map(${shown(entries)}) {`;
+        const [open, cut] = collectionOpen(p, "Map", shown(entries));
         if (entries.length === 0) return open + "}";
-        if (recurse > this.depth) return "[Map]";
+        if (recurse > this.depth) return cut;
         recurse++;
         this.current = recurse;
         this.indent += 2;

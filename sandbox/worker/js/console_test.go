@@ -27,6 +27,10 @@ const sparse = [1, , , 4];
 sparse[10] = 11;
 console.log("plain", 1, -0, NaN, Infinity, 12n, true, null, undefined, Symbol("s"));
 console.info("%s is %d years and %i days, %f%%, %o %O %c!", "Ann", 42.9, 7.8, 1.5, [1], { a: { b: 2 } }, "color: red");
+class Stack extends Array<number> {}
+class Registry extends Map<string, unknown> {}
+class Tags extends Set<string> {}
+console.log("subclasses", Stack.from([1, 2]), new Registry([["a", { n: [1] }]]), new Registry(), new Tags(["x"]), [[new Registry([["deep", 1]])]], [[[Stack.of(1)]]]);
 console.log("%s and %s, %s %s %s", { a: { b: 1 }, s: "x" }, [1, [2, [3]]], new Map([[1, { m: 1 }]]), -0, 12n);
 console.warn("objects", { a: 1, "b-c": [1, 2, { d: "x" }] }, new Point(), Object.create(null));
 console.error("collections", new Map<any, any>([["k", 1], [{ o: 1 }, [2]]]), new Set([1, "two"]), sparse);

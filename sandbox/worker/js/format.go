@@ -183,15 +183,16 @@ func (in *inspector) tagged(x tagged, ref string, recurse int) string {
 		return in.list(items, extras, ref, open, "]", cut, true, recurse)
 	case "set":
 		values, _ := x["values"].([]any)
-		return in.list(values, nil, ref, fmt.Sprintf("Set(%d) {", countShown(values)), "}", "[Set]", false, recurse)
+		open, cut := collectionOpen(x, "Set", countShown(values))
+		return in.list(values, nil, ref, open, "}", cut, false, recurse)
 	case "map":
 		entries, _ := x["entries"].([]any)
-		open := fmt.Sprintf("Map(%d) {", countShown(entries))
+		open, cut := collectionOpen(x, "Map", countShown(entries))
 		if len(entries) == 0 {
 			return open + "}"
 		}
 		if recurse > in.depth {
-			return "[Map]"
+			return cut
 		}
 		recurse++
 		in.currentDepth = recurse
@@ -223,6 +224,16 @@ func (in *inspector) tagged(x tagged, ref string, recurse int) string {
 		return in.props(props, ref, prefix, cut, recurse)
 	}
 	return "[" + t + "]"
+}
+
+// collectionOpen is how a Map or Set (base) of n entries opens, and how it
+// prints past the depth: "Map(2) {" and [Map], or for a subclass
+// "Registry(2) [Map] {" and [Registry].
+func collectionOpen(x tagged, base string, n int) (open, cut string) {
+	if c, _ := x["class"].(string); c != "" {
+		return fmt.Sprintf("%s(%d) [%s] {", c, n, base), "[" + c + "]"
+	}
+	return fmt.Sprintf("%s(%d) {", base, n), "[" + base + "]"
 }
 
 // functionBase is how inspect names a function (getFunctionBase,

@@ -613,7 +613,12 @@ func (e *encoder) typedArray(o *goja.Object, depth int) any {
 // cut is the preview of an object past the depth cap.
 func (e *encoder) cut(o *goja.Object, class string) any {
 	if class == "Array" {
-		return tagged{"$t": "array", "items": []any{tagged{"$t": "more", "count": e.arrayLength(o)}}}
+		n := e.arrayLength(o)
+		t := e.subclass(tagged{"$t": "array", "items": []any{tagged{"$t": "more", "count": n}}}, o, "Array")
+		if t["class"] != nil {
+			t["length"] = n
+		}
+		return t
 	}
 	keys := e.enumerableKeys(o)
 	return tagged{"$t": "object", "class": e.classLabel(o, class), "props": object{{Key: "…", Value: tagged{"$t": "more", "count": len(keys)}}}}
@@ -722,6 +727,10 @@ func (e *encoder) array(o *goja.Object, path string, depth int) any {
 		return items
 	}
 	t := tagged{"$t": "array", "items": items}
+	e.subclass(t, o, "Array")
+	if t["class"] != nil {
+		t["length"] = n
+	}
 	if n <= arrayExtrasScan {
 		if props := e.arrayExtras(o, path, depth); len(props) > 0 {
 			t["props"] = props
@@ -782,7 +791,17 @@ func (e *encoder) mapEntries(o *goja.Object, path string, depth int) any {
 	if more := e.size(e.b.mapSize, o) - len(entries); stopped && more > 0 {
 		entries = append(entries, tagged{"$t": "more", "count": more})
 	}
-	return tagged{"$t": "map", "entries": entries}
+	return e.subclass(tagged{"$t": "map", "entries": entries}, o, "Map")
+}
+
+// subclass names t's class when o's constructor is not the built-in's
+// (base): inspect prints a subclass's name, "Stack(3) [ 1, 2, 3 ]",
+// "Registry(1) [Map] {…}".
+func (e *encoder) subclass(t tagged, o *goja.Object, base string) tagged {
+	if name := e.constructorName(o); name != "" && name != base {
+		t["class"] = name
+	}
+	return t
 }
 
 // stopIteration is thrown by a preview's forEach callback to stop a long
@@ -816,7 +835,7 @@ func (e *encoder) setValues(o *goja.Object, path string, depth int) any {
 	if more := e.size(e.b.setSize, o) - len(values); stopped && more > 0 {
 		values = append(values, tagged{"$t": "more", "count": more})
 	}
-	return tagged{"$t": "set", "values": values}
+	return e.subclass(tagged{"$t": "set", "values": values}, o, "Set")
 }
 
 // primitiveString returns v when it is a primitive string. An object is

@@ -106,6 +106,7 @@ class Inspector {
       }
       case "map": {
         const entries = p.entries ?? [];
+        if (p.params) return this.params(p, entries, recurse);
         const [open, cut] = collectionOpen(p, "Map", shown(entries));
         if (entries.length === 0) return open + "}";
         if (recurse > this.depth) return cut;
@@ -127,6 +128,15 @@ class Inspector {
       }
       default: return `[${p.$t}]`;
     }
+  }
+
+  // params lays out a URLSearchParams as Node's does: one line up to the
+  // break length, else one entry a line indented by two spaces.
+  params(p, entries, recurse) {
+    const out = entries.map((e) => (Array.isArray(e) ? `${this.value(e[0], recurse + 1)} => ${this.value(e[1], recurse + 1)}` : this.value(e, recurse + 1)));
+    const length = out.reduce((n, s) => n + s.length + 2, -2);
+    if (length > BREAK_LENGTH) return `${p.class} {\n  ${out.join(",\n  ")} }`;
+    return out.length ? `${p.class} { ${out.join(", ")} }` : `${p.class} {}`;
   }
 
   error(p, ref, recurse) {

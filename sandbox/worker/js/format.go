@@ -187,6 +187,9 @@ func (in *inspector) tagged(x tagged, ref string, recurse int) string {
 		return in.list(values, nil, ref, open, "}", cut, false, recurse)
 	case "map":
 		entries, _ := x["entries"].([]any)
+		if x["params"] == true {
+			return in.params(x, entries, recurse)
+		}
 		open, cut := collectionOpen(x, "Map", countShown(entries))
 		if len(entries) == 0 {
 			return open + "}"
@@ -224,6 +227,34 @@ func (in *inspector) tagged(x tagged, ref string, recurse int) string {
 		return in.props(props, ref, prefix, cut, recurse)
 	}
 	return "[" + t + "]"
+}
+
+// params lays out a URLSearchParams as Node's does (its
+// [util.inspect.custom] in lib/internal/url.js): "URLSearchParams { 'a'
+// => '1', 'b' => '2' }" on one line up to the break length, else one entry
+// a line, indented by two spaces whatever the nesting, the brace closing
+// the last line.
+func (in *inspector) params(x tagged, entries []any, recurse int) string {
+	class, _ := x["class"].(string)
+	out := make([]string, 0, len(entries))
+	length := -2
+	for _, en := range entries {
+		s := ""
+		if kv, ok := en.([2]any); ok {
+			s = in.value(kv[0], recurse+1) + " => " + in.value(kv[1], recurse+1)
+		} else {
+			s = in.value(en, recurse+1)
+		}
+		out = append(out, s)
+		length += len(s) + 2
+	}
+	switch {
+	case length > in.breakLength:
+		return class + " {\n  " + strings.Join(out, ",\n  ") + " }"
+	case len(out) > 0:
+		return class + " { " + strings.Join(out, ", ") + " }"
+	}
+	return class + " {}"
 }
 
 // collectionOpen is how a Map or Set (base) of n entries opens, and how it

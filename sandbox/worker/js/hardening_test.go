@@ -74,6 +74,8 @@ func TestPreviewRunsNoSnippetCode(t *testing.T) {
 			[]string{"T {} [ 1, g: [Getter] ]"}, ""},
 		{"replaced DOMException name getter", `const d = new DOMException('m', 'AbortError'); Object.defineProperty(DOMException.prototype, 'name', { get() { console.log('GETTER'); return 'X' } }); console.log(String(d.message), [d].length); console.log(d)`,
 			[]string{"m 1", "[DOMException [Error]: m]"}, ""}, // goja would format the stack through the getter
+		{"replaced URL and event getters", `const u = new URL('http://a/'); Object.defineProperty(u, 'href', { get() { console.log('GETTER'); return 'x' } }); Object.defineProperty(Event.prototype, 'type', { get() { console.log('GETTER'); return 't' } }); console.log(u, new Event('e'), Object.create(URL.prototype))`,
+			[]string{"URL {} Event {} URL {}"}, ""},
 		{"options.depth getter", `console.dir({ a: { b: { c: {} } } }, { get depth() { console.log('GETTER'); return 0 } })`,
 			[]string{"{ a: { b: { c: {} } } }"}, ""},
 		{"function props cycle", `function f() {}; f.self = f; f.o = { f }; console.log(f)`,

@@ -414,6 +414,7 @@ func (e *Runtime) group(name string) *goja.Object {
 	}
 	e.poly.groups[name] = out
 	e.nativeExports(out)
+	e.captureInspected(out)
 	if name == "DOMException" {
 		// No snippet code has seen the class yet: its name getter is ours.
 		proto := out.Get("DOMException").ToObject(e.vm).Get("prototype").ToObject(e.vm)

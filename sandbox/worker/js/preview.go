@@ -100,6 +100,12 @@ type builtins struct {
 	// domExceptionName is the name getter of the polyfill's DOMException
 	// (set when its group loads: domExceptionName).
 	domExceptionName *goja.Object
+	// inspected are the polyfill classes previewed by their fields, as
+	// Node's inspect shows them (URL, events, encoders), and paramsForEach
+	// is URLSearchParams.prototype.forEach: both taken when their group
+	// loads (captureInspected).
+	inspected     []inspectedClass
+	paramsForEach *goja.Object
 }
 
 // encoder turns goja values into previews (console arguments) or into JSON
@@ -453,6 +459,9 @@ func (e *encoder) container(o *goja.Object, class, path string, depth int) any {
 		return e.mapEntries(o, path, depth)
 	case "Set":
 		return e.setValues(o, path, depth)
+	}
+	if t, ok := e.inspectedPreview(o, path, depth); ok {
+		return t
 	}
 	name := e.constructorName(o)
 	props := e.props(o, path, depth)

@@ -1,0 +1,12 @@
+const u = new URL("https://api.example.com/v1/items?limit=10&sort=desc#top");
+console.log(u);
+console.log(u.searchParams);
+console.log({ endpoint: u });
+u.searchParams.append("page", "2");
+console.log(u.href, String(u), JSON.stringify({ u }));
+const ac = new AbortController(); console.log(ac); console.log(ac.signal); ac.abort(); console.log(ac.signal);
+const ev = new Event("x"); console.log(Object.keys(ev), ev.type, ev.defaultPrevented);
+console.log(new TextEncoder(), new TextDecoder());
+console.log(new URLSearchParams("a=1&b=2&a=3&longkeyname=longvalue&another=valuevaluevalue&more=stuffstuff"));
+console.log(new URLSearchParams()); console.log([new URLSearchParams("q=1")]); console.log(new EventTarget());
+class MyURL extends URL {} console.log(new MyURL("http://h/p"));

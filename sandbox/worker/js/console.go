@@ -111,6 +111,7 @@ func newConsole(e *Runtime, n need) *goja.Object {
 		var columns []string
 		if cols, ok := c.e.enc.encode(call.Argument(1)).(map[string]any); ok && cols["$t"] == "array" {
 			items, _ := cols["items"].([]any)
+			columns = []string{} // given, even when empty: (index) only
 			for _, it := range items {
 				if s, ok := it.(string); ok {
 					columns = append(columns, s)

@@ -3,7 +3,6 @@ package js
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // renderTable prints a preview as console.table does in Node: one row per
@@ -23,6 +22,8 @@ func renderTable(data any, columns []string) (string, bool) {
 	addRow := func(index string, v any) {
 		r := row{index: index, cells: map[string]string{}}
 		switch props := rowProps(v); {
+		case columns != nil && props == nil:
+			// Node shows no Values column when the columns are given.
 		case props != nil:
 			for _, f := range props {
 				if f.Key == "…" {
@@ -39,6 +40,9 @@ func renderTable(data any, columns []string) (string, bool) {
 	t, ok := data.(map[string]any)
 	if !ok {
 		return "", false
+	}
+	if grid, ok := iterationTable(t); ok {
+		return drawTable(grid), true
 	}
 	switch t["$t"] {
 	case "array":
@@ -101,10 +105,47 @@ func renderTable(data any, columns []string) (string, bool) {
 		}
 		grid = append(grid, line)
 	}
-	width := make([]int, len(header))
+	return drawTable(grid), true
+}
+
+// iterationTable is Node's table of a Map (its entries' keys and values)
+// or a Set (its values), numbered by iteration index; columns do not
+// apply (lib/internal/console/constructor.js, table: mapIter, setIter).
+func iterationTable(t map[string]any) ([][]string, bool) {
+	switch t["$t"] {
+	case "map":
+		if t["params"] == true {
+			return nil, false
+		}
+		grid := [][]string{{"(iteration index)", "Key", "Values"}}
+		entries, _ := t["entries"].([]any)
+		for _, en := range entries {
+			if kv, ok := en.([2]any); ok {
+				grid = append(grid, []string{strconv.Itoa(len(grid) - 1), renderCell(kv[0]), renderCell(kv[1])})
+			}
+		}
+		return grid, true
+	case "set":
+		grid := [][]string{{"(iteration index)", "Values"}}
+		values, _ := t["values"].([]any)
+		for _, v := range values {
+			if m, ok := v.(map[string]any); ok && m["$t"] == "more" {
+				continue
+			}
+			grid = append(grid, []string{strconv.Itoa(len(grid) - 1), renderCell(v)})
+		}
+		return grid, true
+	}
+	return nil, false
+}
+
+// drawTable draws grid (its first line the header) with box-drawing
+// borders, each column as wide as its widest cell.
+func drawTable(grid [][]string) string {
+	width := make([]int, len(grid[0]))
 	for _, line := range grid {
 		for i, c := range line {
-			width[i] = max(width[i], utf8.RuneCountInString(c))
+			width[i] = max(width[i], stringWidth(c))
 		}
 	}
 	var b strings.Builder
@@ -122,7 +163,7 @@ func renderTable(data any, columns []string) (string, bool) {
 	for n, line := range grid {
 		b.WriteString("│")
 		for i, c := range line {
-			b.WriteString(" " + c + strings.Repeat(" ", width[i]-utf8.RuneCountInString(c)) + " │")
+			b.WriteString(" " + c + strings.Repeat(" ", width[i]-stringWidth(c)) + " │")
 		}
 		b.WriteString("\n")
 		if n == 0 {
@@ -130,7 +171,7 @@ func renderTable(data any, columns []string) (string, bool) {
 		}
 	}
 	border("└", "┴", "┘")
-	return b.String(), true
+	return b.String()
 }
 
 // rowProps returns the cells of a table row that is an object or array.
@@ -145,7 +186,13 @@ func rowProps(v any) object {
 	switch m["$t"] {
 	case "object":
 		p, _ := m["props"].(object)
+		if p == nil {
+			return object{}
+		}
 		return p
+	case "map", "set", "function", "error", "date", "regexp":
+		return object{} // an object whose own keys are none of these
+
 	case "array":
 		items, _ := m["items"].([]any)
 		out := make(object, 0, len(items))

@@ -1,0 +1,18 @@
+console.table([{ a: 1, b: "x" }, { a: 2, c: true }]);
+console.table([[1, 2], [3, 4, 5]]);
+console.table({ r1: { c1: 1 }, r2: { c2: 2 } });
+console.table([{ name: "Alice", age: 30 }, { name: "Bob", age: 25 }], ["name"]);
+console.table([1, "two", { three: 3 }]);
+console.table(new Map([["k1", { v: 1 }], ["k2", { v: 2 }]]));
+console.table(new Set(["a", "b"]));
+console.table("not tabular");
+console.table([]);
+console.table([{ nested: { deep: [1, 2] }, fn: () => 1, d: new Date(0), n: null, u: undefined }]);
+console.table([{ "ünï": "çödé", emoji: "😀" }]);
+console.table(new Map([["a", 1], ["b", 2]]));
+console.table([new Map([["k", 1]])]);
+console.table(["x", "y"], ["nope"]);
+console.table([{ a: 1 }], []);
+console.table(5);
+console.table(null);
+console.table([Symbol("s"), 10n, -0]);

@@ -479,6 +479,9 @@ func (e *encoder) container(o *goja.Object, class, path string, depth int) any {
 	if e.json && (name == "Object" || name == "") {
 		return props
 	}
+	if o.ClassName() == "Arguments" {
+		name = "[Arguments]" // inspect's prefix for an arguments object
+	}
 	if tag := e.toStringTag(o); tag != "" && tag != name {
 		// inspect's getPrefix: Object [Math], Temp [TT], [Object: null prototype] [Tag].
 		if name == "" {

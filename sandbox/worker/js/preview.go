@@ -62,6 +62,8 @@ var (
 	promiseType = reflect.TypeOf((*goja.Promise)(nil))
 	// A BigInt wrapper object exports as its *big.Int.
 	bigIntType = reflect.TypeOf((*big.Int)(nil))
+	// A Symbol wrapper object exports as its description text.
+	stringType = reflect.TypeOf("")
 	// An ArrayBuffer exports as a goja.ArrayBuffer (its bytes, not copied).
 	arrayBufferType = reflect.TypeOf(goja.ArrayBuffer{})
 )
@@ -374,6 +376,16 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 			prim = v
 		}
 		return tagged{"$t": "boxed", "class": class, "v": e.value(prim, path, depth+1)}
+	case "Object":
+		// A Symbol wrapper (Object(Symbol("s"))): goja calls its class
+		// Object and exports it as a string; the intrinsic
+		// Symbol.prototype.toString reads its symbol (and throws for any
+		// other object).
+		if !e.json && o.ExportType() == stringType {
+			if s, err := e.b.symbolString(o); err == nil {
+				return tagged{"$t": "boxed", "class": "Symbol", "v": tagged{"$t": "symbol", "v": e.str(s.String())}}
+			}
+		}
 	case "Function":
 		t := e.function(o).(tagged)
 		if !e.json && depth < e.lim.Depth {

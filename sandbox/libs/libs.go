@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 )
 
 // RuntimeModule is the bare module name snippets import the runtime API
@@ -102,4 +103,91 @@ func (s *Set) Source(name string) (string, error) {
 		return "", err
 	}
 	return string(b), nil
+}
+
+// Subpaths of the vendored packages that code written for Node imports,
+// as the playground serves them (each package's own exports map decides
+// what Node resolves): a whole alias is the package itself under another
+// name; a member prefix names one export per module, its default export
+// (and a named one), as lodash's per-method modules, date-fns's
+// per-function modules and validator's lib/ modules do.
+var (
+	wholeAliases = map[string]string{
+		"zod/v4": "zod", // zod 4's classic API, under both names
+	}
+	// required: what require() of such a module returns in Node: the
+	// export itself (lodash's and validator's CommonJS modules), or an
+	// object of it as a named and the default export (date-fns's).
+	// required is what require() of such a module returns in Node.
+	memberPrefixes = []struct {
+		prefix, lib string
+		required    RequireShape
+	}{
+		{"lodash/", "lodash", RequireExport},
+		{"date-fns/", "date-fns", RequireObject},
+		{"validator/lib/", "validator", RequireSelfDefault},
+		{"validator/es/lib/", "validator", RequireSelfDefault},
+	}
+)
+
+// Subpath resolves spec, a subpath of a vendored package ("zod/v4",
+// "lodash/groupBy", "date-fns/addDays.js", "validator/lib/isEmail"): the
+// library it reads from and the one export it stands for ("" for the
+// whole library). ok is false for any other spec, also a subpath the
+// playground does not serve (date-fns/locale).
+func (s *Set) Subpath(spec string) (lib, export string, ok bool) {
+	if l, ok := wholeAliases[spec]; ok {
+		if _, have := s.Lookup(l); have {
+			return l, "", true
+		}
+	}
+	for _, m := range memberPrefixes {
+		rest, found := strings.CutPrefix(spec, m.prefix)
+		if !found {
+			continue
+		}
+		rest = strings.TrimSuffix(rest, ".js")
+		l, have := s.Lookup(m.lib)
+		if !have || s.operator[m.lib] != "" || !slices.Contains(l.Exports, rest) {
+			return "", "", false
+		}
+		return m.lib, rest, true
+	}
+	return "", "", false
+}
+
+// RequireShape is what require() of a member subpath returns in Node.
+type RequireShape int
+
+const (
+	RequireExport      RequireShape = iota // the export itself (lodash/groupBy)
+	RequireObject                          // an object of the export by its name (date-fns/addDays: { addDays })
+	RequireSelfDefault                     // the export, its default property itself (validator/lib/isEmail)
+)
+
+// SubpathRequired is what require(spec) of a member subpath returns.
+func SubpathRequired(spec string) RequireShape {
+	for _, m := range memberPrefixes {
+		if strings.HasPrefix(spec, m.prefix) {
+			return m.required
+		}
+	}
+	return RequireExport
+}
+
+// SubpathPrefixes are the spellings Subpath may resolve for library name:
+// its whole aliases and member prefixes.
+func SubpathPrefixes(name string) (aliases, prefixes []string) {
+	for a, l := range wholeAliases {
+		if l == name {
+			aliases = append(aliases, a)
+		}
+	}
+	for _, m := range memberPrefixes {
+		if m.lib == name {
+			prefixes = append(prefixes, m.prefix)
+		}
+	}
+	slices.Sort(aliases)
+	return aliases, prefixes
 }

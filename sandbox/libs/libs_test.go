@@ -116,3 +116,31 @@ func TestLighterEntryMatchesFullLibrary(t *testing.T) {
 		t.Errorf("mathjs/number differs from mathjs: %s", strings.TrimSpace(line))
 	}
 }
+
+// TestSubpath: the subpaths of vendored packages that Node code imports
+// resolve to their library and the one export they stand for; others do
+// not resolve.
+func TestSubpath(t *testing.T) {
+	set, err := New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ spec, lib, export string }{
+		{"zod/v4", "zod", ""},
+		{"lodash/groupBy", "lodash", "groupBy"},
+		{"lodash/groupBy.js", "lodash", "groupBy"},
+		{"date-fns/addDays", "date-fns", "addDays"},
+		{"validator/lib/isEmail", "validator", "isEmail"},
+		{"validator/es/lib/isEmail", "validator", "isEmail"},
+		{"date-fns/locale", "", ""},
+		{"lodash/nope", "", ""},
+		{"lodash/fp/map", "", ""},
+		{"zod/mini", "", ""},
+		{"mathjs/number", "", ""},
+	} {
+		lib, export, ok := set.Subpath(tc.spec)
+		if lib != tc.lib || export != tc.export || ok != (tc.lib != "") {
+			t.Errorf("Subpath(%q) = %q, %q, %v; want %q, %q", tc.spec, lib, export, ok, tc.lib, tc.export)
+		}
+	}
+}

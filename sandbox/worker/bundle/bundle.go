@@ -31,6 +31,8 @@ const (
 	nsEntry   = "entry"            // the generated entry that imports the user's entry
 	nsLibrary = "library"          // an allowlisted npm package
 	nsRequire = "require"          // an allowlisted npm package, required (script mode)
+	nsSubpath = "subpath"          // one export of a package's subpath (libs.Set.Subpath): lodash/groupBy
+	nsSubReq  = "subpath-require"  // the same, required
 	entryName = "entry"
 )
 
@@ -220,8 +222,12 @@ func memoryPlugin(files map[string]string, entry, mode string, set *libs.Set, us
 				if r.Namespace == nsLibrary && args.Kind == api.ResolveJSRequireCall {
 					r.Namespace = nsRequire
 				}
-				if r.Namespace == nsLibrary || r.Namespace == nsRequire {
+				switch r.Namespace {
+				case nsLibrary, nsRequire:
 					used.add(r.Path)
+				case nsSubpath, nsSubReq:
+					lib, _, _ := set.Subpath(r.Path)
+					used.add(lib)
 				}
 				return r, nil
 			})
@@ -243,6 +249,29 @@ func memoryPlugin(files map[string]string, entry, mode string, set *libs.Set, us
 				// CommonJS interop: require returns the library's exports
 				// object itself (lodash's callable _), not a namespace.
 				src := "module.exports = " + libCall(args.Path, usage[args.Path]) + ";\n"
+				return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
+			})
+			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsSubpath}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
+				// lodash/groupBy: that export as the module's default (and
+				// named), read from the library's chunk.
+				lib, export, _ := set.Subpath(args.Path)
+				src := "export { " + export + " as default, " + export + " } from " + jsString(lib) + ";\n"
+				return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
+			})
+			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsSubReq}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
+				// As in Node: require('lodash/groupBy') is the function,
+				// require('date-fns/addDays') { addDays },
+				// require('validator/lib/isEmail') the function with
+				// itself as default.
+				lib, export, _ := set.Subpath(args.Path)
+				f := libCall(lib, usage[lib]) + "[" + jsString(export) + "]"
+				switch libs.SubpathRequired(args.Path) {
+				case libs.RequireObject:
+					f = "{ " + jsString(export) + ": " + f + " }"
+				case libs.RequireSelfDefault:
+					f = "((f) => (f.default = f, f))(" + f + ")"
+				}
+				src := "module.exports = " + f + ";\n"
 				return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsRuntime}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
@@ -285,6 +314,15 @@ func resolve(files map[string]string, entry string, set *libs.Set, args api.OnRe
 		return api.OnResolveResult{Path: libs.RuntimeModule, Namespace: nsRuntime}
 	case isLibrary(set, args.Path):
 		return api.OnResolveResult{Path: args.Path, Namespace: nsLibrary}
+	case isSubpath(set, args.Path):
+		lib, export, _ := set.Subpath(args.Path)
+		switch {
+		case export == "":
+			return api.OnResolveResult{Path: lib, Namespace: nsLibrary}
+		case args.Kind == api.ResolveJSRequireCall:
+			return api.OnResolveResult{Path: args.Path, Namespace: nsSubReq}
+		}
+		return api.OnResolveResult{Path: args.Path, Namespace: nsSubpath}
 	case strings.HasPrefix(args.Path, "./") || strings.HasPrefix(args.Path, "../"):
 		base := path.Dir(args.Importer)
 		if args.Namespace != FileNamespace {
@@ -303,8 +341,31 @@ func resolve(files map[string]string, entry string, set *libs.Set, args api.OnRe
 	case isHostModule(args.Path):
 		return resolveError(pipe.KindSecurity, fmt.Sprintf("cannot %s %q: host modules are not available in the playground; importable modules: %s and relative files", verb, args.Path, strings.Join(set.Modules(), ", ")))
 	default:
+		if root, _, _ := strings.Cut(args.Path, "/"); isLibrary(set, root) {
+			return resolveError(pipe.KindBundle, fmt.Sprintf("cannot %s %q: the playground serves %s itself and the subpaths of one export each (%s), not this one", verb, args.Path, root, subpathExample(root)))
+		}
 		return resolveError(pipe.KindBundle, fmt.Sprintf("cannot %s %q: not an allowed module; importable modules: %s and relative files", verb, args.Path, strings.Join(set.Modules(), ", ")))
 	}
+}
+
+func isSubpath(set *libs.Set, spec string) bool {
+	_, _, ok := set.Subpath(spec)
+	return ok
+}
+
+// subpathExample names the subpaths the playground serves of library
+// root, for an error about another one.
+func subpathExample(root string) string {
+	aliases, prefixes := libs.SubpathPrefixes(root)
+	var out []string
+	out = append(out, aliases...)
+	for _, p := range prefixes {
+		out = append(out, p+"<name>")
+	}
+	if len(out) == 0 {
+		return "none for " + root
+	}
+	return strings.Join(out, ", ")
 }
 
 func isLibrary(set *libs.Set, name string) bool {

@@ -66,17 +66,27 @@ func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
 		if src.Wrapper != nil {
 			callable = src.Wrapper.Call
 		}
+		aliases, prefixes := libs.SubpathPrefixes(name)
 		for _, f := range files {
-			n, mentioned, ok := fileUsage(f.Source, name, src.DefaultIsExports, src.Namespace, callable)
-			if !mentioned {
-				continue
+			if sub := subpathNames(f.Source, prefixes, set); len(sub) > 0 {
+				seen = true
+				names = append(names, sub...)
 			}
-			seen = true
-			if !ok {
-				full[name] = true
+			for _, spelling := range append([]string{name}, aliases...) {
+				n, mentioned, ok := fileUsage(f.Source, spelling, src.DefaultIsExports, src.Namespace, callable)
+				if !mentioned {
+					continue
+				}
+				seen = true
+				if !ok {
+					full[name] = true
+					break
+				}
+				names = append(names, n...)
+			}
+			if full[name] {
 				break
 			}
-			names = append(names, n...)
 		}
 		if !seen {
 			continue
@@ -115,6 +125,38 @@ func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
 		}
 		slices.Sort(kept)
 		out[name] = slices.Compact(kept)
+	}
+	return out
+}
+
+// subpathNames are the exports that the subpath literals of src name
+// ('lodash/groupBy': groupBy; libs.Set.Subpath), for the library whose
+// member prefixes are prefixes. Such a module holds just its one export,
+// however it is imported; a literal that is not an import names one
+// export too many, which is harmless.
+func subpathNames(src string, prefixes []string, set *libs.Set) []string {
+	var out []string
+	for _, p := range prefixes {
+		if !strings.Contains(src, p) {
+			continue
+		}
+		for _, q := range []string{`'`, `"`, "`"} {
+			for off := 0; ; {
+				i := strings.Index(src[off:], q+p)
+				if i < 0 {
+					break
+				}
+				i += off + 1
+				end := strings.Index(src[i:], q)
+				if end < 0 {
+					break
+				}
+				off = i + end
+				if _, export, ok := set.Subpath(src[i : i+end]); ok && export != "" {
+					out = append(out, export)
+				}
+			}
+		}
 	}
 	return out
 }

@@ -64,6 +64,11 @@ func TestLibraryUsage(t *testing.T) {
 		{"regex after if (…) hiding a use", "const math = require('mathjs');\nif (ok) /'/.test(s) && show(math); // it's all of it\nmath.mean([1]);", "mathjs", whole},
 		{"division after a keyword-named property", "const math = require('mathjs');\nconst half = gen.return / 2, m = math.mean([1]), q = a / 3;", "mathjs", "mean"},
 		{"division after postfix ++", "const math = require('mathjs');\nconst r = n++ / 2, m = math.mean(v), q = a / 3;", "mathjs", "mean"},
+		{"lodash subpaths", "import groupBy from 'lodash/groupBy';\nconst sortBy = require(\"lodash/sortBy.js\");", "lodash", "groupBy,sortBy"},
+		{"lodash subpath and a member", "import map from 'lodash/map';\nimport _ from 'lodash';\n_.sum([1]);", "lodash", "map,sum"},
+		{"date-fns subpath, named", "import { addDays } from 'date-fns/addDays';", "date-fns", "addDays"},
+		{"validator lib subpath", "import isEmail from 'validator/lib/isEmail';", "validator", "isEmail"},
+		{"zod/v4 is zod", "import { z } from 'zod/v4';\nz.string();", "zod", "string,z"},
 		{"template expression", "const math = require('mathjs');\nconsole.log(`${math.mean([1])} and ${math}`);", "mathjs", whole},
 	}
 	for _, tc := range tests {

@@ -204,3 +204,34 @@ console.log(want.length, want[255]);
 		}
 	}
 }
+
+// TestLibrarySubpaths: the subpath imports Node code writes (lodash's
+// per-method modules, date-fns's per-function modules, validator's lib/,
+// zod/v4) run as in Node, also required in script mode; a subpath the
+// playground does not serve is a BUNDLE_ERROR that says which it does.
+func TestLibrarySubpaths(t *testing.T) {
+	p := newHarness(t, Config{})
+	res, rec := run(t, p, Request{Files: files("main.ts", `import groupBy from "lodash/groupBy";
+import sortBy from "lodash/sortBy.js";
+import { addDays } from "date-fns/addDays";
+import format from "date-fns/format";
+import isEmail from "validator/lib/isEmail";
+import { z } from "zod/v4";
+console.log(groupBy([1.2, 1.5, 2.1], Math.floor), sortBy([3, 1, 2]));
+console.log(format(addDays(new Date(0), 1), "yyyy-MM-dd"), isEmail("a@b.co"), z.string().parse("ok"));`)})
+	want := "{ '1': [ 1.2, 1.5 ], '2': [ 2.1 ] } [ 1, 2, 3 ]|1970-01-02 true ok"
+	if got := strings.Join(rec.logs(), "|"); res.Outcome != OutcomeOK || got != want {
+		t.Errorf("outcome %s, logs %q (errors %+v); want %q", res.Outcome, got, rec.errors(), want)
+	}
+	res, _ = run(t, p, Request{Mode: "script", Files: files("agent.js", `const groupBy = require("lodash/groupBy");
+const { addDays } = require("date-fns/addDays");
+return [Object.keys(groupBy(input.values, (v) => v % 2)), addDays(0, 1).getTime()];`), Input: json.RawMessage(`{"values":[1,2,3]}`)})
+	if string(res.Output) != `[["0","1"],86400000]` {
+		t.Errorf("script output %s; want [[\"0\",\"1\"],86400000]", res.Output)
+	}
+	res, rec = run(t, p, Request{Files: files("main.ts", `import { de } from "date-fns/locale";
+console.log(de);`)})
+	if errs := rec.errors(); res.Outcome != OutcomeError || len(errs) != 1 || errs[0].Kind != KindBundle || !strings.Contains(errs[0].Message, "date-fns/<name>") {
+		t.Errorf("date-fns/locale: outcome %s, errors %+v; want a BUNDLE_ERROR naming the subpaths served", res.Outcome, errs)
+	}
+}

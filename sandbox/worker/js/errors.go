@@ -67,6 +67,10 @@ func (e *Runtime) reportException(ex *goja.Exception) {
 	if o, ok := ex.Value().(*goja.Object); ok && o.ClassName() == "Error" {
 		frames = e.constructorFrames(frames)
 	}
+	if st := ex.Stack(); len(frames) > 0 && len(st) > 0 && strings.HasPrefix(st[0].Position().Filename, bundle.FileNamespace+":") {
+		// Thrown by the snippet's own code, not inside a built-in.
+		er.Message = e.v8Message(er.Message, frames[0])
+	}
 	if len(frames) > 0 {
 		er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column
 		er.Stack = formatStack(er.Message, frames)
@@ -92,6 +96,9 @@ func (e *Runtime) reportThrown(v goja.Value, inPromise bool) {
 		s := capStack(e.enc.stackString(o))
 		if s != "" {
 			frames := e.userStack(parseStack(s))
+			if len(frames) > 0 && firstFrameIsUser(s) {
+				er.Message = e.v8Message(er.Message, frames[0])
+			}
 			if len(frames) > 0 {
 				er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column
 				er.Stack = formatStack(er.Message, frames)
@@ -234,6 +241,17 @@ func parseStack(s string) []frame {
 		out = append(out, frame{fn: fn, file: strings.Join(parts[:len(parts)-2], ":"), line: ln, column: col + 1})
 	}
 	return out
+}
+
+// firstFrameIsUser reports whether the first frame of goja's stack text
+// is in the snippet's files (not a built-in's, "at map (native)").
+func firstFrameIsUser(stack string) bool {
+	for _, line := range strings.Split(stack, "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "at "); ok {
+			return strings.Contains(rest, bundle.FileNamespace+":")
+		}
+	}
+	return false
 }
 
 // maxStackFrames caps the frames a reported stack shows (deep recursion

@@ -174,3 +174,28 @@ export class Plain extends Error {}
 		}
 	}
 }
+
+// TestUncaughtInV8Words: an uncaught TypeError from the snippet's own
+// call or property read is worded as V8 words it (naming the callee as
+// written), in its event and stack; one thrown inside a built-in keeps
+// goja's words.
+func TestUncaughtInV8Words(t *testing.T) {
+	p := newHarness(t, Config{})
+	for src, want := range map[string]string{
+		"const g: any = undefined;\ng();":                                       "TypeError: g is not a function",
+		"class S { run() { return (this as any).missing(); } }\nnew S().run();": "TypeError: this.missing is not a function",
+		"const o: any = {};\no?.b();":                                           "TypeError: o?.b is not a function",
+		"const o: any = { k: 1 };\no[\"k\"]();":                                 "TypeError: o.k is not a function",
+		"const f = (): any => ({});\nf().x();":                                  "TypeError: f(...).x is not a function",
+		"const x: any = 5;\nnew x();":                                           "TypeError: x is not a constructor",
+		"const u: any = {};\nu.a.b;":                                            "TypeError: Cannot read properties of undefined (reading 'b')",
+		"async function f() { const u: any = {}; return u.a.go(); }\nf();":      "Uncaught (in promise) TypeError: Cannot read properties of undefined or null (reading 'go')", // goja does not say which
+		"[1].map(null as any);":                                                 "TypeError: Value is not an object: null",
+	} {
+		_, rec := run(t, p, Request{Files: files("main.ts", src)})
+		errs := rec.errors()
+		if len(errs) != 1 || errs[0].Message != want || !strings.HasPrefix(errs[0].Stack, want+"\n") {
+			t.Errorf("%q: errors %+v; want message %q", src, errs, want)
+		}
+	}
+}

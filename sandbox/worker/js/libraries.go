@@ -258,6 +258,7 @@ func Compile(code string) (*goja.Program, error) {
 	}
 	sum := u.result()
 	sum.supers = supers
+	sum.code = code
 	remember(prg, sum)
 	return prg, nil
 }

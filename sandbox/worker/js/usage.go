@@ -186,6 +186,10 @@ type summary struct {
 	// supers are the program's super(…) calls, in the user's files
 	// (constructorFrames). Kept for every program, dynamic or not.
 	supers []span
+	// code is the program's source (the same string goja keeps for its
+	// positions: no copy), parsed again only to word an uncaught error as
+	// V8 does (v8Message).
+	code string
 	// numeric are the names the program's computed keys rely on being
 	// numbery (numeric.go), sorted: other code of the run (a library)
 	// that spells one could set a global of that name.

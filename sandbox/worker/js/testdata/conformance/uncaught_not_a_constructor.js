@@ -1,0 +1,3 @@
+const Lib = {};
+console.log("before");
+const c = new Lib.Client();

@@ -1,0 +1,3 @@
+const cfg = { name: "app" };
+console.log("loading", cfg.name);
+cfg.load();

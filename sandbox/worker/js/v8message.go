@@ -1,0 +1,137 @@
+package js
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/ast"
+	"github.com/dop251/goja/parser"
+
+	"github.com/playground-dev/playground/sandbox/worker/bundle"
+)
+
+// V8's wording of the TypeErrors snippets meet most, for the uncaught
+// error a run reports (its event and stack): goja words them its own way,
+// and for a call of something that is not a function names nothing ("Value
+// is not an object: undefined" where Node says "g is not a function").
+// The callee is printed from the program's source at the error's position
+// as V8's CallPrinter prints it ("f.go", "a(...).b", "(intermediate
+// value)"). A snippet that catches the error reads goja's message.
+
+var (
+	// Cannot read property 'c' of undefined
+	reReadProperty = regexp.MustCompile(`^TypeError: Cannot read property '(.*)' of (undefined or null|undefined|null)$`)
+	// a call or construction of a value that is not a function
+	reNotCallable = regexp.MustCompile(`^TypeError: (Value is not an object: .*|Object has no member '.*'|Not a constructor)$`)
+)
+
+// v8Message returns msg ("TypeError: …") in V8's words when it is one of
+// goja's for a read of a property of undefined or a call of a
+// non-function, top being where it was thrown; msg otherwise.
+func (e *Runtime) v8Message(msg string, top frame) string {
+	if m := reReadProperty.FindStringSubmatch(msg); m != nil {
+		return "TypeError: Cannot read properties of " + m[2] + " (reading '" + m[1] + "')"
+	}
+	if !reNotCallable.MatchString(msg) {
+		return msg
+	}
+	s := summaryOf(e.program)
+	if s == nil || s.code == "" {
+		return msg
+	}
+	tree, err := goja.Parse("bundle.js", s.code, parser.WithSourceMapLoader(noSourceMapFiles))
+	if err != nil {
+		return msg
+	}
+	if e.script && top.file == e.entry && top.line == 1 {
+		top.column += len(bundle.ScriptPrefix) // the position in the program (fixFrames)
+	}
+	// Spans count columns as goja's positions do; a frame's are one more.
+	at := frame{file: top.file, line: top.line, column: top.column - 1}
+	var best ast.Node
+	isNew := false
+	walkAST(tree, func(n any) bool {
+		var node ast.Node
+		switch x := n.(type) {
+		case *ast.CallExpression:
+			node = x
+		case *ast.NewExpression:
+			node = x
+		default:
+			return true
+		}
+		if spanOf(tree, node).holds(at) {
+			if best == nil || node.Idx1()-node.Idx0() <= best.Idx1()-best.Idx0() {
+				best = node
+				_, isNew = n.(*ast.NewExpression)
+			}
+		}
+		return true
+	})
+	if best == nil {
+		return msg
+	}
+	if isNew {
+		return "TypeError: " + calleeText(best.(*ast.NewExpression).Callee) + " is not a constructor"
+	}
+	if strings.HasSuffix(msg, "Not a constructor") {
+		return msg
+	}
+	return "TypeError: " + calleeText(best.(*ast.CallExpression).Callee) + " is not a function"
+}
+
+// calleeText prints a callee as V8's CallPrinter does: names and members
+// as written ("o.k" for o["k"], "a[i]", "o?.b"), a call's result as
+// "f(...)", anything else as "(intermediate value)".
+func calleeText(x ast.Expression) string {
+	switch c := x.(type) {
+	case *ast.Identifier:
+		return c.Name.String()
+	case *ast.ThisExpression:
+		return "this"
+	case *ast.DotExpression:
+		return objectText(c.Left) + "." + c.Identifier.Name.String()
+	case *ast.PrivateDotExpression:
+		return objectText(c.Left) + ".#" + c.Identifier.Name.String()
+	case *ast.BracketExpression:
+		switch k := c.Member.(type) {
+		case *ast.StringLiteral:
+			return objectText(c.Left) + "." + k.Value.String()
+		case *ast.NumberLiteral:
+			return bracketText(c.Left) + "[" + k.Literal + "]"
+		case *ast.Identifier:
+			return bracketText(c.Left) + "[" + k.Name.String() + "]"
+		}
+		return bracketText(c.Left) + "[(intermediate value)]"
+	case *ast.CallExpression:
+		return calleeText(c.Callee) + "(...)"
+	case *ast.UnaryExpression:
+		if c.Operator.String() == "void" {
+			return "(void " + calleeText(c.Operand) + ")"
+		}
+	case *ast.NumberLiteral:
+		return c.Literal
+	case *ast.OptionalChain:
+		return calleeText(c.Expression)
+	}
+	return "(intermediate value)"
+}
+
+// objectText is the object of a member before its dot: "o?" when the
+// access is optional (o?.b prints "o?.b").
+func objectText(x ast.Expression) string {
+	if o, ok := x.(*ast.Optional); ok {
+		return calleeText(o.Expression) + "?"
+	}
+	return calleeText(x)
+}
+
+// bracketText is the object of a computed member before its bracket:
+// "o?." when optional (o?.[i]).
+func bracketText(x ast.Expression) string {
+	if o, ok := x.(*ast.Optional); ok {
+		return calleeText(o.Expression) + "?."
+	}
+	return calleeText(x)
+}

@@ -65,7 +65,7 @@ func (e *Runtime) reportException(ex *goja.Exception) {
 		frames = e.fixFrames(parseStack(capStack(e.enc.stackString(o))))
 	}
 	if o, ok := ex.Value().(*goja.Object); ok && o.ClassName() == "Error" {
-		frames = e.constructorFrames(frames)
+		frames = e.constructorFrames(o, frames)
 	}
 	if st := ex.Stack(); len(frames) > 0 && len(st) > 0 && strings.HasPrefix(st[0].Position().Filename, bundle.FileNamespace+":") {
 		// Thrown by the snippet's own code, not inside a built-in.
@@ -95,7 +95,7 @@ func (e *Runtime) reportThrown(v goja.Value, inPromise bool) {
 		// no snippet code.
 		s := capStack(e.enc.stackString(o))
 		if s != "" {
-			frames := e.userStack(parseStack(s))
+			frames := e.userStack(o, parseStack(s))
 			if len(frames) > 0 && firstFrameIsUser(s) {
 				er.Message = e.v8Message(er.Message, frames[0])
 			}
@@ -276,7 +276,9 @@ func formatStack(msg string, frames []frame) string {
 }
 
 // span is where a node of a program is, in the user's file (through the
-// bundle's source map), its columns as frames count them.
+// bundle's source map), its columns as goja counts them (a frame's are one
+// more). A position maps to the nearest token at or before it, so an end
+// is where the node's last token starts.
 type span struct {
 	file               string
 	line, column       int
@@ -297,30 +299,42 @@ func (s span) holds(f frame) bool {
 	return f.file == s.file && after && before
 }
 
-// userStack is an error's frames as the user reads them: script mode's
+// userStack is the error o's frames as the user reads them: script mode's
 // entry columns fixed (fixFrames), its classes' constructors left out
 // (constructorFrames).
-func (e *Runtime) userStack(frames []frame) []frame {
-	return e.constructorFrames(e.fixFrames(frames))
+func (e *Runtime) userStack(o *goja.Object, frames []frame) []frame {
+	return e.constructorFrames(o, e.fixFrames(frames))
 }
 
-// constructorFrames drops the leading frames of an error's stack that are
-// its classes' constructors calling super(…). V8 leaves them out (Error's
-// constructor captures the stack above new.target's frame), so Node reports
-// `throw new HttpError(404)` where it is thrown; goja keeps them, and the
-// error pointed at super(msg) inside the class. goja names no constructor
-// frame, so they are found by position: the program's super calls
-// (Compile). At least one frame is kept.
-func (e *Runtime) constructorFrames(frames []frame) []frame {
+// constructorFrames drops the leading frames of the error o's stack that
+// are its classes' constructors calling super(…). V8 leaves them out
+// (Error's constructor captures the stack above new.target's frame), so
+// Node reports `throw new HttpError(404)` where it is thrown; goja keeps
+// them, and the error pointed at super(msg) inside the class. goja names
+// no constructor frame, so they are found by position: a frame exactly at
+// one of the program's super calls (Compile), for an error of a class of
+// the snippet's (a built-in error thrown while super's arguments are
+// evaluated, or by a built-in parent such as URL, keeps its frame). At
+// least one frame is kept.
+func (e *Runtime) constructorFrames(o *goja.Object, frames []frame) []frame {
 	s := summaryOf(e.program)
-	if s == nil {
+	if s == nil || len(s.supers) == 0 || o == nil || builtinErrorNames[e.enc.constructorName(o)] {
 		return frames
 	}
-	for len(frames) > 1 && slices.ContainsFunc(s.supers, func(sp span) bool { return sp.holds(frames[0]) }) {
+	for len(frames) > 1 {
+		at := frames[0]
+		at.column-- // goja's column (spanOf); a frame's is one more
+		if !slices.ContainsFunc(s.supers, func(p span) bool { return p.file == at.file && p.line == at.line && p.column == at.column }) {
+			break
+		}
 		frames = frames[1:]
 	}
 	return frames
 }
+
+// builtinErrorNames are the runtime's own error classes.
+var builtinErrorNames = map[string]bool{"Error": true, "TypeError": true, "RangeError": true, "ReferenceError": true,
+	"SyntaxError": true, "EvalError": true, "URIError": true, "AggregateError": true, "DOMException": true, "": true}
 
 // installCaptureStackTrace defines V8's Error.captureStackTrace(target[,
 // constructorOpt]) and Error.stackTraceLimit (10), which Node has: code

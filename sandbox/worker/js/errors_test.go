@@ -161,6 +161,10 @@ export class Plain extends Error {}
 		{"import { HttpError } from './errors';\nconsole.log('before');\nthrow new HttpError(404, 'Not Found');", "src/main.ts", 3, ""},
 		{"import { HttpError } from './errors';\nfunction load() {\n  return new HttpError(500, 'boom');\n}\nconst e = load();\nconsole.log(e.stack.includes('errors'), e);\nthrow e;", "src/main.ts", 3, "at load (src/main.ts:3:"},
 		{"import { Plain } from './errors';\n[1].forEach(() => {\n  throw new Plain('p');\n});", "src/main.ts", 3, ""},
+		// A built-in error thrown while super's arguments are evaluated, or by
+		// a built-in parent, keeps the constructor's frame (as V8's stack).
+		{"class E extends Error {\n  constructor(o: any) {\n    super(o.message.toUpperCase());\n  }\n}\nnew E({});", "src/main.ts", 3, ""},
+		{"class U extends URL {\n  constructor(s: string) {\n    super(s);\n  }\n}\nnew U('bad');", "src/main.ts", 3, ""},
 	} {
 		res, rec := run(t, p, Request{Files: files("src/main.ts", c.main, "src/errors.ts", errs)})
 		got := rec.errors()
@@ -191,6 +195,14 @@ func TestUncaughtInV8Words(t *testing.T) {
 		"const u: any = {};\nu.a.b;":                                            "TypeError: Cannot read properties of undefined (reading 'b')",
 		"async function f() { const u: any = {}; return u.a.go(); }\nf();":      "Uncaught (in promise) TypeError: Cannot read properties of undefined or null (reading 'go')", // goja does not say which
 		"[1].map(null as any);":                                                 "TypeError: Value is not an object: null",
+		// The call that failed is the outer one of a chain.
+		"const m: any = new Map();\nm.get('k')();":                        "TypeError: m.get(...) is not a function",
+		"const f: any = () => undefined;\nf()();":                         "TypeError: f(...) is not a function",
+		"function k(a: any) { return a; }\nconst o: any = {};\nk(o.a());": "TypeError: o.a is not a function",
+		// Not a call's failure, or the snippet's own words: goja's kept.
+		"console.log('a' in (undefined as any));":                                      "TypeError: Value is not an object: undefined",
+		"throw new TypeError('Value is not an object: ' + 1);":                         "TypeError: Value is not an object: 1",
+		"Promise.resolve().then(() => { throw new TypeError('Not a constructor'); });": "Uncaught (in promise) TypeError: Not a constructor",
 	} {
 		_, rec := run(t, p, Request{Files: files("main.ts", src)})
 		errs := rec.errors()

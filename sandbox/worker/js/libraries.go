@@ -233,7 +233,9 @@ func Compile(code string) (*goja.Program, error) {
 		rel.visit(n)
 		if c, ok := n.(*ast.CallExpression); ok && findSupers {
 			if _, ok := c.Callee.(*ast.SuperExpression); ok {
-				supers = append(supers, spanOf(tree, c))
+				p := tree.File.Position(int(c.LeftParenthesis))
+				file, _ := strings.CutPrefix(p.Filename, bundle.FileNamespace+":")
+				supers = append(supers, span{file: file, line: p.Line, column: p.Column, endLine: p.Line, endColumn: p.Column})
 			}
 		}
 		if rewriteRE && reErr == nil {

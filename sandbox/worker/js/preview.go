@@ -426,7 +426,7 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 		// show the user's frames instead, as error events do.
 		frames := parseStack(capStack(e.stackString(o)))
 		if e.rt != nil {
-			frames = e.rt.userStack(frames)
+			frames = e.rt.userStack(o, frames)
 		}
 		t := tagged{"$t": "error", "name": name, "message": msg, "stack": e.str(formatStack(head, frames))}
 		if !e.json && depth < e.lim.Depth {

@@ -6,7 +6,9 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
+	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/parser"
+	"github.com/dop251/goja/token"
 
 	"github.com/playground-dev/playground/sandbox/worker/bundle"
 )
@@ -49,36 +51,101 @@ func (e *Runtime) v8Message(msg string, top frame) string {
 	}
 	// Spans count columns as goja's positions do; a frame's are one more.
 	at := frame{file: top.file, line: top.line, column: top.column - 1}
-	var best ast.Node
-	isNew := false
+	// The call that failed: the one whose "(" maps to the error's position
+	// (m.get('k')() is the outer call, not m.get), else the innermost one
+	// whose span holds it (positions map to the nearest token before them).
+	var exact, inner ast.Node
 	walkAST(tree, func(n any) bool {
 		var node ast.Node
+		var lp file.Idx
 		switch x := n.(type) {
 		case *ast.CallExpression:
-			node = x
+			node, lp = x, x.LeftParenthesis
 		case *ast.NewExpression:
-			node = x
+			node, lp = x, x.LeftParenthesis
 		default:
 			return true
 		}
-		if spanOf(tree, node).holds(at) {
-			if best == nil || node.Idx1()-node.Idx0() <= best.Idx1()-best.Idx0() {
-				best = node
-				_, isNew = n.(*ast.NewExpression)
-			}
+		if p := tree.File.Position(int(lp)); exact == nil && p.Line == at.line && p.Column == at.column && strings.HasSuffix(p.Filename, ":"+at.file) {
+			exact = node
+		}
+		if spanOf(tree, node).holds(at) && (inner == nil || node.Idx1()-node.Idx0() <= inner.Idx1()-inner.Idx0()) {
+			inner = node
 		}
 		return true
 	})
+	best := exact
 	if best == nil {
+		best = inner
+	}
+	var callee ast.Expression
+	var args []ast.Expression
+	switch x := best.(type) {
+	case *ast.CallExpression:
+		callee, args = x.Callee, x.ArgumentList
+	case *ast.NewExpression:
+		callee, args = x.Callee, x.ArgumentList
+	default:
 		return msg
 	}
-	if isNew {
-		return "TypeError: " + calleeText(best.(*ast.NewExpression).Callee) + " is not a constructor"
+	if id, ok := callee.(*ast.Identifier); ok && errorConstructors[id.Name.String()] {
+		return msg // the snippet made this error itself: new TypeError("…")
+	}
+	if hasInOrInstanceof(args) {
+		return msg // goja places a failed `in` or `instanceof` at the call around it
+	}
+	if m := reNoMember.FindStringSubmatch(msg); m != nil && memberName(callee) != m[1] {
+		return msg
+	}
+	if _, isNew := best.(*ast.NewExpression); isNew {
+		return "TypeError: " + calleeText(callee) + " is not a constructor"
 	}
 	if strings.HasSuffix(msg, "Not a constructor") {
 		return msg
 	}
-	return "TypeError: " + calleeText(best.(*ast.CallExpression).Callee) + " is not a function"
+	return "TypeError: " + calleeText(callee) + " is not a function"
+}
+
+// reNoMember is goja's message for a call of a missing method.
+var reNoMember = regexp.MustCompile(`^TypeError: Object has no member '(.*)'$`)
+
+// errorConstructors are the global error classes: a call or new of one
+// at the error's position made the error (the snippet's own words).
+var errorConstructors = map[string]bool{"Error": true, "TypeError": true, "RangeError": true, "ReferenceError": true,
+	"SyntaxError": true, "EvalError": true, "URIError": true, "AggregateError": true}
+
+// memberName is the property a member callee reads ("go" of f.go or
+// f["go"]), "" for any other callee.
+func memberName(x ast.Expression) string {
+	switch c := x.(type) {
+	case *ast.DotExpression:
+		return c.Identifier.Name.String()
+	case *ast.BracketExpression:
+		if k, ok := c.Member.(*ast.StringLiteral); ok {
+			return k.Value.String()
+		}
+	}
+	return ""
+}
+
+// hasInOrInstanceof reports whether args hold an `in` or `instanceof`
+// outside a nested function.
+func hasInOrInstanceof(args []ast.Expression) bool {
+	found := false
+	for _, a := range args {
+		walkNode(a, func(n any) bool {
+			switch x := n.(type) {
+			case *ast.FunctionLiteral, *ast.ArrowFunctionLiteral, *ast.ClassLiteral:
+				return false
+			case *ast.BinaryExpression:
+				if x.Operator == token.IN || x.Operator == token.INSTANCEOF {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // calleeText prints a callee as V8's CallPrinter does: names and members

@@ -1162,6 +1162,15 @@ func (e *encoder) lookup(o *goja.Object, key goja.Value) (desc, on *goja.Object,
 // the global built-ins. It reads descriptors only: no snippet code runs
 // (a Proxy, or a getter where toString is, counts as built-in: inspected).
 func (e *encoder) builtInToString(o *goja.Object) bool {
+	if desc, on, ok := e.lookup(o, e.vm.ToValue(goja.SymToPrimitive)); ok && desc != nil {
+		// A Symbol.toPrimitive of the snippet's (not Date's or Symbol's)
+		// decides String(obj), as in Node 20.
+		if v, data := descValue(desc); data && !e.builtInHolder(on) {
+			if _, fn := goja.AssertFunction(v); fn {
+				return false
+			}
+		}
+	}
 	desc, on, ok := e.lookup(o, e.vm.ToValue("toString"))
 	if !ok || desc == nil {
 		return true
@@ -1173,6 +1182,12 @@ func (e *encoder) builtInToString(o *goja.Object) bool {
 	if on == o {
 		return false
 	}
+	return e.builtInHolder(on)
+}
+
+// builtInHolder reports whether the prototype on has a constructor named as
+// one of builtInConstructors.
+func (e *encoder) builtInHolder(on *goja.Object) bool {
 	c, ok := e.ownData(on, "constructor")
 	if !ok {
 		return false
@@ -1185,18 +1200,17 @@ func (e *encoder) builtInToString(o *goja.Object) bool {
 	return ok && builtInConstructors[name.String()]
 }
 
-// builtInConstructors are the names of the runtime's global constructors
+// builtInConstructors are the names of ECMAScript's global constructors
 // and namespaces (Node's builtInObjects: the global names that start with
-// a capital letter).
+// a capital letter when its inspect module loads, which is before the web
+// classes: %s of a URL prints its href, as its toString gives it).
 var builtInConstructors = func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range []string{"Object", "Function", "Array", "Number", "Boolean", "String", "Symbol", "Date", "Promise", "RegExp",
 		"Error", "AggregateError", "EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError", "URIError",
 		"JSON", "Math", "Intl", "ArrayBuffer", "DataView", "Uint8Array", "Int8Array", "Uint16Array", "Int16Array", "Uint32Array",
 		"Int32Array", "Float32Array", "Float64Array", "Uint8ClampedArray", "BigUint64Array", "BigInt64Array", "Map", "BigInt",
-		"Set", "WeakMap", "WeakSet", "Proxy", "Reflect", "FinalizationRegistry", "WeakRef", "Iterator",
-		"URL", "URLSearchParams", "TextEncoder", "TextDecoder", "AbortController", "AbortSignal", "EventTarget", "Event",
-		"CustomEvent", "DOMException"} {
+		"Set", "WeakMap", "WeakSet", "Proxy", "Reflect", "FinalizationRegistry", "WeakRef", "Iterator"} {
 		m[n] = true
 	}
 	return m

@@ -7,3 +7,5 @@ console.log("%s", new MyErr("boom").message, -0, 12n, Symbol("q"), undefined, nu
 console.log("%s", () => 1, function named() { return 2 }, class A {});
 console.log("%s", [new Money(5)], { n: new Money(7) }, Object.assign(Object.create({ toString() { return "proto" } }), { x: 1 }));
 try { console.log("%s", { toString() { throw new Error("from toString") } }) } catch (e) { console.log("thrown:", e.message) }
+class P { [Symbol.toPrimitive]() { return "prim" } }
+console.log("%s|%s|%s|%s", new URL("http://a"), new URLSearchParams("a=1&b=2"), new P(), new Date(0));

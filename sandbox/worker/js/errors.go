@@ -356,15 +356,17 @@ func (e *Runtime) installCaptureStackTrace() {
 // name and message (ErrorUtils::ToString: "Error" for an object with
 // neither; their getters run, as in V8), then the calling frames in
 // goja's format, as an error's own stack, which previews and error events
-// map to the user's files. Frames up to and including the latest call of
+// map to the user's files (no line end after the last, as V8). Frames up
+// to and including the latest call of
 // constructorOpt are left out, and all of them when it is not on the stack
 // (V8's rule); goja's frames name functions only, so it is found by name
 // (esbuild's renamed copies, _AppError or AppError2, count), or, when the
 // caller is a class constructor (goja names none), as that caller. At most
-// Error.stackTraceLimit frames (a number; otherwise none).
+// Error.stackTraceLimit frames; when it is not a number, stack is
+// undefined (V8). A Proxy target is V8's "invalid_argument" TypeError.
 func (e *Runtime) captureStackTrace(ctor *goja.Object, target, constructorOpt goja.Value) {
 	o, ok := target.(*goja.Object)
-	if !ok {
+	if !ok || o.ExportType() == proxyType {
 		e.throw("TypeError", "invalid_argument") // V8's message
 	}
 	frames := e.vm.CaptureCallStack(0, nil)
@@ -391,22 +393,21 @@ func (e *Runtime) captureStackTrace(ctor *goja.Object, target, constructorOpt go
 			}
 		}
 	}
-	limit := 0
+	var stack goja.Value = goja.Undefined() // a stackTraceLimit that is not a number: V8 captures none
 	if v, ok := e.enc.ownData(ctor, "stackTraceLimit"); ok && isNumber(v) {
+		limit := 0
 		if f := v.ToFloat(); f > 0 {
 			limit = int(min(f, 1<<20))
 		}
+		var b bytes.Buffer
+		b.WriteString(errorHeader(o))
+		for _, f := range frames[:min(len(frames), limit)] {
+			b.WriteString("\n\tat ")
+			f.Write(&b)
+		}
+		stack = e.vm.ToValue(b.String())
 	}
-	frames = frames[:min(len(frames), limit)]
-	var b bytes.Buffer
-	b.WriteString(errorHeader(o))
-	b.WriteByte('\n')
-	for _, f := range frames {
-		b.WriteString("\tat ")
-		f.Write(&b)
-		b.WriteByte('\n')
-	}
-	if err := o.DefineDataProperty("stack", e.vm.ToValue(b.String()), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+	if err := o.DefineDataProperty("stack", stack, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
 		e.throw("TypeError", "Cannot define property stack, object is not extensible")
 	}
 }

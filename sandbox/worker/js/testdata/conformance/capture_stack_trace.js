@@ -16,6 +16,8 @@ class NotFound extends Base {}
 const nf = new NotFound("gone");
 console.log(nf.name, nf.message, nf instanceof Base, nf instanceof Error, nf.stack.split("\n")[0]);
 const guarded = {}; if (typeof Error.captureStackTrace === "function") Error.captureStackTrace(guarded); console.log("stack" in guarded);
+{
 try { const p = new Proxy({}, {}); Error.captureStackTrace(p); console.log("ok", typeof p.stack) } catch (e) { console.log(e.message) }
 Error.stackTraceLimit = "x"; const o = {}; Error.captureStackTrace(o); console.log("stack" in o, JSON.stringify(o.stack));
 Error.stackTraceLimit = 0; const q = {}; Error.captureStackTrace(q); console.log(JSON.stringify(q.stack));
+}

@@ -115,9 +115,6 @@ var (
 	wholeAliases = map[string]string{
 		"zod/v4": "zod", // zod 4's classic API, under both names
 	}
-	// required: what require() of such a module returns in Node: the
-	// export itself (lodash's and validator's CommonJS modules), or an
-	// object of it as a named and the default export (date-fns's).
 	// required is what require() of such a module returns in Node.
 	memberPrefixes = []struct {
 		prefix, lib string

@@ -56,8 +56,8 @@ const isNumeric = (p) => typeof p === "number" || (p !== null && typeof p === "o
 const width = (s) => [...s].reduce((n, c) => n + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]/u.test(c) ? 2 : /\p{Mn}|\p{Me}|\p{Cf}/u.test(c) ? 0 : 1), 0);
 
 // collectionOpen is how a Map or Set (base) of n entries opens, and how it
-// prints past the depth; a subclass is "Registry(2) [Map] {" and [Registry].
-const collectionOpen = (p, base, n) => (p.class ? [`${p.class}(${n}) [${base}] {`, `[${p.class}]`] : [`${base}(${n}) {`, `[${base}]`]);
+// prints past the depth; a subclass is "Registry(2) [Map] {" and [Registry [Map]].
+const collectionOpen = (p, base, n) => (p.class ? [`${p.class}(${n}) [${base}] {`, `[${p.class} [${base}]]`] : [`${base}(${n}) {`, `[${base}]`]);
 
 class Inspector {
   constructor(depth = DEPTH) {

@@ -30,6 +30,7 @@ console.info("%s is %d years and %i days, %f%%, %o %O %c!", "Ann", 42.9, 7.8, 1.
 class Stack extends Array<number> {}
 class Registry extends Map<string, unknown> {}
 class Tags extends Set<string> {}
+console.log("subclasses past the depth", [[[new Registry([["a", 1]]), new Tags(["x"]), Stack.of(1)]]], new (class extends Map<number, number> {})([[1, 2]]));
 console.log("subclasses", Stack.from([1, 2]), new Registry([["a", { n: [1] }]]), new Registry(), new Tags(["x"]), [[new Registry([["deep", 1]])]], [[[Stack.of(1)]]]);
 console.log("web", new URL("https://a.b/c?d=1#e"), new URLSearchParams("x=1&y=2"), new URLSearchParams("long=" + "v".repeat(80) + "&b=2"), new AbortController());
 console.table(new Map<string, unknown>([["k1", { v: 1 }], ["k2", 2]]));

@@ -246,7 +246,7 @@ func (in *inspector) params(x tagged, entries []any, recurse int) string {
 			s = in.value(en, recurse+1)
 		}
 		out = append(out, s)
-		length += len(s) + 2
+		length += utf16Len(s) + 2 // Node counts the text's UTF-16 length
 	}
 	switch {
 	case length > in.breakLength:
@@ -259,10 +259,10 @@ func (in *inspector) params(x tagged, entries []any, recurse int) string {
 
 // collectionOpen is how a Map or Set (base) of n entries opens, and how it
 // prints past the depth: "Map(2) {" and [Map], or for a subclass
-// "Registry(2) [Map] {" and [Registry].
+// "Registry(2) [Map] {" and [Registry [Map]].
 func collectionOpen(x tagged, base string, n int) (open, cut string) {
 	if c, _ := x["class"].(string); c != "" {
-		return fmt.Sprintf("%s(%d) [%s] {", c, n, base), "[" + c + "]"
+		return fmt.Sprintf("%s(%d) [%s] {", c, n, base), "[" + c + " [" + base + "]]"
 	}
 	return fmt.Sprintf("%s(%d) {", base, n), "[" + base + "]"
 }

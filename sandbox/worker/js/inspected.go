@@ -13,7 +13,10 @@ import (
 // getters the polyfill defined (taken when its group loads, before any
 // snippet code has seen them), never what a snippet put in their place:
 // an object whose first field is not the polyfill's own getter previews as
-// any object.
+// any object. The polyfills load lazily, with the built-ins as the run has
+// them then: a snippet that replaced Object.defineProperty before its
+// first URL could hand core-js getters of its own, which a preview then
+// calls (inside the run's deadline, like any of its code).
 
 // inspectedClass is one class previewed by its fields.
 type inspectedClass struct {
@@ -52,16 +55,18 @@ func (e *Runtime) captureInspected(out *goja.Object) {
 		for _, f := range c.fields {
 			desc, _, ok := e.enc.lookup(proto, e.vm.ToValue(f))
 			if !ok || desc == nil {
-				return
+				break
 			}
 			get, ok := descField(desc, "get")
 			g, isObj := get.(*goja.Object)
 			if !ok || !isObj {
-				return
+				break
 			}
 			ic.getters = append(ic.getters, g)
 		}
-		e.b.inspected = append(e.b.inspected, ic)
+		if len(ic.getters) == len(c.fields) { // else this class previews as any object
+			e.b.inspected = append(e.b.inspected, ic)
+		}
 	}
 	if proto := e.exportedPrototype(out, "URLSearchParams"); proto != nil {
 		if v, ok := e.enc.ownData(proto, "forEach"); ok {
@@ -133,18 +138,21 @@ func (e *encoder) inspectedPreview(o *goja.Object, path string, depth int) (any,
 		return nil, false
 	}
 	forEach, _ := goja.AssertFunction(e.b.paramsForEach)
-	var entries []any
+	entries := []any{}
+	more := 0
 	cb := e.vm.ToValue(func(c goja.FunctionCall) goja.Value {
-		if len(entries) < e.lim.Keys {
+		if len(entries) < e.lim.Keys && e.budget > 0 {
 			entries = append(entries, [2]any{e.value(c.Argument(1), path+".<key>", depth+1), e.value(c.Argument(0), path+".<value>", depth+1)})
+		} else {
+			more++
 		}
 		return goja.Undefined()
 	})
 	if _, err := forEach(o, cb); err != nil {
 		return nil, false
 	}
-	if entries == nil {
-		entries = []any{}
+	if more > 0 {
+		entries = append(entries, tagged{"$t": "more", "count": more})
 	}
 	return tagged{"$t": "map", "class": e.constructorName(o), "params": true, "entries": entries}, true
 }

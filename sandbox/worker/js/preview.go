@@ -822,7 +822,7 @@ func (e *encoder) mapEntries(o *goja.Object, path string, depth int) any {
 // (base): inspect prints a subclass's name, "Stack(3) [ 1, 2, 3 ]",
 // "Registry(1) [Map] {…}".
 func (e *encoder) subclass(t tagged, o *goja.Object, base string) tagged {
-	if name := e.constructorName(o); name != "" && name != base {
+	if name := e.constructorName(o); name != "" && name != base && name != "Object" { // an anonymous class is "Object"
 		t["class"] = name
 	}
 	return t

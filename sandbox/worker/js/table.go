@@ -115,7 +115,8 @@ func iterationTable(t map[string]any) ([][]string, bool) {
 	switch t["$t"] {
 	case "map":
 		if t["params"] == true {
-			return nil, false
+			// Not a Map to Node's table: an object without keys.
+			return [][]string{{"(index)"}}, true
 		}
 		grid := [][]string{{"(iteration index)", "Key", "Values"}}
 		entries, _ := t["entries"].([]any)

@@ -120,7 +120,7 @@ class Inspector {
       case "object": {
         const cls = p.class ?? "Object";
         let prefix = "", cut = "[Object]";
-        if (cls.startsWith("[")) { prefix = cls + " "; cut = cls; }
+        if (cls.startsWith("[")) { prefix = cls + " "; cut = cls === "[Arguments]" ? "[Object]" : cls; }
         else if (cls !== "Object") { prefix = cls + " "; cut = `[${cls}]`; }
         const props = Object.entries(p.props || {});
         if (props.length === 0 && (cls === "WeakMap" || cls === "WeakSet")) return `${cls} { <items unknown> }`;

@@ -36,7 +36,7 @@ console.log("web", new URL("https://a.b/c?d=1#e"), new URLSearchParams("x=1&y=2"
 console.table(new Map<string, unknown>([["k1", { v: 1 }], ["k2", 2]]));
 console.table(new Set(["a", "😀"]));
 console.log("boxed", Object(Symbol("s")), [Object(Symbol.iterator)], Object(1n), new String("ab"));
-console.log("arguments", (function (..._: unknown[]) { return arguments; })(1, "a"));
+console.log("arguments", (function (..._: unknown[]) { return arguments; })(1, "a"), [[[(function () { return arguments; })()]]]);
 console.log("%s and %s, %s %s %s", { a: { b: 1 }, s: "x" }, [1, [2, [3]]], new Map([[1, { m: 1 }]]), -0, 12n);
 console.warn("objects", { a: 1, "b-c": [1, 2, { d: "x" }] }, new Point(), Object.create(null));
 console.error("collections", new Map<any, any>([["k", 1], [{ o: 1 }, [2]]]), new Set([1, "two"]), sparse);

@@ -216,6 +216,8 @@ func (in *inspector) tagged(x tagged, ref string, recurse int) string {
 		props, _ := x["props"].(object)
 		prefix, cut := "", "[Object]"
 		switch {
+		case class == "[Arguments]": // [Object] past the depth, as Node
+			prefix = class + " "
 		case strings.HasPrefix(class, "["): // [Object: null prototype]
 			prefix, cut = class+" ", class
 		case class != "Object" && class != "":

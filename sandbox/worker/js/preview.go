@@ -113,7 +113,8 @@ type builtins struct {
 // encoder turns goja values into previews (console arguments) or into JSON
 // (facts, output). It never runs snippet code: it reads properties through
 // descriptors, shows accessors without calling them, and does not look inside
-// a Proxy. An encoder is used on the runtime's goroutine only.
+// a Proxy; the only getters it calls are the runtime polyfills' own
+// (inspected.go). An encoder is used on the runtime's goroutine only.
 type encoder struct {
 	vm  *goja.Runtime
 	b   *builtins

@@ -52,8 +52,8 @@ export function render(p, top = false) {
 
 const isMore = (p) => p !== null && typeof p === "object" && p.$t === "more";
 const isNumeric = (p) => typeof p === "number" || (p !== null && typeof p === "object" && (p.$t === "number" || p.$t === "bigint"));
-// width counts terminal columns roughly as Node's getStringWidth: East Asian wide characters two.
-const width = (s) => [...s].reduce((n, c) => n + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]/u.test(c) ? 2 : /\p{Mn}|\p{Me}|\p{Cf}/u.test(c) ? 0 : 1), 0);
+// width counts terminal columns roughly as Node's getStringWidth: East Asian wide characters and emoji two.
+const width = (s) => [...s].reduce((n, c) => n + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]|\p{Emoji_Presentation}/u.test(c) ? 2 : /\p{Mn}|\p{Me}|\p{Cf}/u.test(c) ? 0 : 1), 0);
 
 // collectionOpen is how a Map or Set (base) of n entries opens, and how it
 // prints past the depth; a subclass is "Registry(2) [Map] {" and [Registry [Map]].

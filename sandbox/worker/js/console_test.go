@@ -35,6 +35,7 @@ console.log("subclasses", Stack.from([1, 2]), new Registry([["a", { n: [1] }]]),
 console.log("web", new URL("https://a.b/c?d=1#e"), new URLSearchParams("x=1&y=2"), new URLSearchParams("long=" + "v".repeat(80) + "&b=2"), new AbortController());
 console.table(new Map<string, unknown>([["k1", { v: 1 }], ["k2", 2]]));
 console.table(new Set(["a", "😀"]));
+console.log("wide", ["😀", "a", "漢字", "b", "c", "d", "e", "ffffffffff", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z"]);
 console.log("boxed", Object(Symbol("s")), [Object(Symbol.iterator)], Object(1n), new String("ab"));
 console.log("arguments", (function (..._: unknown[]) { return arguments; })(1, "a"), [[[(function () { return arguments; })()]]]);
 console.log("%s and %s, %s %s %s", { a: { b: 1 }, s: "x" }, [1, [2, [3]]], new Map([[1, { m: 1 }]]), -0, 12n);

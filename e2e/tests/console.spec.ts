@@ -74,3 +74,25 @@ test("console: groups nest and collapse, tables, dir, repeats and large objects 
   await expect.poll(() => big.locator(".kv").count()).toBeGreaterThan(50); // built on the toggle event
   await page.screenshot({ path: "screenshots/console-devtools.png" });
 });
+
+test("the console and errors read as Node's: web objects, %s, Map tables, V8's words for a bad call", async ({ page }) => {
+  await fresh(page);
+  await setSource(page, [
+    `const u = new URL("https://api.example.com/v1/items?limit=10");`,
+    `console.log(u.searchParams);`,
+    `console.log("%s!", { a: { b: 1 } });`,
+    `console.table(new Map([["k1", 1], ["k2", 2]]));`,
+    `const cfg: any = { name: "app" };`,
+    `cfg.load();`,
+  ].join("\n"));
+  await page.getByTestId("run-button").click();
+  await expect(page.getByTestId("run-status")).toHaveAttribute("data-outcome", "error");
+  const lines = page.getByTestId("console-line");
+  await expect(lines.filter({ hasText: "URLSearchParams { 'limit' => '10' }" })).toHaveCount(1);
+  await expect(lines.filter({ hasText: "{ a: [Object] }!" })).toHaveCount(1);
+  const table = page.getByTestId("console-table");
+  await expect(table.locator("thead th")).toHaveText(["(iteration index)", "Key", "Values"]);
+  await expect(table.locator("tbody tr")).toHaveCount(2);
+  await expect(page.getByTestId("error-line")).toContainText("RUNTIME_ERROR: TypeError: cfg.load is not a function");
+  await expect(page.getByTestId("error-location")).toHaveText(/^src\/main\.ts:6:\d+$/);
+});

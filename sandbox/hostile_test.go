@@ -359,17 +359,19 @@ func TestOneTimeoutError(t *testing.T) {
 // call-stack cap (pipe.Limits.MaxCallStack, about Node's depth) well inside
 // the worker's Go stack: it ends as the RangeError, or at its deadline
 // while the overflow unwinds (goja re-panics at every Go frame, which costs
-// seconds at that depth), never as a Go stack overflow.
+// seconds at that depth), never as a Go stack overflow; at a lower cap
+// each ends as the RangeError.
 func TestDeepNativeRecursion(t *testing.T) {
 	p := newTestPool(t, Config{Workers: 1, DefaultTimeout: 2 * time.Second, MaxTimeout: time.Minute})
 	crashes := p.Stats().Crashes
-	for name, src := range map[string]string{
+	shapes := map[string]string{
 		"valueOf":    "const objs: any[] = []; for (let i = 0; i < 20000; i++) objs.push({ valueOf() { return i === 0 ? 0 : +objs[i - 1] + 1; } }); console.log(+objs[19999]);",
 		"getter":     "const o = { n: 20000, get deep(): number { return this.n-- > 0 ? this.deep : 0; } }; console.log(o.deep);",
 		"proxy trap": "const p: any = new Proxy({}, { get(t: any, k) { t.n = (t.n || 0) + 1; return t.n < 20000 ? p.x : t.n; } }); console.log(p.x);",
 		"toString":   "function g(n: number): string { return n === 0 ? '' : String({ toString() { return g(n - 1); } }); } console.log(g(20000).length);",
 		"array map":  "function f(n: number): number { return n === 0 ? 0 : [n].map((x) => f(x - 1))[0] + 1; } console.log(f(20000));",
-	} {
+	}
+	for name, src := range shapes {
 		t.Run(name, func(t *testing.T) {
 			res, rec := run(t, p, Request{Files: files("main.ts", src)})
 			errs := rec.errors()
@@ -390,5 +392,14 @@ func TestDeepNativeRecursion(t *testing.T) {
 	}
 	if c := p.Stats().Crashes; c != crashes {
 		t.Errorf("%d worker crashes; want none", c-crashes)
+	}
+	// With a lower cap the overflow unwinds in well under a second, and
+	// every shape ends as the RangeError a snippet expects.
+	low := newTestPool(t, Config{Workers: 1, DefaultTimeout: 30 * time.Second, MaxTimeout: time.Minute, Limits: Limits{MaxCallStack: 3_000}})
+	for name, src := range shapes {
+		res, rec := run(t, low, Request{Files: files("main.ts", src)})
+		if errs := rec.errors(); res.Outcome != OutcomeError || len(errs) != 1 || errs[0].Message != "RangeError: Maximum call stack size exceeded" {
+			t.Errorf("%s at 3,000 frames: outcome %s, errors %+v; want the RangeError", name, res.Outcome, errs)
+		}
 	}
 }

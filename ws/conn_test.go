@@ -81,14 +81,7 @@ func TestCorkedFramesArriveInOrderAndBeforeClose(t *testing.T) {
 		}
 		c.Close(websocket.StatusNormalClosure, "bye") // sends the held frame first
 	}))
-	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	cl, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.CloseNow()
+	ctx, cl := dialTest(t, srv)
 	var got []string
 	for {
 		_, b, err := cl.Read(ctx)
@@ -182,14 +175,7 @@ func TestReadInvalidUTF8Closes1007(t *testing.T) {
 		_, err = c.Read(r.Context())
 		readErr <- err
 	}))
-	defer srv.Close()
-	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
-	defer cancel()
-	cl, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.CloseNow()
+	ctx, cl := dialTest(t, srv)
 	if err := cl.Write(ctx, websocket.MessageText, []byte("{\"type\":\"ping\",\"x\":\"\xff\xfe\"}")); err != nil {
 		t.Fatal(err)
 	}
@@ -201,4 +187,19 @@ func TestReadInvalidUTF8Closes1007(t *testing.T) {
 	if err := <-readErr; !errors.Is(err, ErrInvalidUTF8) {
 		t.Errorf("Read: %v; want ErrInvalidUTF8", err)
 	}
+}
+
+// dialTest dials srv as a WebSocket client; the server, the client and
+// the returned context (10 s) end with the test.
+func dialTest(t *testing.T, srv *httptest.Server) (context.Context, *websocket.Conn) {
+	t.Helper()
+	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	t.Cleanup(cancel)
+	cl, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.CloseNow() })
+	return ctx, cl
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
+	"github.com/dop251/goja/file"
 
 	"github.com/playground-dev/playground/sandbox/pipe"
 	"github.com/playground-dev/playground/sandbox/worker/bundle"
@@ -60,13 +61,12 @@ func (e *Runtime) reportException(ex *goja.Exception) {
 	er := e.thrownError(ex.Value())
 	securityError(er)
 	e.securityThrown(er, ex.Value())
-	frames := e.fixFrames(userFrames(ex.Stack()))
-	if o, ok := ex.Value().(*goja.Object); ok && len(frames) == 0 && e.goThrown[o] {
-		frames = e.fixFrames(parseStack(capStack(e.enc.stackString(o))))
+	o, _ := ex.Value().(*goja.Object)
+	raw := userFrames(ex.Stack())
+	if o != nil && len(raw) == 0 && e.goThrown[o] {
+		raw = parseStack(capStack(e.enc.stackString(o)))
 	}
-	if o, ok := ex.Value().(*goja.Object); ok && o.ClassName() == "Error" {
-		frames = e.constructorFrames(o, frames)
-	}
+	frames := e.userStack(o, raw)
 	if st := ex.Stack(); len(frames) > 0 && len(st) > 0 && strings.HasPrefix(st[0].Position().Filename, bundle.FileNamespace+":") {
 		// Thrown by the snippet's own code, not inside a built-in.
 		er.Message = e.v8Message(er.Message, frames[0])
@@ -275,28 +275,34 @@ func formatStack(msg string, frames []frame) string {
 	return b.String()
 }
 
-// span is where a node of a program is, in the user's file (through the
-// bundle's source map), its columns as goja counts them (a frame's are one
-// more). A position maps to the nearest token at or before it, so an end
-// is where the node's last token starts.
-type span struct {
-	file               string
-	line, column       int
-	endLine, endColumn int
+// position is a place in the user's files as goja counts it (through the
+// bundle's source map; a frame's column is one more: frame.position). A
+// bundle offset maps to the nearest token at or before it.
+type position struct {
+	file         string
+	line, column int
 }
 
-// spanOf is n's span in tree.
-func spanOf(tree *ast.Program, n ast.Node) span {
-	from, to := tree.File.Position(int(n.Idx0())), tree.File.Position(int(n.Idx1()))
-	file, _ := strings.CutPrefix(from.Filename, bundle.FileNamespace+":")
-	return span{file: file, line: from.Line, column: from.Column, endLine: to.Line, endColumn: to.Column}
+// positionOf is where offset idx of tree is in the user's files.
+func positionOf(tree *ast.Program, idx file.Idx) position {
+	p := tree.File.Position(int(idx))
+	f, _ := strings.CutPrefix(p.Filename, bundle.FileNamespace+":")
+	return position{file: f, line: p.Line, column: p.Column}
 }
 
-// holds reports whether f is inside s.
-func (s span) holds(f frame) bool {
-	after := f.line > s.line || f.line == s.line && f.column >= s.column
-	before := f.line < s.endLine || f.line == s.endLine && f.column <= s.endColumn
-	return f.file == s.file && after && before
+// position is where f is, in goja's columns.
+func (f frame) position() position {
+	return position{file: f.file, line: f.line, column: f.column - 1}
+}
+
+// before reports whether p comes before q in the same file, or is q.
+func (p position) before(q position) bool {
+	return p.file == q.file && (p.line < q.line || p.line == q.line && p.column <= q.column)
+}
+
+// spans reports whether n's tokens, from its first to its last, hold at.
+func spans(tree *ast.Program, n ast.Node, at position) bool {
+	return positionOf(tree, n.Idx0()).before(at) && at.before(positionOf(tree, n.Idx1()))
 }
 
 // userStack is the error o's frames as the user reads them: script mode's
@@ -318,23 +324,21 @@ func (e *Runtime) userStack(o *goja.Object, frames []frame) []frame {
 // least one frame is kept.
 func (e *Runtime) constructorFrames(o *goja.Object, frames []frame) []frame {
 	s := summaryOf(e.program)
-	if s == nil || len(s.supers) == 0 || o == nil || builtinErrorNames[e.enc.constructorName(o)] {
+	if s == nil || len(s.supers) == 0 || o == nil || o.ClassName() != "Error" {
 		return frames
 	}
-	for len(frames) > 1 {
-		at := frames[0]
-		at.column-- // goja's column (spanOf); a frame's is one more
-		if !slices.ContainsFunc(s.supers, func(p span) bool { return p.file == at.file && p.line == at.line && p.column == at.column }) {
-			break
-		}
+	if c := e.enc.constructorName(o); c == "" || c == "DOMException" || errorClasses[c] {
+		return frames
+	}
+	for len(frames) > 1 && slices.Contains(s.supers, frames[0].position()) {
 		frames = frames[1:]
 	}
 	return frames
 }
 
-// builtinErrorNames are the runtime's own error classes.
-var builtinErrorNames = map[string]bool{"Error": true, "TypeError": true, "RangeError": true, "ReferenceError": true,
-	"SyntaxError": true, "EvalError": true, "URIError": true, "AggregateError": true, "DOMException": true, "": true}
+// errorClasses are ECMAScript's error classes.
+var errorClasses = map[string]bool{"Error": true, "TypeError": true, "RangeError": true, "ReferenceError": true,
+	"SyntaxError": true, "EvalError": true, "URIError": true, "AggregateError": true}
 
 // installCaptureStackTrace defines V8's Error.captureStackTrace(target[,
 // constructorOpt]) and Error.stackTraceLimit (10), which Node has: code

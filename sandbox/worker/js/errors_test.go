@@ -210,6 +210,11 @@ func TestUncaughtInV8Words(t *testing.T) {
 			t.Errorf("%q: errors %+v; want message %q", src, errs, want)
 		}
 	}
+	// In script mode, on the entry's first line (behind the script's prefix).
+	_, rec := run(t, p, Request{Mode: "script", Input: json.RawMessage(`{}`), Files: files("agent.js", "const z = input.missing(); output = z;")})
+	if errs := rec.errors(); len(errs) != 1 || errs[0].Message != "TypeError: input.missing is not a function" || errs[0].Line != 1 {
+		t.Errorf("script: errors %+v; want input.missing is not a function at line 1", errs)
+	}
 }
 
 // TestDirDepthBounded: console.dir with depth null lays out at most

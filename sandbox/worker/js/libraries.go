@@ -220,7 +220,7 @@ func Compile(code string) (*goja.Program, error) {
 	unfold := bigIntLiteral.MatchString(code) && (strings.Contains(code, "**") || strings.Contains(code, "<<") || strings.Contains(code, ">>"))
 	u := &usage{}
 	rel := &relationalFix{src: code, tree: tree}
-	var supers []span // super(…) calls: constructorFrames
+	var supers []position // super(…) calls' "(": constructorFrames
 	findSupers := strings.Contains(code, "super")
 	var reErr error
 	walkAST(tree, func(n any) bool {
@@ -233,9 +233,7 @@ func Compile(code string) (*goja.Program, error) {
 		rel.visit(n)
 		if c, ok := n.(*ast.CallExpression); ok && findSupers {
 			if _, ok := c.Callee.(*ast.SuperExpression); ok {
-				p := tree.File.Position(int(c.LeftParenthesis))
-				file, _ := strings.CutPrefix(p.Filename, bundle.FileNamespace+":")
-				supers = append(supers, span{file: file, line: p.Line, column: p.Column, endLine: p.Line, endColumn: p.Column})
+				supers = append(supers, positionOf(tree, c.LeftParenthesis))
 			}
 		}
 		if rewriteRE && reErr == nil {

@@ -183,9 +183,10 @@ type summary struct {
 	// idents are the identifiers the program spells, sorted: a host global
 	// (Job.Globals) it does not spell is not defined (hostObject).
 	idents []string
-	// supers are the program's super(…) calls, in the user's files
-	// (constructorFrames). Kept for every program, dynamic or not.
-	supers []span
+	// supers are where the program's super(…) calls are (their "("), in
+	// the user's files (constructorFrames). Kept for every program,
+	// dynamic or not.
+	supers []position
 	// code is the program's source (the same string goja keeps for its
 	// positions: no copy), parsed again only to word an uncaught error as
 	// V8 does (v8Message).

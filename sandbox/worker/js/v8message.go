@@ -30,7 +30,8 @@ var (
 
 // v8Message returns msg ("TypeError: …") in V8's words when it is one of
 // goja's for a read of a property of undefined or a call of a
-// non-function, top being where it was thrown; msg otherwise.
+// non-function, top being where it was thrown (the user's frame); msg
+// otherwise.
 func (e *Runtime) v8Message(msg string, top frame) string {
 	if m := reReadProperty.FindStringSubmatch(msg); m != nil {
 		return "TypeError: Cannot read properties of " + m[2] + " (reading '" + m[1] + "')"
@@ -47,13 +48,14 @@ func (e *Runtime) v8Message(msg string, top frame) string {
 		return msg
 	}
 	if e.script && top.file == e.entry && top.line == 1 {
-		top.column += len(bundle.ScriptPrefix) // the position in the program (fixFrames)
+		// Where the program has it: the frame's column was moved back past
+		// the script's prefix (fixFrames).
+		top.column += len(bundle.ScriptPrefix)
 	}
-	// Spans count columns as goja's positions do; a frame's are one more.
-	at := frame{file: top.file, line: top.line, column: top.column - 1}
+	at := top.position()
 	// The call that failed: the one whose "(" maps to the error's position
 	// (m.get('k')() is the outer call, not m.get), else the innermost one
-	// whose span holds it (positions map to the nearest token before them).
+	// that spans it.
 	var exact, inner ast.Node
 	walkAST(tree, func(n any) bool {
 		var node ast.Node
@@ -66,10 +68,10 @@ func (e *Runtime) v8Message(msg string, top frame) string {
 		default:
 			return true
 		}
-		if p := tree.File.Position(int(lp)); exact == nil && p.Line == at.line && p.Column == at.column && strings.HasSuffix(p.Filename, ":"+at.file) {
+		if exact == nil && positionOf(tree, lp) == at {
 			exact = node
 		}
-		if spanOf(tree, node).holds(at) && (inner == nil || node.Idx1()-node.Idx0() <= inner.Idx1()-inner.Idx0()) {
+		if spans(tree, node, at) && (inner == nil || node.Idx1()-node.Idx0() <= inner.Idx1()-inner.Idx0()) {
 			inner = node
 		}
 		return true
@@ -88,7 +90,7 @@ func (e *Runtime) v8Message(msg string, top frame) string {
 	default:
 		return msg
 	}
-	if id, ok := callee.(*ast.Identifier); ok && errorConstructors[id.Name.String()] {
+	if id, ok := callee.(*ast.Identifier); ok && errorClasses[id.Name.String()] {
 		return msg // the snippet made this error itself: new TypeError("…")
 	}
 	if hasInOrInstanceof(args) {
@@ -108,11 +110,6 @@ func (e *Runtime) v8Message(msg string, top frame) string {
 
 // reNoMember is goja's message for a call of a missing method.
 var reNoMember = regexp.MustCompile(`^TypeError: Object has no member '(.*)'$`)
-
-// errorConstructors are the global error classes: a call or new of one
-// at the error's position made the error (the snippet's own words).
-var errorConstructors = map[string]bool{"Error": true, "TypeError": true, "RangeError": true, "ReferenceError": true,
-	"SyntaxError": true, "EvalError": true, "URIError": true, "AggregateError": true}
 
 // memberName is the property a member callee reads ("go" of f.go or
 // f["go"]), "" for any other callee.

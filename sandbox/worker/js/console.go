@@ -229,21 +229,21 @@ func (c *console) dir(v, options goja.Value) {
 			}
 		}
 	}
+	depth = min(depth, maxDirDepth)
 	budget := c.budget() / 2 // the text repeats what the preview holds
+	var p, shown any
 	if depth < c.e.enc.lim.Depth {
-		p := c.e.enc.encodeBudget(v, budget)
-		in := inspector{depth: depth, breakLength: inspectBreakLength}
-		c.emit("log", in.value(p, 0), []json.RawMessage{mustJSON(p)})
-		return
+		p = c.e.enc.encodeBudget(v, budget)
+		shown = p
+	} else {
+		// The preview (the event's args) stops at hello.limits' depth; the
+		// text is laid out from a deeper encoding, within the same budget.
+		p = c.e.enc.encodeBudget(v, budget/2)
+		deep := c.e.enc
+		deep.lim.Depth = depth + 1
+		shown = deep.encodeBudget(v, budget/2)
 	}
-	// The preview (the event's args) stops at hello.limits' depth; the
-	// text shows what was asked, down to maxDirDepth, from a deeper
-	// encoding within the same byte budget.
-	p := c.e.enc.encodeBudget(v, budget/2)
-	deep := c.e.enc
-	deep.lim.Depth = min(depth, maxDirDepth) + 1
-	shown := deep.encodeBudget(v, budget/2)
-	in := inspector{depth: min(depth, maxDirDepth), breakLength: inspectBreakLength}
+	in := inspector{depth: depth, breakLength: inspectBreakLength}
 	c.emit("log", in.value(shown, 0), []json.RawMessage{mustJSON(p)})
 }
 

@@ -3,6 +3,7 @@ package js
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"reflect"
@@ -639,11 +640,7 @@ func (e *encoder) typedArray(o *goja.Object, depth int) any {
 func (e *encoder) cut(o *goja.Object, class string) any {
 	if class == "Array" {
 		n := e.arrayLength(o)
-		t := e.subclass(tagged{"$t": "array", "items": []any{tagged{"$t": "more", "count": n}}}, o, "Array")
-		if t["class"] != nil {
-			t["length"] = n
-		}
-		return t
+		return e.subclassArray(tagged{"$t": "array", "items": []any{tagged{"$t": "more", "count": n}}}, o, n)
 	}
 	keys := e.enumerableKeys(o)
 	return tagged{"$t": "object", "class": e.classLabel(o, class), "props": object{{Key: "…", Value: tagged{"$t": "more", "count": len(keys)}}}}
@@ -751,11 +748,7 @@ func (e *encoder) array(o *goja.Object, path string, depth int) any {
 	if e.json {
 		return items
 	}
-	t := tagged{"$t": "array", "items": items}
-	e.subclass(t, o, "Array")
-	if t["class"] != nil {
-		t["length"] = n
-	}
+	t := e.subclassArray(tagged{"$t": "array", "items": items}, o, n)
 	if n <= arrayExtrasScan {
 		if props := e.arrayExtras(o, path, depth); len(props) > 0 {
 			t["props"] = props
@@ -825,6 +818,15 @@ func (e *encoder) mapEntries(o *goja.Object, path string, depth int) any {
 func (e *encoder) subclass(t tagged, o *goja.Object, base string) tagged {
 	if name := e.constructorName(o); name != "" && name != base && name != "Object" { // an anonymous class is "Object"
 		t["class"] = name
+	}
+	return t
+}
+
+// subclassArray is subclass for an array of length n, which a subclass's
+// preview carries as a typed array's does ("Stack(3) [ … ]").
+func (e *encoder) subclassArray(t tagged, o *goja.Object, n int64) tagged {
+	if e.subclass(t, o, "Array")["class"] != nil {
+		t["length"] = n
 	}
 	return t
 }
@@ -1207,8 +1209,8 @@ func (e *encoder) builtInHolder(on *goja.Object) bool {
 // classes: %s of a URL prints its href, as its toString gives it).
 var builtInConstructors = func() map[string]bool {
 	m := map[string]bool{}
+	maps.Copy(m, errorClasses)
 	for _, n := range []string{"Object", "Function", "Array", "Number", "Boolean", "String", "Symbol", "Date", "Promise", "RegExp",
-		"Error", "AggregateError", "EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError", "URIError",
 		"JSON", "Math", "Intl", "ArrayBuffer", "DataView", "Uint8Array", "Int8Array", "Uint16Array", "Int16Array", "Uint32Array",
 		"Int32Array", "Float32Array", "Float64Array", "Uint8ClampedArray", "BigUint64Array", "BigInt64Array", "Map", "BigInt",
 		"Set", "WeakMap", "WeakSet", "Proxy", "Reflect", "FinalizationRegistry", "WeakRef", "Iterator"} {

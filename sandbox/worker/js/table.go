@@ -193,7 +193,6 @@ func rowProps(v any) object {
 		return p
 	case "map", "set", "function", "error", "date", "regexp":
 		return object{} // an object whose own keys are none of these
-
 	case "array":
 		items, _ := m["items"].([]any)
 		out := make(object, 0, len(items))

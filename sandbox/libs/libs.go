@@ -127,30 +127,11 @@ var (
 	}
 )
 
-// Subpath resolves spec, a subpath of a vendored package ("zod/v4",
-// "lodash/groupBy", "date-fns/addDays.js", "validator/lib/isEmail"): the
-// library it reads from and the one export it stands for ("" for the
-// whole library). ok is false for any other spec, also a subpath the
-// playground does not serve (date-fns/locale).
-func (s *Set) Subpath(spec string) (lib, export string, ok bool) {
-	if l, ok := wholeAliases[spec]; ok {
-		if _, have := s.Lookup(l); have {
-			return l, "", true
-		}
-	}
-	for _, m := range memberPrefixes {
-		rest, found := strings.CutPrefix(spec, m.prefix)
-		if !found {
-			continue
-		}
-		rest = strings.TrimSuffix(rest, ".js")
-		l, have := s.Lookup(m.lib)
-		if !have || s.operator[m.lib] != "" || !slices.Contains(l.Exports, rest) {
-			return "", "", false
-		}
-		return m.lib, rest, true
-	}
-	return "", "", false
+// SubpathModule is what an import of a package's subpath stands for.
+type SubpathModule struct {
+	Lib      string       // the library it reads from
+	Export   string       // the one export it stands for; "" for the whole library
+	Required RequireShape // what require() of it returns (an Export's)
 }
 
 // RequireShape is what require() of a member subpath returns in Node.
@@ -162,14 +143,29 @@ const (
 	RequireSelfDefault                     // the export, its default property itself (validator/lib/isEmail)
 )
 
-// SubpathRequired is what require(spec) of a member subpath returns.
-func SubpathRequired(spec string) RequireShape {
-	for _, m := range memberPrefixes {
-		if strings.HasPrefix(spec, m.prefix) {
-			return m.required
+// Subpath resolves spec, a subpath of a vendored package ("zod/v4",
+// "lodash/groupBy", "date-fns/addDays.js", "validator/lib/isEmail"). ok
+// is false for any other spec, also a subpath the playground does not
+// serve (date-fns/locale).
+func (s *Set) Subpath(spec string) (m SubpathModule, ok bool) {
+	if l, ok := wholeAliases[spec]; ok {
+		if _, have := s.Lookup(l); have {
+			return SubpathModule{Lib: l}, true
 		}
 	}
-	return RequireExport
+	for _, p := range memberPrefixes {
+		rest, found := strings.CutPrefix(spec, p.prefix)
+		if !found {
+			continue
+		}
+		rest = strings.TrimSuffix(rest, ".js")
+		l, have := s.Lookup(p.lib)
+		if !have || s.operator[p.lib] != "" || !slices.Contains(l.Exports, rest) {
+			return SubpathModule{}, false
+		}
+		return SubpathModule{Lib: p.lib, Export: rest, Required: p.required}, true
+	}
+	return SubpathModule{}, false
 }
 
 // SubpathPrefixes are the spellings Subpath may resolve for library name:

@@ -138,9 +138,9 @@ func TestSubpath(t *testing.T) {
 		{"zod/mini", "", ""},
 		{"mathjs/number", "", ""},
 	} {
-		lib, export, ok := set.Subpath(tc.spec)
-		if lib != tc.lib || export != tc.export || ok != (tc.lib != "") {
-			t.Errorf("Subpath(%q) = %q, %q, %v; want %q, %q", tc.spec, lib, export, ok, tc.lib, tc.export)
+		m, ok := set.Subpath(tc.spec)
+		if m.Lib != tc.lib || m.Export != tc.export || ok != (tc.lib != "") {
+			t.Errorf("Subpath(%q) = %+v, %v; want %q, %q", tc.spec, m, ok, tc.lib, tc.export)
 		}
 	}
 }

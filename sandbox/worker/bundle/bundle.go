@@ -225,9 +225,9 @@ func memoryPlugin(files map[string]string, entry, mode string, set *libs.Set, us
 				switch r.Namespace {
 				case nsLibrary, nsRequire:
 					used.add(r.Path)
-				case nsSubpath, nsSubReq:
-					lib, _, _ := set.Subpath(r.Path)
-					used.add(lib)
+				case nsSubReq: // its module calls lib itself (nsSubpath imports the library)
+					m, _ := set.Subpath(r.Path)
+					used.add(m.Lib)
 				}
 				return r, nil
 			})
@@ -254,8 +254,8 @@ func memoryPlugin(files map[string]string, entry, mode string, set *libs.Set, us
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsSubpath}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
 				// lodash/groupBy: that export as the module's default (and
 				// named), read from the library's chunk.
-				lib, export, _ := set.Subpath(args.Path)
-				src := "export { " + export + " as default, " + export + " } from " + jsString(lib) + ";\n"
+				m, _ := set.Subpath(args.Path)
+				src := "export { " + m.Export + " as default, " + m.Export + " } from " + jsString(m.Lib) + ";\n"
 				return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsSubReq}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
@@ -263,11 +263,11 @@ func memoryPlugin(files map[string]string, entry, mode string, set *libs.Set, us
 				// require('date-fns/addDays') { addDays },
 				// require('validator/lib/isEmail') the function with
 				// itself as default.
-				lib, export, _ := set.Subpath(args.Path)
-				f := libCall(lib, usage[lib]) + "[" + jsString(export) + "]"
-				switch libs.SubpathRequired(args.Path) {
+				m, _ := set.Subpath(args.Path)
+				f := libCall(m.Lib, usage[m.Lib]) + "[" + jsString(m.Export) + "]"
+				switch m.Required {
 				case libs.RequireObject:
-					f = "{ " + jsString(export) + ": " + f + " }"
+					f = "{ " + jsString(m.Export) + ": " + f + " }"
 				case libs.RequireSelfDefault:
 					f = "((f) => (f.default = f, f))(" + f + ")"
 				}
@@ -315,10 +315,10 @@ func resolve(files map[string]string, entry string, set *libs.Set, args api.OnRe
 	case isLibrary(set, args.Path):
 		return api.OnResolveResult{Path: args.Path, Namespace: nsLibrary}
 	case isSubpath(set, args.Path):
-		lib, export, _ := set.Subpath(args.Path)
+		m, _ := set.Subpath(args.Path)
 		switch {
-		case export == "":
-			return api.OnResolveResult{Path: lib, Namespace: nsLibrary}
+		case m.Export == "":
+			return api.OnResolveResult{Path: m.Lib, Namespace: nsLibrary}
 		case args.Kind == api.ResolveJSRequireCall:
 			return api.OnResolveResult{Path: args.Path, Namespace: nsSubReq}
 		}
@@ -349,7 +349,7 @@ func resolve(files map[string]string, entry string, set *libs.Set, args api.OnRe
 }
 
 func isSubpath(set *libs.Set, spec string) bool {
-	_, _, ok := set.Subpath(spec)
+	_, ok := set.Subpath(spec)
 	return ok
 }
 

@@ -152,8 +152,8 @@ func subpathNames(src string, prefixes []string, set *libs.Set) []string {
 					break
 				}
 				off = i + end
-				if _, export, ok := set.Subpath(src[i : i+end]); ok && export != "" {
-					out = append(out, export)
+				if m, ok := set.Subpath(src[i : i+end]); ok && m.Export != "" {
+					out = append(out, m.Export)
 				}
 			}
 		}

@@ -225,9 +225,10 @@ console.log(format(addDays(new Date(0), 1), "yyyy-MM-dd"), isEmail("a@b.co"), z.
 	}
 	res, _ = run(t, p, Request{Mode: "script", Files: files("agent.js", `const groupBy = require("lodash/groupBy");
 const { addDays } = require("date-fns/addDays");
-return [Object.keys(groupBy(input.values, (v) => v % 2)), addDays(0, 1).getTime()];`), Input: json.RawMessage(`{"values":[1,2,3]}`)})
-	if string(res.Output) != `[["0","1"],86400000]` {
-		t.Errorf("script output %s; want [[\"0\",\"1\"],86400000]", res.Output)
+const isEmail = require("validator/lib/isEmail");
+return [Object.keys(groupBy(input.values, (v) => v % 2)), addDays(0, 1).getTime(), isEmail("a@b.co"), isEmail.default === isEmail];`), Input: json.RawMessage(`{"values":[1,2,3]}`)})
+	if string(res.Output) != `[["0","1"],86400000,true,true]` {
+		t.Errorf("script output %s; want [[\"0\",\"1\"],86400000,true,true]", res.Output)
 	}
 	res, rec = run(t, p, Request{Files: files("main.ts", `import { de } from "date-fns/locale";
 console.log(de);`)})

@@ -105,3 +105,28 @@ func TestConsoleGolden(t *testing.T) {
 		t.Errorf("console output differs from %s (-want +got; -update to accept):\n%s", golden, diff)
 	}
 }
+
+// TestDirDepthBounded: console.dir with depth null lays out at most
+// maxDirDepth (100) levels; deeper nesting shows as cut there.
+func TestDirDepthBounded(t *testing.T) {
+	p := newHarness(t, Config{})
+	res, rec := run(t, p, Request{Files: files("main.ts", "let o: any = {}; const root = o;\nfor (let i = 0; i < 500; i++) { o.a = { b: i }; o = o.a; }\nconsole.dir(root, { depth: null });")})
+	logs := rec.logs()
+	if res.Outcome != OutcomeOK || len(logs) != 1 {
+		t.Fatalf("outcome %s, %d logs; want one line", res.Outcome, len(logs))
+	}
+	if n := strings.Count(logs[0], "b: "); n != 100 || !strings.Contains(logs[0], "[Object]") {
+		t.Errorf("%d levels shown (cut: %v); want 100 and [Object] past them", n, strings.Contains(logs[0], "[Object]"))
+	}
+}
+
+// TestURLSearchParamsPreviewCapped: a URLSearchParams previews at most
+// hello.limits' key count (100) of its entries and says how many more.
+func TestURLSearchParamsPreviewCapped(t *testing.T) {
+	p := newHarness(t, Config{})
+	res, rec := run(t, p, Request{Files: files("main.ts", "console.log(new URLSearchParams(Array.from({ length: 102 }, (_, i) => ['k' + i, 'v'])));")})
+	logs := rec.logs()
+	if res.Outcome != OutcomeOK || len(logs) != 1 || strings.Count(logs[0], " => ") != 100 || !strings.HasSuffix(logs[0], "'k99' => 'v',\n  ... 2 more items }") {
+		t.Errorf("outcome %s, logs %q; want 100 entries and ... 2 more items", res.Outcome, logs)
+	}
+}

@@ -37,7 +37,7 @@ func (e *Runtime) loop(ctx context.Context) error {
 	onIdle := e.onIdle
 	replies := 0       // host replies received
 	announced := false // onIdle was told of the current wait
-	for len(e.timers) > 0 || len(e.calls) > 0 {
+	for e.refTimers > 0 || len(e.calls) > 0 {
 		var timerC <-chan time.Time
 		var next *timer
 		if len(e.timers) > 0 {
@@ -90,7 +90,7 @@ func (e *Runtime) loop(ctx context.Context) error {
 			t.seq = e.timerSeq
 			heap.Push(&e.timers, t)
 		} else {
-			delete(e.timerByID, t.id)
+			e.forget(t)
 		}
 		if err := e.fire(t); err != nil {
 			if err := e.uncaught(err); err != nil {
@@ -130,16 +130,18 @@ func addClock(t, d time.Duration) time.Duration {
 	return t + d
 }
 
-// timer is one pending setTimeout or setInterval.
+// timer is one setTimeout or setInterval, pending while index >= 0.
 type timer struct {
 	id       int64
 	when     time.Duration // on the run's clock
 	delay    time.Duration
 	seq      int64 // FIFO among timers due at the same time
 	interval bool
+	unref    bool // unref(): the run may end while it is pending
+	cleared  bool // clearTimeout: refresh leaves it be
 	fn       goja.Callable
 	args     []goja.Value
-	index    int
+	index    int // in the heap; -1 once fired (not an interval) or cleared
 }
 
 type timerHeap []*timer
@@ -174,9 +176,7 @@ func (e *Runtime) setTimer(interval bool) func(goja.FunctionCall) goja.Value {
 		if !ok {
 			e.throw("TypeError", "the callback must be a function (the playground does not evaluate strings)")
 		}
-		if len(e.timers) >= e.lim.MaxTimers {
-			e.throw("RangeError", fmt.Sprintf("too many pending timers (limit %d)", e.lim.MaxTimers))
-		}
+		e.checkTimers()
 		d := c.Argument(1).ToFloat()
 		if math.IsNaN(d) || d < 0 {
 			d = 0
@@ -186,24 +186,63 @@ func (e *Runtime) setTimer(interval bool) func(goja.FunctionCall) goja.Value {
 		}
 		delay := time.Duration(d * float64(time.Millisecond))
 		e.nextTimer++
-		e.timerSeq++
-		t := &timer{id: e.nextTimer, when: addClock(e.clock.now(), delay), delay: delay, seq: e.timerSeq, interval: interval, fn: fn}
+		t := &timer{id: e.nextTimer, delay: delay, interval: interval, fn: fn}
 		if len(c.Arguments) > 2 {
 			t.args = append([]goja.Value(nil), c.Arguments[2:]...)
 		}
-		heap.Push(&e.timers, t)
-		e.timerByID[t.id] = t
-		return e.vm.ToValue(t.id)
+		e.schedule(t)
+		return e.timeoutHandle(t)
 	}
 }
 
+// checkTimers throws the RangeError of lim.MaxTimers when that many are
+// pending.
+func (e *Runtime) checkTimers() {
+	if len(e.timers) >= e.lim.MaxTimers {
+		e.throw("RangeError", fmt.Sprintf("too many pending timers (limit %d)", e.lim.MaxTimers))
+	}
+}
+
+// schedule makes t pending, due its delay from now.
+func (e *Runtime) schedule(t *timer) {
+	e.timerSeq++
+	t.when, t.seq = addClock(e.clock.now(), t.delay), e.timerSeq
+	heap.Push(&e.timers, t)
+	e.timerByID[t.id] = t
+	if !t.unref {
+		e.refTimers++
+	}
+}
+
+// forget drops t, popped or removed from the heap, from the pending ones.
+func (e *Runtime) forget(t *timer) {
+	delete(e.timerByID, t.id)
+	if !t.unref {
+		e.refTimers--
+	}
+}
+
+// cancel removes t if it is pending; refresh leaves it be from now on.
+func (e *Runtime) cancel(t *timer) {
+	t.cleared = true
+	if t.index >= 0 {
+		heap.Remove(&e.timers, t.index)
+		e.forget(t)
+	}
+}
+
+// clearTimer is clearTimeout and clearInterval: its argument is a handle
+// or a handle's id (what +handle gives, as Node's); anything else is
+// ignored, as Node ignores it.
 func (e *Runtime) clearTimer(c goja.FunctionCall) goja.Value {
-	id := c.Argument(0).ToInteger()
-	if t, ok := e.timerByID[id]; ok {
-		if t.index >= 0 {
-			heap.Remove(&e.timers, t.index)
+	if t := e.timerOf(c.Argument(0)); t != nil {
+		e.cancel(t)
+		return goja.Undefined()
+	}
+	if isNumber(c.Argument(0)) || goja.IsString(c.Argument(0)) {
+		if t, ok := e.timerByID[c.Argument(0).ToInteger()]; ok {
+			e.cancel(t)
 		}
-		delete(e.timerByID, id)
 	}
 	return goja.Undefined()
 }

@@ -2,6 +2,7 @@ package js_test
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -299,5 +300,67 @@ console.log(new VeryLongClassNameThatIsNotAString(), function aVeryLongFunctionN
 	want := `["abcde…",{"$t":"array","items":[1,2,3,{"$t":"more","count":2}]},{"$t":"object","class":"Object","props":{"a":1,"b":2,"c":3,"…":{"$t":"more","count":1}}},{"$t":"object","class":"Object","props":{"x":{"$t":"object","class":"Object","props":{"y":{"$t":"object","class":"Object","props":{"…":{"$t":"more","count":1}}}}}}},{"$t":"set","values":[1,2,3,{"$t":"more","count":1}]}]`
 	if got != want {
 		t.Errorf("args =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestUnrefTimers checks that a run ends when only unref'd timers are
+// left, as a Node process exits, in real and virtual time, and that a
+// top-level await on one is reported as never settled.
+func TestUnrefTimers(t *testing.T) {
+	p := newHarness(t, Config{})
+	for _, deterministic := range []bool{false, true} {
+		res, rec := run(t, p, Request{Deterministic: deterministic, Timeout: 2 * time.Second, Files: files("main.ts", `
+setInterval(() => console.log("tick"), 100).unref();
+const kept = setTimeout(() => console.log("kept"), 250);
+kept.unref(); kept.ref();
+setTimeout(() => console.log("never"), 60_000).unref();
+`)})
+		if res.Outcome != OutcomeOK {
+			t.Fatalf("deterministic %v: outcome %s: %+v", deterministic, res.Outcome, rec.errors())
+		}
+		if got := strings.Join(rec.logs(), ","); got != "tick,tick,kept" {
+			t.Errorf("deterministic %v: logs %q; want two ticks, then the ref'd timer, then the end", deterministic, got)
+		}
+	}
+	res, rec := run(t, p, Request{Files: files("main.ts", `await new Promise((r) => setTimeout(r, 10).unref());`)})
+	if errs := rec.errors(); res.Outcome != OutcomeError || len(errs) != 1 || !strings.Contains(errs[0].Message, "top-level await never settled") {
+		t.Errorf("outcome %s, errors %+v; want the unsettled top-level await", res.Outcome, errs)
+	}
+}
+
+// TestTimerHandlesRefuseForgeries checks that only a real handle reaches
+// a timer: Timeout methods on other objects, the constructor and
+// clearTimeout of look-alikes throw or do nothing, and refresh counts
+// against the pending-timer cap.
+func TestTimerHandlesRefuseForgeries(t *testing.T) {
+	p := newHarness(t, Config{Limits: Limits{MaxTimers: 2}})
+	res, rec := run(t, p, Request{Files: files("main.ts", `
+const t = setTimeout(() => console.log("fired"), 5);
+const proto = Object.getPrototypeOf(t);
+for (const f of [() => proto.refresh.call({}), () => proto.unref.call(1), () => new t.constructor(), () => proto[Symbol.toPrimitive].call(Object.create(null))]) {
+  try { f(); console.log("no throw"); } catch (e) { console.log(e.name + ": " + e.message); }
+}
+const [key] = Object.getOwnPropertySymbols(t);
+clearTimeout({ [key]: {} }); clearTimeout({}); clearTimeout("x"); clearTimeout(null);
+try { t[key] = null; } catch (e) { console.log(e.name); }
+const done = setTimeout(() => {
+  setTimeout(() => {}, 50); setTimeout(() => {}, 50);
+  try { done.refresh(); console.log("re-armed past the cap"); } catch (e) { console.log(e.message); }
+}, 10);
+`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+	}
+	want := []string{
+		"TypeError: Timeout.prototype.refresh called on an object that is not a Timeout",
+		"TypeError: Timeout.prototype.unref called on an object that is not a Timeout",
+		"TypeError: Illegal constructor",
+		"TypeError: Timeout.prototype.[Symbol.toPrimitive] called on an object that is not a Timeout",
+		"TypeError",
+		"fired",
+		"too many pending timers (limit 2)",
+	}
+	if got := rec.logs(); !slices.Equal(got, want) {
+		t.Errorf("logs:\n%q\nwant\n%q", got, want)
 	}
 }

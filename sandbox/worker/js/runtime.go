@@ -82,11 +82,14 @@ type Runtime struct {
 	enc    encoder // previews (console)
 	jsonEn encoder // facts and output
 
-	timers    timerHeap
-	timerByID map[int64]*timer
-	onIdle    func(wait time.Duration, replies int) // OnIdle (loop.go)
-	nextTimer int64
-	timerSeq  int64
+	timers       timerHeap
+	timerByID    map[int64]*timer                      // the pending ones
+	refTimers    int                                   // pending and not unref'd: the run goes on while there are any
+	timeoutProto *goja.Object                          // Timeout.prototype, made at the first timer (timeout.go)
+	timerKey     *goja.Symbol                          // a handle's own key for its timer (timeout.go)
+	onIdle       func(wait time.Duration, replies int) // OnIdle (loop.go)
+	nextTimer    int64
+	timerSeq     int64
 
 	timeout time.Duration
 	input   json.RawMessage

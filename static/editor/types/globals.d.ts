@@ -34,11 +34,25 @@ interface Console {
 }
 declare var console: Console;
 
-/** Timer ids are numbers. In deterministic runs timers advance a virtual clock at once. */
-declare function setTimeout(handler: (...args: any[]) => void, timeout?: number, ...args: any[]): number;
-declare function setInterval(handler: (...args: any[]) => void, timeout?: number, ...args: any[]): number;
-declare function clearTimeout(id: number | undefined): void;
-declare function clearInterval(id: number | undefined): void;
+declare namespace NodeJS {
+  /** Node's timer handle, as @types/node names it: +handle is the timer's id. */
+  interface Timeout {
+    /** Re-arms the timer its delay from now (a fired one runs again); not a cleared one. */
+    refresh(): this;
+    /** The run may end while this timer is pending, as Node's process exits. */
+    unref(): this;
+    ref(): this;
+    hasRef(): boolean;
+    /** clearTimeout(this). */
+    close(): this;
+    [Symbol.toPrimitive](): number;
+  }
+}
+/** Timers return Node's Timeout handle. In deterministic runs timers advance a virtual clock at once. */
+declare function setTimeout(handler: (...args: any[]) => void, timeout?: number, ...args: any[]): NodeJS.Timeout;
+declare function setInterval(handler: (...args: any[]) => void, timeout?: number, ...args: any[]): NodeJS.Timeout;
+declare function clearTimeout(id: NodeJS.Timeout | string | number | undefined): void;
+declare function clearInterval(id: NodeJS.Timeout | string | number | undefined): void;
 declare function queueMicrotask(callback: () => void): void;
 
 interface Performance {

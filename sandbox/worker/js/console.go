@@ -186,6 +186,13 @@ func (c *console) print(level string, args []goja.Value, head, suffix string) {
 	budget := c.budget()
 	previews := make([]any, len(args))
 	for i, a := range args {
+		if goja.IsString(a) {
+			// console.log(err.stack): V8's layout, the user's positions.
+			if s, ok := c.e.v8StackText(a.String()); ok {
+				a = c.e.vm.ToValue(s)
+				args[i] = a
+			}
+		}
 		// The text repeats what the previews hold: each gets half of what
 		// is left.
 		previews[i] = c.e.enc.encodeBudget(a, budget/2)

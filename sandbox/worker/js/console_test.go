@@ -130,3 +130,39 @@ func TestURLSearchParamsPreviewCapped(t *testing.T) {
 		t.Errorf("outcome %s, logs %q; want 100 entries and ... 2 more items", res.Outcome, logs)
 	}
 }
+
+// TestConsoleStackInV8Layout checks that console.log(err.stack) prints as
+// in Node: V8's frame lines at the user's positions, built-in frames left
+// out, a TypeError from the snippet's own call in V8's words, at most ten
+// frames; a string that only resembles a stack prints as it is.
+func TestConsoleStackInV8Layout(t *testing.T) {
+	p := newHarness(t, Config{})
+	res, rec := run(t, p, Request{Files: files("main.ts", `function make() { return new Error("two\nlines"); }
+console.log(make().stack);
+const cfg: any = {};
+const deep = (n: number): Error => (n ? deep(n - 1) : new Error("deep"));
+try { cfg.load(); } catch (e) { console.error("%s", e.stack); }
+console.log([1].map(() => new Error("in map").stack)[0]);
+console.log(make().stack.split("\n").slice(0, 2).join("\n") + "\n\tat nothing:1:2(3)", "\n\tat main.ts:1:1");
+`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+	}
+	want := []string{
+		"Error: two\nlines\n    at make (main.ts:1:26)\n    at main.ts:2:18",
+		"TypeError: cfg.load is not a function\n    at main.ts:5:16",
+		"Error: in map\n    at main.ts:6:27\n    at map (<anonymous>)\n    at main.ts:6:21",
+		"Error: two\nlines\n\tat nothing:1:2(3) \n\tat main.ts:1:1",
+	}
+	if diff := cmp.Diff(want, rec.logs()); diff != "" {
+		t.Errorf("logs (-want +got):\n%s", diff)
+	}
+	if s := rec.logs()[0]; strings.Count(s, "\n    at ") != 2 {
+		t.Errorf("stack %q", s)
+	}
+	res, rec = run(t, p, Request{Files: files("main.ts", `const deep = (n: number): Error => (n ? deep(n - 1) : new Error("deep"));
+console.log(deep(20).stack);`)})
+	if got := rec.logs(); res.Outcome != OutcomeOK || len(got) != 1 || strings.Count(got[0], "\n    at ") != 10 {
+		t.Errorf("outcome %s, logs %q; want ten frames, V8's default stackTraceLimit", res.Outcome, got)
+	}
+}

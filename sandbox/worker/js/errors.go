@@ -448,3 +448,52 @@ func sameFunction(frame, name string) bool {
 	}
 	return frame == name || strings.TrimRight(strings.TrimLeft(frame, "_"), "0123456789") == name
 }
+
+// v8StackLimit is V8's default Error.stackTraceLimit: the frames an
+// error's stack text holds.
+const v8StackLimit = 10
+
+// v8StackText rewrites s, when it is an error's stack as goja writes it
+// (a first line from the name and message, then "\tat fn (file:line:col(pc))"
+// lines with bundle positions), into V8's layout at the user's positions,
+// as console.log(err.stack) prints in Node: "    at fn (main.ts:3:9)",
+// a built-in's frame "    at map (<anonymous>)", at most v8StackLimit
+// frames, a TypeError thrown by the snippet's own code in V8's words
+// (v8Message). ok is false for any other string, returned as it is. goja
+// formats an error's stack itself (there is no hook), so code that reads
+// err.stack as a string still sees goja's layout; the console, where it is
+// mostly read, does not.
+func (e *Runtime) v8StackText(s string) (_ string, ok bool) {
+	i := strings.Index(s, "\n\tat ")
+	if i < 0 || !strings.Contains(s[i:], bundle.FileNamespace+":") {
+		return s, false
+	}
+	head := s[:i]
+	var lines []string
+	for n, line := range strings.Split(strings.TrimSuffix(s[i+1:], "\n"), "\n") {
+		at, ok := strings.CutPrefix(line, "\tat ")
+		if !ok {
+			return s, false // text after the frames: not a stack as goja writes it
+		}
+		if n == 0 && strings.Contains(at, bundle.FileNamespace+":") {
+			if top := e.fixFrames(parseStack(line)); len(top) == 1 {
+				head = e.v8Message(head, top[0])
+			}
+		}
+		if len(lines) == v8StackLimit {
+			continue
+		}
+		if fn, ok := strings.CutSuffix(at, " (native)"); ok {
+			lines = append(lines, fn+" (<anonymous>)")
+		} else if f := e.fixFrames(parseStack(line)); len(f) == 1 {
+			lines = append(lines, strings.TrimPrefix(formatStack("", f), "\n    at "))
+		}
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	for _, l := range lines {
+		b.WriteString("\n    at ")
+		b.WriteString(l)
+	}
+	return b.String(), true
+}

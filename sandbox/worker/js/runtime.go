@@ -87,6 +87,7 @@ type Runtime struct {
 	refTimers    int                                   // pending and not unref'd: the run goes on while there are any
 	timeoutProto *goja.Object                          // Timeout.prototype, made at the first timer (timeout.go)
 	timerKey     *goja.Symbol                          // a handle's own key for its timer (timeout.go)
+	tree         *parsedProgram                        // the program parsed, at the first V8 wording that needs it (v8message.go)
 	onIdle       func(wait time.Duration, replies int) // OnIdle (loop.go)
 	nextTimer    int64
 	timerSeq     int64

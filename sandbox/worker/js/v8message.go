@@ -39,12 +39,8 @@ func (e *Runtime) v8Message(msg string, top frame) string {
 	if !reNotCallable.MatchString(msg) {
 		return msg
 	}
-	s := summaryOf(e.program)
-	if s == nil || s.code == "" {
-		return msg
-	}
-	tree, err := goja.Parse("bundle.js", s.code, parser.WithSourceMapLoader(noSourceMapFiles))
-	if err != nil {
+	tree := e.programTree()
+	if tree == nil {
 		return msg
 	}
 	if e.script && top.file == e.entry && top.line == 1 {
@@ -107,6 +103,21 @@ func (e *Runtime) v8Message(msg string, top frame) string {
 	}
 	return "TypeError: " + calleeText(callee) + " is not a function"
 }
+
+// programTree is the run's program parsed (once a run: a bundle with a
+// library takes ≈125 ms), nil when it cannot be.
+func (e *Runtime) programTree() *ast.Program {
+	if e.tree == nil {
+		e.tree = &parsedProgram{}
+		if s := summaryOf(e.program); s != nil && s.code != "" {
+			e.tree.ast, _ = goja.Parse("bundle.js", s.code, parser.WithSourceMapLoader(noSourceMapFiles))
+		}
+	}
+	return e.tree.ast
+}
+
+// parsedProgram is a run's program parsed, ast nil when it could not be.
+type parsedProgram struct{ ast *ast.Program }
 
 // reNoMember is goja's message for a call of a missing method.
 var reNoMember = regexp.MustCompile(`^TypeError: Object has no member '(.*)'$`)

@@ -183,6 +183,10 @@ func (c *console) printText(level, text string) {
 // left of the run's output (text and previews both count), at most
 // maxEventBytes. Past it, strings are cut and collections end in "… n more".
 func (c *console) print(level string, args []goja.Value, head, suffix string) {
+	outer := c.e.enc.messages // a getter's own console.log is a line inside this one's
+	c.e.enc.messages = nil
+	defer func() { c.e.enc.messages = outer }()
+	c.readMessages(args)
 	budget := c.budget()
 	previews := make([]any, len(args))
 	for i, a := range args {
@@ -285,6 +289,48 @@ func (c *console) emit(level, text string, args []json.RawMessage) {
 	e := c.e
 	if e.send(pipe.Event{Kind: pipe.EventLog, Level: level, Text: text, Args: args}) { // counts its bytes
 		e.stats.Logs++
+	}
+}
+
+// readMessages calls the message getter of each argument that is an
+// error whose message is an accessor (zod's ZodError computes its message
+// so), before any preview is built, as Node's inspect reads err.message:
+// the preview shows what it returned when that is a string. This is the
+// one place snippet code runs for a preview, and it runs as the snippet's
+// own: what the getter throws, console.log throws, as in Node. An error
+// inside another value shows its accessor ([Getter]).
+func (c *console) readMessages(args []goja.Value) {
+	enc := &c.e.enc
+	if enc.busy {
+		return // a getter's own console.log: its previews are opaque anyway
+	}
+	for _, a := range args {
+		o, ok := a.(*goja.Object)
+		if !ok || o.ExportType() == proxyType || o.ClassName() != "Error" {
+			continue // a Proxy's traps never run for a preview
+		}
+		desc, _, ok := enc.lookup(o, c.e.vm.ToValue("message"))
+		if !ok || desc == nil {
+			continue
+		}
+		if _, data := descValue(desc); data {
+			continue
+		}
+		get, _ := descField(desc, "get")
+		fn, ok := goja.AssertFunction(get)
+		if !ok {
+			continue
+		}
+		if s, ok := primitiveString(c.e.callOriginal(fn, o)); ok {
+			if enc.messages == nil {
+				enc.messages = map[*goja.Object]string{}
+			}
+			enc.messages[o] = s
+			// goja formats the stack at its first read, through the getter
+			// (as V8 does): now, so that a console.log of the getter's own
+			// prints before this line's previews are built.
+			enc.stackString(o)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -164,5 +165,55 @@ console.log(make().stack.split("\n").slice(0, 2).join("\n") + "\n\tat nothing:1:
 console.log(deep(20).stack);`)})
 	if got := rec.logs(); res.Outcome != OutcomeOK || len(got) != 1 || strings.Count(got[0], "\n    at ") != 10 {
 		t.Errorf("outcome %s, logs %q; want ten frames, V8's default stackTraceLimit", res.Outcome, got)
+	}
+}
+
+// TestErrorMessageGetters checks that console.log reads the message getter
+// of an error it prints, as Node's inspect does (zod's ZodError computes
+// its message so): the line shows the message, not the accessor; a getter
+// that throws makes console.log throw, as in Node; a getter's own
+// console.log prints before the line; an error nested in another value shows the accessor.
+func TestErrorMessageGetters(t *testing.T) {
+	p := newHarness(t, Config{})
+	res, rec := run(t, p, Request{Files: files("main.ts", `class Lazy extends Error {
+  constructor(private issues: string[]) { super(); Object.defineProperty(this, "message", { get: () => this.issues.join("; "), enumerable: true, configurable: true }); this.name = "Lazy"; }
+}
+console.log(new Lazy(["a is required", "b too long"]));
+class Proto extends Error { get message() { return "from the prototype"; } }
+console.log("%s|", "x", new Proto());
+class Throws extends Error { get message(): string { throw new RangeError("no message"); } }
+try { console.log(new Throws()); console.log("not thrown"); } catch (e: any) { console.log("caught", e.message); }
+class Chatty extends Error { get message() { console.log("inside the getter"); return "chatty"; } }
+console.log(new Chatty());
+console.log({ nested: new Lazy(["c"]) }.nested.message, [new Proto()].length);
+`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+	}
+	logs := rec.logs()
+	firstLines := make([]string, len(logs))
+	for i, l := range logs {
+		firstLines[i], _, _ = strings.Cut(l, "\n")
+	}
+	want := []string{
+		"Lazy: a is required; b too long",
+		"x| Proto [Error]: from the prototype",
+		"caught no message",
+		"inside the getter", // read for the message, then by goja for the stack (Node reads it four times)
+		"inside the getter",
+		"Chatty [Error]: chatty",
+		"c 1",
+	}
+	if diff := cmp.Diff(want, firstLines); diff != "" {
+		t.Errorf("first lines (-want +got):\n%s", diff)
+	}
+	if strings.Contains(logs[0], "Getter") || !strings.Contains(logs[0], "\n    at main.ts:4:") {
+		t.Errorf("line %q; want the message shown once, then the stack", logs[0])
+	}
+	res, rec = run(t, p, Request{Timeout: 200 * time.Millisecond, Files: files("main.ts", `class Loops extends Error { get message(): string { for (;;) {} } }
+console.log(new Proxy(new Loops(), {}));
+console.log(new Loops());`)})
+	if logs := rec.logs(); res.Outcome != OutcomeTimeout || len(logs) != 1 || logs[0] != "[Loops [Error]]" {
+		t.Errorf("outcome %s, logs %q; want a Proxy's error shown without its getter, then the looping getter ending at the run's limit", res.Outcome, logs)
 	}
 }

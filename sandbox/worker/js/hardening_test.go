@@ -82,8 +82,10 @@ func TestPreviewRunsNoSnippetCode(t *testing.T) {
 			[]string{"<ref *1> [Function: f] { self: [Circular *1], o: { f: [Circular *1] } }"}, ""},
 		{"a prototype chain 200,000 deep", `let o = {}; for (let i = 0; i < 200000; i++) o = Object.create(o); const e = Object.create(o); for (let i = 0; i < 20; i++) console.log(Array(50).fill(e).length, [e, e]); console.log('done')`,
 			append(slices.Repeat([]string{"50 [ {}, {} ]"}, 20), "done"), ""},
+		// Only the message getter runs (as Node's inspect reads err.message):
+		// once, before the line's previews; the name getter and toString never.
 		{"error name and message getters", `class E extends Error { get message() { console.log('MESSAGE'); return 'm' } get name() { console.log('NAME'); while (true) {} } }; const e = new E(); console.log(e, [e].length); const o = new Error('x'); o.name = { toString() { console.log('TOSTRING'); return 'N' } }; console.log(o)`,
-			[]string{"[E [Error]] 1", "[Error: x] { name: { toString: [Function: toString] } }"}, ""},
+			[]string{"MESSAGE", "[E [Error]: m] 1", "[Error: x] { name: { toString: [Function: toString] } }"}, ""},
 		{"thrown error with a looping name getter", `class E extends Error { get name() { while (true) {} } }; throw new E('boom')`,
 			nil, "error"},
 		{"DataView look-alikes and a replaced getter", `class DataView2 {}; Object.defineProperty(DataView2, 'name', { value: 'DataView' }); console.log(new DataView2()); Object.defineProperty(DataView.prototype, 'buffer', { get() { console.log('GETTER'); return 1 } }); console.log(new DataView(new ArrayBuffer(1)))`,

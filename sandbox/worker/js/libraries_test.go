@@ -236,3 +236,34 @@ console.log(de);`)})
 		t.Errorf("date-fns/locale: outcome %s, errors %+v; want a BUNDLE_ERROR naming the subpaths served", res.Outcome, errs)
 	}
 }
+
+// TestZodErrorPrints checks that a ZodError prints as in Node 20: its
+// message (a getter zod computes on first read: the issues as JSON), not
+// the accessor.
+func TestZodErrorPrints(t *testing.T) {
+	p := newHarness(t, Config{})
+	res, rec := run(t, p, Request{Timeout: time.Minute, Files: files("main.ts", `import { z } from "zod";
+const r = z.object({ name: z.string() }).safeParse({ name: 1 });
+console.log(r.error);
+`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+	}
+	// Node 20 (zod 4): [ZodError: [ …the issues… ]]; zod captures no frames
+	// (it sets Error.stackTraceLimit to 0, which goja's Error ignores), so
+	// Node brackets the line where here the snippet's frame follows.
+	want := `ZodError: [
+  {
+    "expected": "string",
+    "code": "invalid_type",
+    "path": [
+      "name"
+    ],
+    "message": "Invalid input: expected string, received number"
+  }
+]
+    at main.ts:3:` // zod makes the error when r.error is first read
+	if logs := rec.logs(); len(logs) != 1 || !strings.HasPrefix(logs[0], want) || strings.Contains(logs[0], "Getter") {
+		t.Errorf("logs %q; want the issues as Node prints them", logs)
+	}
+}

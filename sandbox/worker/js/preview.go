@@ -115,7 +115,9 @@ type builtins struct {
 // (facts, output). It never runs snippet code: it reads properties through
 // descriptors, shows accessors without calling them, and does not look inside
 // a Proxy; the only getters it calls are the runtime polyfills' own
-// (inspected.go). An encoder is used on the runtime's goroutine only.
+// (inspected.go), and, through goja's stack formatting, an error's message
+// getter that the console line ran before (messages). An encoder is used
+// on the runtime's goroutine only.
 type encoder struct {
 	vm  *goja.Runtime
 	b   *builtins
@@ -138,6 +140,10 @@ type encoder struct {
 	// sub-structure many times is previewed in bounded time and size.
 	budget int
 	busy   bool
+	// messages are what the message getters of the console line's error
+	// arguments returned, read before its previews (console.readMessages):
+	// shown as those errors' messages.
+	messages map[*goja.Object]string
 	// cutDeep is set when the current value was cut at lim.Depth.
 	cutDeep bool
 }
@@ -422,7 +428,11 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 		}
 		return tagged{"$t": "regexp", "v": "/" + src.String() + "/" + flags.String()}
 	case "Error":
-		name, msg := e.errorName(o), e.str(e.dataString(o, "message"))
+		msg, got := e.messages[o]
+		if !got {
+			msg = e.dataString(o, "message")
+		}
+		name, msg := e.errorName(o), e.str(msg)
 		head := errorHead(name, msg, e.constructorName(o))
 		// goja's stack names the bundle's namespaces and bytecode offsets;
 		// show the user's frames instead, as error events do.
@@ -933,6 +943,9 @@ func (e *encoder) errorExtras(t tagged, o *goja.Object, path string, depth int) 
 				continue
 			}
 		}
+		if _, got := e.messages[o]; got && f.Key == "message" {
+			continue // the getter's message is in the stack
+		}
 		extra = append(extra, f)
 	}
 	if len(extra) > 0 {
@@ -1240,7 +1253,8 @@ func (e *encoder) stackString(o *goja.Object) string {
 
 // stackSafe reports whether goja may format the error o's stack (on any
 // read of its "stack", also a descriptor or key listing) without running
-// snippet code (see stackString).
+// snippet code (see stackString), or only a message getter the console
+// line has run already, as V8 runs it for the stack.
 func (e *encoder) stackSafe(o *goja.Object) bool {
 	for _, prop := range [...]string{"name", "message"} {
 		desc, _, ok := e.lookup(o, e.vm.ToValue(prop))
@@ -1253,6 +1267,9 @@ func (e *encoder) stackSafe(o *goja.Object) bool {
 		v, data := descValue(desc)
 		switch {
 		case !data:
+			if _, got := e.messages[o]; got && prop == "message" {
+				continue // a message getter the console line already ran (readMessages)
+			}
 			if prop != "name" || !e.trustedNameGetter(desc) {
 				return false // a snippet's accessor
 			}

@@ -21,6 +21,12 @@ import (
 // It is safe for concurrent use; it costs one esbuild build over the
 // package's modules (≈0.1–0.5 s for mathjs), so callers cache the result.
 func LibraryChunk(src *libs.ESMSource, names []string) (string, error) {
+	if len(names) == 0 {
+		// Imported or required and never used (import _ from "lodash" with
+		// no _. after it): nothing of the library is reached, so none of it
+		// runs; its exports object is empty.
+		return "({});\n", nil
+	}
 	for _, n := range names {
 		if !src.Has(n) {
 			return "", fmt.Errorf("the library exports no %q", n)

@@ -34,6 +34,10 @@ const (
 	FieldHost  = "host"  // the host functions
 	FieldLib   = "lib"   // lib(name[, names]) evaluates a library (or the chunk of just names, LibraryChunk) once per run and returns its exports
 	FieldDone  = "done"  // done(value) records the entry's default export as the output
+	// FieldCaught is caught(e), which the runtime's compile step makes every
+	// catch clause of the snippet's files call first with its binding: a
+	// TypeError the engine threw gets V8's words before the snippet reads it.
+	FieldCaught = "caught"
 )
 
 // Banner and Footer wrap the ES module bundle in an async function, which

@@ -2,6 +2,7 @@ package js_test
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -214,5 +215,41 @@ func TestUncaughtInV8Words(t *testing.T) {
 	_, rec := run(t, p, Request{Mode: "script", Input: json.RawMessage(`{}`), Files: files("agent.js", "const z = input.missing(); output = z;")})
 	if errs := rec.errors(); len(errs) != 1 || errs[0].Message != "TypeError: input.missing is not a function" || errs[0].Line != 1 {
 		t.Errorf("script: errors %+v; want input.missing is not a function at line 1", errs)
+	}
+}
+
+// TestCaughtInV8Words checks the catch clauses' rewording at its edges: a
+// binding named as the runtime's parameter, a nested function's local of
+// that name, thrown non-errors and frozen errors, destructured bindings
+// (left as goja's), and script mode's output.
+func TestCaughtInV8Words(t *testing.T) {
+	p := newHarness(t, Config{})
+	res, rec := run(t, p, Request{Files: files("main.js", `
+try { null.x } catch (__playground_runtime) { console.log("shadow", __playground_runtime.message) }
+function f() { let __playground_runtime = 1; try { undefined.y } catch (e) { console.log("inner", e.message, __playground_runtime) } }
+f();
+try { throw "str" } catch (e) { console.log(e) }
+try { throw Object.freeze(new TypeError("x")) } catch (e) { console.log(e.message) }
+try { (void 0).z } catch ({ message }) { console.log(message) }
+try { (void 0).w } catch { console.log("no binding") }
+`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+	}
+	want := []string{
+		"shadow Cannot read properties of undefined (reading 'x')",
+		"inner Cannot read properties of undefined (reading 'y') 1",
+		"str",
+		"x",
+		"Cannot read property 'z' of undefined", // a destructured binding is not reworded
+		"no binding",
+	}
+	if got := rec.logs(); !slices.Equal(got, want) {
+		t.Errorf("logs:\n%q\nwant\n%q", got, want)
+	}
+	res, _ = run(t, p, Request{Mode: "script", Input: json.RawMessage(`{}`), Files: files("agent.js", `
+try { input.missing.deep } catch (e) { output = { error: e.message } }`)})
+	if got, _ := json.Marshal(res.Output); res.Outcome != OutcomeOK || string(got) != `{"error":"Cannot read properties of undefined (reading 'deep')"}` {
+		t.Errorf("script mode: outcome %s, output %s", res.Outcome, got)
 	}
 }

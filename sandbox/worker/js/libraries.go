@@ -8,6 +8,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
+	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/parser"
 	"github.com/dop251/goja/token"
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -223,7 +224,14 @@ func Compile(code string) (*goja.Program, error) {
 	var supers []position // super(…) calls' "(": constructorFrames
 	findSupers := strings.Contains(code, "super")
 	var reErr error
+	var catches []*ast.CatchStatement // of the snippet's files, with a named binding: callCaught
+	findCatches := strings.Contains(code, "catch")
 	walkAST(tree, func(n any) bool {
+		if c, ok := n.(*ast.CatchStatement); ok && findCatches {
+			if _, named := c.Parameter.(*ast.Identifier); named && c.Body != nil && inUserFile(tree, c.Catch) {
+				catches = append(catches, c)
+			}
+		}
 		more := true
 		if !u.dynamic && !u.visit(n) && !u.dynamic {
 			// Bundler code the summary skips (esbuildExport): walked
@@ -252,6 +260,9 @@ func Compile(code string) (*goja.Program, error) {
 	if reErr != nil {
 		return nil, reErr
 	}
+	for _, c := range catches {
+		callCaught(c)
+	}
 	prg, err := goja.CompileAST(tree, true)
 	if err != nil {
 		return nil, err
@@ -261,6 +272,29 @@ func Compile(code string) (*goja.Program, error) {
 	sum.code = code
 	remember(prg, sum)
 	return prg, nil
+}
+
+// inUserFile reports whether the bundle offset idx is in one of the
+// snippet's files (through the source map), not in the bundler's code.
+func inUserFile(tree *ast.Program, idx file.Idx) bool {
+	return strings.HasPrefix(tree.File.Position(int(idx)).Filename, bundle.FileNamespace+":")
+}
+
+// callCaught makes the catch clause c (its binding an identifier) start
+// with `RuntimeParam.caught(binding);` (Runtime.caught), placed at the
+// clause's "{" for the source map.
+func callCaught(c *ast.CatchStatement) {
+	at := c.Body.LeftBrace
+	call := &ast.CallExpression{
+		Callee: &ast.DotExpression{
+			Left:       &ast.Identifier{Name: bundle.RuntimeParam, Idx: at},
+			Identifier: ast.Identifier{Name: bundle.FieldCaught, Idx: at},
+		},
+		LeftParenthesis:  at,
+		ArgumentList:     []ast.Expression{&ast.Identifier{Name: c.Parameter.(*ast.Identifier).Name, Idx: at}},
+		RightParenthesis: at,
+	}
+	c.Body.List = append([]ast.Statement{&ast.ExpressionStatement{Expression: call}}, c.Body.List...)
 }
 
 // bigIntLiteral finds a BigInt literal (or something like one: the check

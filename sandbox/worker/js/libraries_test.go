@@ -267,3 +267,20 @@ console.log(r.error);
 		t.Errorf("logs %q; want the issues as Node prints them", logs)
 	}
 }
+
+// TestUnusedLibraryImports checks that a library imported or required and
+// never used does not fail the run (its chunk used to have no exports,
+// which the chunk bundler refused).
+func TestUnusedLibraryImports(t *testing.T) {
+	p := newHarness(t, Config{})
+	for _, src := range []string{
+		"import _ from \"lodash\";\nconsole.log(\"ran\");",
+		"import * as dates from \"date-fns\";\nimport Papa from \"papaparse\";\nconsole.log(\"ran\");",
+		"const v = require(\"validator\");\nconsole.log(\"ran\");",
+	} {
+		res, rec := run(t, p, Request{Timeout: time.Minute, Files: files("main.js", src)})
+		if res.Outcome != OutcomeOK || strings.Join(rec.logs(), ",") != "ran" {
+			t.Errorf("%q: outcome %s, logs %q, errors %+v", src, res.Outcome, rec.logs(), rec.errors())
+		}
+	}
+}

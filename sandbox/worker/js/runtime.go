@@ -82,15 +82,16 @@ type Runtime struct {
 	enc    encoder // previews (console)
 	jsonEn encoder // facts and output
 
-	timers       timerHeap
-	timerByID    map[int64]*timer                      // the pending ones
-	refTimers    int                                   // pending and not unref'd: the run goes on while there are any
-	timeoutProto *goja.Object                          // Timeout.prototype, made at the first timer (timeout.go)
-	timerKey     *goja.Symbol                          // a handle's own key for its timer (timeout.go)
-	tree         *parsedProgram                        // the program parsed, at the first V8 wording that needs it (v8message.go)
-	onIdle       func(wait time.Duration, replies int) // OnIdle (loop.go)
-	nextTimer    int64
-	timerSeq     int64
+	timers         timerHeap
+	timerByID      map[int64]*timer                      // the pending ones
+	refTimers      int                                   // pending and not unref'd: the run goes on while there are any
+	timeoutProto   *goja.Object                          // Timeout.prototype, made at the first timer (timeout.go)
+	timerKey       *goja.Symbol                          // a handle's own key for its timer (timeout.go)
+	tree           *parsedProgram                        // the program parsed, at the first V8 wording that needs it (v8message.go)
+	typeErrorProto *goja.Object                          // the intrinsic TypeError.prototype, at the first caught error (v8message.go)
+	onIdle         func(wait time.Duration, replies int) // OnIdle (loop.go)
+	nextTimer      int64
+	timerSeq       int64
 
 	timeout time.Duration
 	input   json.RawMessage
@@ -479,6 +480,7 @@ func (e *Runtime) run(ctx context.Context, prg *goja.Program) (err error) {
 	// Not enumerable: a program reaches lib only by its name (usage.go),
 	// not by listing the runtime object's values.
 	must(rt.DefineDataProperty(bundle.FieldLib, e.vm.ToValue(e.lib), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+	must(rt.DefineDataProperty(bundle.FieldCaught, e.vm.ToValue(e.caught), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
 	must(rt.Set(bundle.FieldDone, func(c goja.FunctionCall) goja.Value {
 		e.output, e.gotOutput = c.Argument(0), true
 		return goja.Undefined()

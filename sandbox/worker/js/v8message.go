@@ -33,13 +33,17 @@ var (
 // non-function, top being where it was thrown (the user's frame); msg
 // otherwise.
 func (e *Runtime) v8Message(msg string, top frame) string {
-	if m := reReadProperty.FindStringSubmatch(msg); m != nil {
-		return "TypeError: Cannot read properties of " + m[2] + " (reading '" + m[1] + "')"
-	}
-	if !reNotCallable.MatchString(msg) {
+	read := reReadProperty.FindStringSubmatch(msg)
+	if read == nil && !reNotCallable.MatchString(msg) {
 		return msg
 	}
 	tree := e.programTree()
+	if top.file != "" && tree != nil && e.tree.errorSites[top.position()] {
+		return msg // the snippet made this error itself: new TypeError("…")
+	}
+	if read != nil {
+		return "TypeError: Cannot read properties of " + read[2] + " (reading '" + read[1] + "')"
+	}
 	if tree == nil {
 		return msg
 	}
@@ -112,12 +116,43 @@ func (e *Runtime) programTree() *ast.Program {
 		if s := summaryOf(e.program); s != nil && s.code != "" {
 			e.tree.ast, _ = goja.Parse("bundle.js", s.code, parser.WithSourceMapLoader(noSourceMapFiles))
 		}
+		if e.tree.ast != nil {
+			e.tree.errorSites = errorSites(e.tree.ast)
+		}
 	}
 	return e.tree.ast
 }
 
 // parsedProgram is a run's program parsed, ast nil when it could not be.
-type parsedProgram struct{ ast *ast.Program }
+type parsedProgram struct {
+	ast *ast.Program
+	// errorSites are where the program makes an ECMAScript error itself
+	// (new TypeError(…), TypeError(…)), as an error's first frame says.
+	errorSites map[position]bool
+}
+
+// errorSites finds the program's constructions of ECMAScript errors by
+// name: a new expression's frame is at "new", a call's at its "(".
+func errorSites(tree *ast.Program) map[position]bool {
+	sites := map[position]bool{}
+	walkAST(tree, func(n any) bool {
+		var callee ast.Expression
+		var at file.Idx
+		switch x := n.(type) {
+		case *ast.NewExpression:
+			callee, at = x.Callee, x.New
+		case *ast.CallExpression:
+			callee, at = x.Callee, x.LeftParenthesis
+		default:
+			return true
+		}
+		if id, ok := callee.(*ast.Identifier); ok && errorClasses[id.Name.String()] {
+			sites[positionOf(tree, at)] = true
+		}
+		return true
+	})
+	return sites
+}
 
 // reNoMember is goja's message for a call of a missing method.
 var reNoMember = regexp.MustCompile(`^TypeError: Object has no member '(.*)'$`)
@@ -209,4 +244,49 @@ func bracketText(x ast.Expression) string {
 		return calleeText(o.Expression) + "?."
 	}
 	return calleeText(x)
+}
+
+// caught is the runtime object's FieldCaught: Compile makes each catch
+// clause of the snippet's files with a named binding call it first
+// (callCaught), so that a TypeError goja threw for a property read of
+// undefined or a call of a non-function reads in V8's words where the
+// snippet catches it, as in Node: its message and its stack's first line
+// (v8Message; a call is named only when the snippet's own code threw it).
+// Any other value, an error the snippet made, or one already reworded, is
+// left as it is. It never throws.
+func (e *Runtime) caught(c goja.FunctionCall) goja.Value {
+	o, ok := c.Argument(0).(*goja.Object)
+	if !ok || o.ExportType() == proxyType || o.ClassName() != "Error" {
+		return goja.Undefined()
+	}
+	if e.typeErrorProto == nil {
+		e.typeErrorProto = e.enc.proto(e.vm.NewTypeError(""))
+	}
+	v, ok := e.enc.ownData(o, "message")
+	if !ok || e.enc.proto(o) != e.typeErrorProto {
+		return goja.Undefined()
+	}
+	msg, isString := primitiveString(v)
+	old := "TypeError: " + msg
+	if !isString || !reReadProperty.MatchString(old) && !reNotCallable.MatchString(old) {
+		return goja.Undefined()
+	}
+	// The stack, formatted now if it was not yet (the name and message are
+	// the intrinsic's and a string: no snippet code runs), says where.
+	stack := e.enc.stackString(o)
+	reworded := old
+	if frames := e.userStack(o, parseStack(capStack(stack))); len(frames) > 0 && firstFrameIsUser(stack) {
+		reworded = e.v8Message(old, frames[0])
+	} else if reReadProperty.MatchString(old) {
+		reworded = e.v8Message(old, frame{}) // worded from the message alone
+	}
+	if reworded == old {
+		return goja.Undefined()
+	}
+	// As goja defines both: writable, not enumerable, configurable.
+	_ = o.DefineDataProperty("message", e.vm.ToValue(strings.TrimPrefix(reworded, "TypeError: ")), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	if rest, ok := strings.CutPrefix(stack, old); ok {
+		_ = o.DefineDataProperty("stack", e.vm.ToValue(reworded+rest), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	}
+	return goja.Undefined()
 }

@@ -363,6 +363,9 @@ func (e *Runtime) install(n need) {
 	if n&needJSONParse != 0 {
 		e.installJSONParse()
 	}
+	if n&needJSONStringify != 0 {
+		e.installJSONStringify()
+	}
 	if n&needCaptureStack != 0 {
 		e.installCaptureStackTrace()
 	}

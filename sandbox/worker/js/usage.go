@@ -65,6 +65,7 @@ const (
 	needWithResolvers                   // Promise.withResolvers
 	needPromiseAny                      // Promise.any (its AggregateError's message)
 	needJSONParse                       // JSON.parse (V8's syntax error messages: jsonerr.go)
+	needJSONStringify                   // JSON.stringify (its indentation after an empty [] or {}: jsonindent.go)
 	needFromAsync                       // Array.fromAsync
 	needCaptureStack                    // Error.captureStackTrace, Error.stackTraceLimit (errors.go)
 	needAsyncIterator                   // Symbol.asyncIterator
@@ -100,7 +101,7 @@ const (
 // needAdditions are the Node-compatibility additions (issue 9); the rest of
 // needAll are the runtime's own globals.
 const needAdditions = needStringGuards | needSortGuard | needBigIntGuards | needApplyGuards | needNativeToString |
-	needRegExp | needLocale | needPolyfills | needJSONParse | needCaptureStack
+	needRegExp | needLocale | needPolyfills | needJSONParse | needJSONStringify | needCaptureStack
 
 // needPolyfills are the additions that may evaluate polyfill code.
 const needPolyfills = needGlobalHolder | needStringHolder | needIteratorHolder | needGroupBy | needWithResolvers | needPromiseAny |
@@ -124,7 +125,7 @@ var needByName = sync.OnceValue(func() map[string]need {
 		"toLocaleString": needLocale, "toLocaleDateString": needLocale, "toLocaleTimeString": needLocale,
 		"localeCompare": needLocale, "toLocaleUpperCase": needLocale, "toLocaleLowerCase": needLocale,
 		"groupBy": needGroupBy, "withResolvers": needWithResolvers, "any": needPromiseAny, "fromAsync": needFromAsync,
-		"parse":             needJSONParse,
+		"parse":             needJSONParse, "stringify": needJSONStringify,
 		"captureStackTrace": needCaptureStack, "stackTraceLimit": needCaptureStack,
 		"asyncIterator": needAsyncIterator, "dispose": needDispose, "asyncDispose": needDispose,
 		"setTimeout": needSetTimeout, "setInterval": needSetInterval,

@@ -19,10 +19,6 @@ var deviations = map[string]struct{ reason, want string }{
 		reason: "goja has no d flag (match indices): it is a SyntaxError naming the flag, at the snippet's line",
 		want:   "SyntaxError\n",
 	},
-	"typed_array_from_string": {
-		reason: "goja's %TypedArray%.from refuses a string source; patching it would touch the typed-array builtins in every fresh runtime (goja builds them on first use), a cost every plain run would pay",
-		want:   "UNCAUGHT: TypeError: Value is not an object: 123\n",
-	},
 }
 
 // TestConformance runs every snippet of testdata/conformance in the

@@ -77,6 +77,43 @@ func (e *Runtime) installGuards(n need) {
 	if n&needApplyGuards != 0 {
 		e.installApplyGuards(original)
 	}
+	if n&needTypedArrayFrom != 0 {
+		e.installTypedArrayFrom(original)
+	}
+}
+
+// installTypedArrayFrom replaces %TypedArray%.from, which every typed
+// array class inherits: goja's refuses a primitive source ("Value is not
+// an object"), where ECMA-262 iterates a string by code points (the
+// base64 idiom Uint8Array.from(atob(s), (c) => c.charCodeAt(0))) and
+// reads any other primitive as an array-like object (no length: empty).
+func (e *Runtime) installTypedArrayFrom(original func(*goja.Object, string) goja.Callable) {
+	vm := e.vm
+	typedArray := vm.Get("Uint8Array").ToObject(vm).Prototype()
+	from := original(typedArray, "from")
+	e.replace(typedArray, "from", 1, func(c goja.FunctionCall) goja.Value {
+		args := c.Arguments
+		src := c.Argument(0)
+		if _, isObject := src.(*goja.Object); !isObject && !goja.IsUndefined(src) && !goja.IsNull(src) {
+			args = append([]goja.Value{e.primitiveItems(src)}, args[1:]...)
+		}
+		return e.callOriginal(from, c.This, args...)
+	})
+}
+
+// primitiveItems is what TypedArray.from reads of a primitive source: a
+// string's code points (its iterator's values), any other primitive as an
+// object (its length undefined: nothing).
+func (e *Runtime) primitiveItems(v goja.Value) goja.Value {
+	if !goja.IsString(v) {
+		return v.ToObject(e.vm)
+	}
+	s := v.String()
+	items := make([]any, 0, len(s))
+	for _, r := range s {
+		items = append(items, string(r))
+	}
+	return e.vm.NewArray(items...)
 }
 
 // installStringGuards replaces repeat, padStart and padEnd.

@@ -12,7 +12,9 @@ import (
 // Numeric keys (usage.go). A computed key reaches a property by the
 // string its value converts to. An addition's or a lazy global's name
 // (every needByName name, the console methods) contains no decimal digit
-// and none of "NaN", "Infinity" and "undefined" (TestUsageNamesHaveNoDigits),
+// and none of "NaN", "Infinity" and "undefined" (TestUsageNamesHaveNoDigits;
+// the typed-array classes, which only gate needTypedArrayFrom, are the
+// exception: reached by such a key they keep goja's from, which throws),
 // so a key whose value is "numbery" cannot name one:
 //
 //	numbery: a Number or a BigInt (whose text contains a digit, or is NaN,

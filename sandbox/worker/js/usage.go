@@ -54,6 +54,7 @@ const (
 	needStringGuards   need = 1 << iota // String.prototype.repeat, padStart, padEnd
 	needSortGuard                       // Array.prototype.sort
 	needBigIntGuards                    // BigInt.asUintN, asIntN
+	needTypedArrayFrom                  // %TypedArray%.from of a primitive (guard.go)
 	needApplyGuards                     // Function.prototype.apply, Reflect.apply, Reflect.construct
 	needNativeToString                  // Function.prototype.toString that prints polyfills as native
 	needRegExp                          // the global RegExp wrapper (regexp.go)
@@ -100,7 +101,7 @@ const (
 
 // needAdditions are the Node-compatibility additions (issue 9); the rest of
 // needAll are the runtime's own globals.
-const needAdditions = needStringGuards | needSortGuard | needBigIntGuards | needApplyGuards | needNativeToString |
+const needAdditions = needStringGuards | needSortGuard | needBigIntGuards | needTypedArrayFrom | needApplyGuards | needNativeToString |
 	needRegExp | needLocale | needPolyfills | needJSONParse | needJSONStringify | needCaptureStack
 
 // needPolyfills are the additions that may evaluate polyfill code.
@@ -119,6 +120,11 @@ var needByName = sync.OnceValue(func() map[string]need {
 		// cannot shrink it, so it needs no guard.
 		"sort":    needSortGuard,
 		"asUintN": needBigIntGuards, "asIntN": needBigIntGuards,
+		// Uint8Array.from(…) spells the class: its from is %TypedArray%'s.
+		"Int8Array": needTypedArrayFrom, "Uint8Array": needTypedArrayFrom, "Uint8ClampedArray": needTypedArrayFrom,
+		"Int16Array": needTypedArrayFrom, "Uint16Array": needTypedArrayFrom, "Int32Array": needTypedArrayFrom,
+		"Uint32Array": needTypedArrayFrom, "Float32Array": needTypedArrayFrom, "Float64Array": needTypedArrayFrom,
+		"BigInt64Array": needTypedArrayFrom, "BigUint64Array": needTypedArrayFrom,
 		"apply": needApplyGuards, "construct": needApplyGuards,
 		"toString":       needNativeToString,
 		"RegExp":         needRegExp,

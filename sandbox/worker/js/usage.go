@@ -131,7 +131,7 @@ var needByName = sync.OnceValue(func() map[string]need {
 		"toLocaleString": needLocale, "toLocaleDateString": needLocale, "toLocaleTimeString": needLocale,
 		"localeCompare": needLocale, "toLocaleUpperCase": needLocale, "toLocaleLowerCase": needLocale,
 		"groupBy": needGroupBy, "withResolvers": needWithResolvers, "any": needPromiseAny, "fromAsync": needFromAsync,
-		"parse":             needJSONParse, "stringify": needJSONStringify,
+		"parse": needJSONParse, "stringify": needJSONStringify,
 		"captureStackTrace": needCaptureStack, "stackTraceLimit": needCaptureStack,
 		"asyncIterator": needAsyncIterator, "dispose": needDispose, "asyncDispose": needDispose,
 		"setTimeout": needSetTimeout, "setInterval": needSetInterval,

@@ -160,6 +160,9 @@ func (e *Runtime) thrownError(v goja.Value) *pipe.Error {
 	msg := render(e.enc.encodeBudget(v, maxThrownPreview), true)
 	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Error" {
 		msg = errorHead(e.enc.errorName(o), e.enc.capped(e.enc.dataString(o, "message")), e.enc.constructorName(o))
+		if reToPrimitive.MatchString(msg) {
+			msg = v8ToPrimitive // thrown inside a built-in too: never goja's Go struct
+		}
 	}
 	return &pipe.Error{Kind: pipe.KindRuntime, Message: msg}
 }

@@ -25,14 +25,29 @@ var (
 	// Cannot read property 'c' of undefined
 	reReadProperty = regexp.MustCompile(`^TypeError: Cannot read property '(.*)' of (undefined or null|undefined|null)$`)
 	// a call or construction of a value that is not a function
-	reNotCallable = regexp.MustCompile(`^TypeError: (Value is not an object: .*|Object has no member '.*'|Not a constructor)$`)
+	reNotCallable = regexp.MustCompile(`^TypeError: (Value is not an object: .*|Object has no member '.*'|Not a constructor|Value is not a constructor)$`)
+	// an object with neither a usable toString nor valueOf: goja's message
+	// prints its Go struct, heap addresses included
+	reToPrimitive = regexp.MustCompile(`(?s)^TypeError: Could not convert .* to primitive$`)
 )
+
+// v8ToPrimitive is V8's message for reToPrimitive's case.
+const v8ToPrimitive = "TypeError: Cannot convert object to primitive value"
+
+// gojaWorded reports whether msg ("TypeError: …") is one of goja's that
+// v8Message rewords.
+func gojaWorded(msg string) bool {
+	return reReadProperty.MatchString(msg) || reNotCallable.MatchString(msg) || reToPrimitive.MatchString(msg)
+}
 
 // v8Message returns msg ("TypeError: …") in V8's words when it is one of
 // goja's for a read of a property of undefined or a call of a
 // non-function, top being where it was thrown (the user's frame); msg
 // otherwise.
 func (e *Runtime) v8Message(msg string, top frame) string {
+	if reToPrimitive.MatchString(msg) {
+		return v8ToPrimitive
+	}
 	read := reReadProperty.FindStringSubmatch(msg)
 	if read == nil && !reNotCallable.MatchString(msg) {
 		return msg
@@ -268,7 +283,7 @@ func (e *Runtime) caught(c goja.FunctionCall) goja.Value {
 	}
 	msg, isString := primitiveString(v)
 	old := "TypeError: " + msg
-	if !isString || !reReadProperty.MatchString(old) && !reNotCallable.MatchString(old) {
+	if !isString || !gojaWorded(old) {
 		return goja.Undefined()
 	}
 	// The stack, formatted now if it was not yet (the name and message are
@@ -277,7 +292,7 @@ func (e *Runtime) caught(c goja.FunctionCall) goja.Value {
 	reworded := old
 	if frames := e.userStack(o, parseStack(capStack(stack))); len(frames) > 0 && firstFrameIsUser(stack) {
 		reworded = e.v8Message(old, frames[0])
-	} else if reReadProperty.MatchString(old) {
+	} else if !reNotCallable.MatchString(old) {
 		reworded = e.v8Message(old, frame{}) // worded from the message alone
 	}
 	if reworded == old {

@@ -43,6 +43,9 @@ func (e *Runtime) loop(ctx context.Context) error {
 		if len(e.timers) > 0 {
 			next = e.timers[0]
 			d := next.when - e.clock.now()
+			if next.early {
+				d -= time.Millisecond
+			}
 			switch {
 			case d <= 0:
 			case e.clock.virtual && len(e.calls) == 0:
@@ -139,6 +142,7 @@ type timer struct {
 	interval bool
 	unref    bool // unref(): the run may end while it is pending
 	cleared  bool // clearTimeout: refresh leaves it be
+	early    bool // asked for under 1 ms: may fire up to 1 ms before when (setTimer)
 	fn       goja.Callable
 	args     []goja.Value
 	index    int // in the heap; -1 once fired (not an interval) or cleared
@@ -178,15 +182,17 @@ func (e *Runtime) setTimer(interval bool) func(goja.FunctionCall) goja.Value {
 		}
 		e.checkTimers()
 		d := c.Argument(1).ToFloat()
-		if math.IsNaN(d) || d < 0 {
-			d = 0
-		}
-		if d > maxTimerDelay || interval && d < 1 {
-			d = 1 // Node: a delay past 2^31-1 ms is 1 ms (TimeoutOverflowWarning)
+		// Node: a delay under 1 ms or past 2^31-1 ms (TimeoutOverflowWarning)
+		// is 1 ms. One under 1 ms is due then, after the 1 ms timers set
+		// before it, but may fire up to 1 ms early when it is the next due:
+		// the order is Node's, and a chain of setTimeout(f, 0) does not wait.
+		early := !interval && (math.IsNaN(d) || d < 1)
+		if early || d < 1 || d > maxTimerDelay {
+			d = 1
 		}
 		delay := time.Duration(d * float64(time.Millisecond))
 		e.nextTimer++
-		t := &timer{id: e.nextTimer, delay: delay, interval: interval, fn: fn}
+		t := &timer{id: e.nextTimer, delay: delay, interval: interval, early: early, fn: fn}
 		if len(c.Arguments) > 2 {
 			t.args = append([]goja.Value(nil), c.Arguments[2:]...)
 		}

@@ -3,6 +3,7 @@ package js
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -309,19 +310,11 @@ func (c *console) readMessages(args []goja.Value) {
 		if !ok || o.ExportType() == proxyType || o.ClassName() != "Error" {
 			continue // a Proxy's traps never run for a preview
 		}
-		desc, _, ok := enc.lookup(o, c.e.vm.ToValue("message"))
-		if !ok || desc == nil {
+		get := c.e.messageAccessor(o)
+		if get == nil {
 			continue
 		}
-		if _, data := descValue(desc); data {
-			continue
-		}
-		get, _ := descField(desc, "get")
-		fn, ok := goja.AssertFunction(get)
-		if !ok {
-			continue
-		}
-		if s, ok := primitiveString(c.e.callOriginal(fn, o)); ok {
+		if s, ok := primitiveString(c.e.callOriginal(get, o)); ok {
 			if enc.messages == nil {
 				enc.messages = map[*goja.Object]string{}
 			}
@@ -332,6 +325,41 @@ func (c *console) readMessages(args []goja.Value) {
 			enc.stackString(o)
 		}
 	}
+}
+
+// messageAccessor is the getter of the error o's message, the first
+// "message" along its prototype chain, nil when that is a data property
+// (or there is none, or a Proxy is in the way).
+func (e *Runtime) messageAccessor(o *goja.Object) goja.Callable {
+	desc, _, ok := e.enc.lookup(o, e.vm.ToValue("message"))
+	if !ok || desc == nil {
+		return nil
+	}
+	if _, data := descValue(desc); data {
+		return nil
+	}
+	get, _ := descField(desc, "get")
+	fn, _ := goja.AssertFunction(get)
+	return fn
+}
+
+// messageGetter is what the error o's message getter returns, for the
+// report of an uncaught error (as Node's prints err.message): ok is false
+// when o's message is no getter, or it throws, or returns no string.
+func (e *Runtime) messageGetter(o *goja.Object) (string, bool) {
+	get := e.messageAccessor(o)
+	if get == nil {
+		return "", false
+	}
+	v, err := get(o)
+	if err != nil {
+		var ie *goja.InterruptedError
+		if errors.As(err, &ie) && e.stop == nil {
+			e.stop = err // the run's limit came while the getter ran: the run ends with it
+		}
+		return "", false
+	}
+	return primitiveString(v)
 }
 
 // formatLine joins previews the way console.log does, applying printf-style

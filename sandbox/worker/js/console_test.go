@@ -210,6 +210,16 @@ console.log({ nested: new Lazy(["c"]) }.nested.message, [new Proto()].length);
 	if strings.Contains(logs[0], "Getter") || !strings.Contains(logs[0], "\n    at main.ts:4:") {
 		t.Errorf("line %q; want the message shown once, then the stack", logs[0])
 	}
+	res, rec = run(t, p, Request{Files: files("main.ts", `class Lazy extends Error { get message() { return "a is required"; } }
+throw new Lazy();`)})
+	if errs := rec.errors(); res.Outcome != OutcomeError || len(errs) != 1 || errs[0].Message != "Lazy [Error]: a is required" {
+		t.Errorf("uncaught: outcome %s, errors %+v; want the getter's message reported", res.Outcome, errs)
+	}
+	res, rec = run(t, p, Request{Timeout: 200 * time.Millisecond, Files: files("main.ts", `class Loops extends Error { get message(): string { for (;;) {} } }
+setTimeout(() => { throw new Loops(); }, 0);`)})
+	if res.Outcome != OutcomeTimeout {
+		t.Errorf("an uncaught error whose message getter loops: outcome %s, errors %+v; want the run's timeout", res.Outcome, rec.errors())
+	}
 	res, rec = run(t, p, Request{Timeout: 200 * time.Millisecond, Files: files("main.ts", `class Loops extends Error { get message(): string { for (;;) {} } }
 console.log(new Proxy(new Loops(), {}));
 console.log(new Loops());`)})

@@ -159,7 +159,11 @@ func (e *Runtime) securityThrown(er *pipe.Error, v goja.Value) {
 func (e *Runtime) thrownError(v goja.Value) *pipe.Error {
 	msg := render(e.enc.encodeBudget(v, maxThrownPreview), true)
 	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Error" {
-		msg = errorHead(e.enc.errorName(o), e.enc.capped(e.enc.dataString(o, "message")), e.enc.constructorName(o))
+		text := e.enc.dataString(o, "message")
+		if s, ok := e.messageGetter(o); ok {
+			text = s
+		}
+		msg = errorHead(e.enc.errorName(o), e.enc.capped(text), e.enc.constructorName(o))
 		if reToPrimitive.MatchString(msg) {
 			msg = v8ToPrimitive // thrown inside a built-in too: never goja's Go struct
 		}

@@ -75,12 +75,23 @@ func newConsole(e *Runtime, n need) *goja.Object {
 		c.printText("info", fmt.Sprintf("%s: %d", label, c.counts[label]))
 		return goja.Undefined()
 	})
+	// The misuses below are warnings in Node's words (its process
+	// warnings, which it writes to stderr as "(node:PID) Warning: …").
 	def("countReset", func(call goja.FunctionCall) goja.Value {
-		delete(c.counts, c.label(call))
+		label := c.label(call)
+		if _, ok := c.counts[label]; !ok {
+			c.printText("warn", fmt.Sprintf("Warning: Count for '%s' does not exist", label))
+		}
+		delete(c.counts, label)
 		return goja.Undefined()
 	})
 	def("time", func(call goja.FunctionCall) goja.Value {
-		c.timers[c.label(call)] = millis(e.clock.now())
+		label := c.label(call)
+		if _, ok := c.timers[label]; ok {
+			c.printText("warn", fmt.Sprintf("Warning: Label '%s' already exists for console.time()", label))
+			return goja.Undefined()
+		}
+		c.timers[label] = millis(e.clock.now())
 		return goja.Undefined()
 	})
 	def("timeLog", func(call goja.FunctionCall) goja.Value {
@@ -147,10 +158,14 @@ func (c *console) timeLog(call goja.FunctionCall, end bool) {
 	label := c.label(call)
 	start, ok := c.timers[label]
 	if !ok {
-		c.printText("warn", fmt.Sprintf("Timer '%s' does not exist", label))
+		method := "timeLog"
+		if end {
+			method = "timeEnd"
+		}
+		c.printText("warn", fmt.Sprintf("Warning: No such label '%s' for console.%s()", label, method))
 		return
 	}
-	text := fmt.Sprintf("%s: %s ms", label, strconv.FormatFloat(millis(c.e.clock.now())-start, 'f', 3, 64))
+	text := label + ": " + formatDuration(millis(c.e.clock.now())-start)
 	if end {
 		delete(c.timers, label)
 		c.printText("info", text)
@@ -161,6 +176,42 @@ func (c *console) timeLog(call goja.FunctionCall, end bool) {
 		extra = call.Arguments[1:]
 	}
 	c.print("info", extra, text, "")
+}
+
+// formatDuration formats ms as Node's console.timeEnd does (formatTime in
+// lib/internal/console/constructor.js): "0.15ms" under a second (at most
+// three decimals, trailing zeros dropped), "1.234s" under a minute, else
+// "1:02.345 (m:ss.mmm)" or "1:02:03.456 (h:mm:ss.mmm)".
+func formatDuration(ms float64) string {
+	const second, minute, hour = 1000.0, 60_000.0, 3_600_000.0
+	var hours, minutes int
+	seconds := 0.0
+	if ms >= second {
+		if ms >= minute {
+			if ms >= hour {
+				hours = int(ms / hour)
+				ms = math.Mod(ms, hour)
+			}
+			minutes = int(ms / minute)
+			ms = math.Mod(ms, minute)
+		}
+		seconds = ms / second
+	}
+	if hours != 0 || minutes != 0 {
+		whole, frac, _ := strings.Cut(strconv.FormatFloat(seconds, 'f', 3, 64), ".")
+		if len(whole) < 2 {
+			whole = "0" + whole
+		}
+		if hours != 0 {
+			return fmt.Sprintf("%d:%02d:%s.%s (h:mm:ss.mmm)", hours, minutes, whole, frac)
+		}
+		return fmt.Sprintf("%d:%s.%s (m:ss.mmm)", minutes, whole, frac)
+	}
+	if seconds != 0 {
+		return strconv.FormatFloat(seconds, 'f', 3, 64) + "s"
+	}
+	rounded, _ := strconv.ParseFloat(strconv.FormatFloat(ms, 'f', 3, 64), 64)
+	return formatNumber(rounded) + "ms"
 }
 
 func (c *console) stackText() string {

@@ -48,13 +48,14 @@ var defaultIsExports = map[string]bool{"lodash": true, "validator": true}
 // wholeFor lists names that need a package's whole evaluation
 // (libs.ESMSource.Whole): lodash's chain and its wrapper get their
 // methods from the full lodash object only; mixin and runInContext change
-// or copy it.
+// or copy it; template compiles code that reads any method of _ by a
+// name the program does not spell (<% _.forEach(xs, …) %>).
 // namespaceExports names a package's named export that is an object of
 // its other named exports (zod's z: z.object is object), so `z.name` is
 // read as the named export name (libs.ESMSource.Namespace).
 var namespaceExports = map[string]string{"zod": "z"}
 
-var wholeFor = map[string][]string{"lodash": {"mixin", "runInContext", "templateSettings"}}
+var wholeFor = map[string][]string{"lodash": {"mixin", "runInContext", "template", "templateSettings"}}
 
 // wrapperModules are the modules that build a package's callable default
 // export by assigning its methods one statement each (lodash-es's

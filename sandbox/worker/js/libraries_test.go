@@ -284,3 +284,17 @@ func TestUnusedLibraryImports(t *testing.T) {
 		}
 	}
 }
+
+// TestLodashTemplate checks that a lodash template may call any method of
+// _ (its code is a string the usage walker cannot read), as in Node.
+func TestLodashTemplate(t *testing.T) {
+	p := newHarness(t, Config{})
+	res, rec := run(t, p, Request{Timeout: time.Minute, Files: files("main.ts", `import _ from "lodash";
+import { template } from "lodash";
+console.log(_.template("<% _.forEach(xs, x => { %>[<%= x %>]<% }) %>")({ xs: [1, 2] }));
+console.log(template("<%= _.upperFirst(a) %>")({ a: "hi" }));
+`)})
+	if got := strings.Join(rec.logs(), "|"); res.Outcome != OutcomeOK || got != "[1][2]|Hi" {
+		t.Errorf("outcome %s, logs %q, errors %+v", res.Outcome, got, rec.errors())
+	}
+}

@@ -1,10 +1,16 @@
 package js
 
 import (
+	"bytes"
 	"crypto/rand"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
 	"encoding/binary"
 	"fmt"
+	"hash"
 	"reflect"
+	"strings"
 
 	"github.com/dop251/goja"
 )
@@ -79,5 +85,76 @@ func (e *Runtime) cryptoObject(deterministic bool) *goja.Object {
 		b[8] = b[8]&0x3f | 0x80 // variant 10
 		return e.vm.ToValue(fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]))
 	}))
+	subtle := e.vm.NewObject()
+	must(e.setNative(subtle, "digest", e.digest))
+	must(o.Set("subtle", subtle))
 	return o
+}
+
+// digests are SubtleCrypto.digest's algorithms (Web Crypto API, section
+// 30 "SHA"), by their names in upper case.
+var digests = map[string]func() hash.Hash{"SHA-1": sha1.New, "SHA-256": sha256.New, "SHA-384": sha512.New384, "SHA-512": sha512.New}
+
+// digest is crypto.subtle.digest(algorithm, data): a Promise of an
+// ArrayBuffer holding data's SHA digest. algorithm is a name or an object
+// with one ({name: "SHA-256"}), in any case; data an ArrayBuffer, a typed
+// array or a DataView. An unknown algorithm rejects with a
+// NotSupportedError DOMException, other data with a TypeError, as Node's.
+// The other SubtleCrypto methods (keys, signing, encryption) are not
+// provided: undefined.
+func (e *Runtime) digest(c goja.FunctionCall) goja.Value {
+	vm := e.vm
+	promise, resolve, reject := vm.NewPromise()
+	settle := func() (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				if o, ok := r.(*goja.Object); ok {
+					must(reject(o))
+					return
+				}
+				panic(r)
+			}
+		}()
+		name := c.Argument(0)
+		if o, ok := name.(*goja.Object); ok {
+			name = o.Get("name") // a getter of the snippet's runs, as in Node
+		}
+		newHash, ok := digests[strings.ToUpper(name.String())]
+		if !ok || goja.IsUndefined(name) {
+			e.throwDOM("NotSupportedError", "Unrecognized algorithm name")
+		}
+		data, ok := e.bufferSourceBytes(c.Argument(1))
+		if !ok {
+			e.throw("TypeError", `Failed to execute 'digest' on 'SubtleCrypto': 2nd argument is not instance of ArrayBuffer, Buffer, TypedArray, or DataView.`)
+		}
+		h := newHash()
+		h.Write(data)
+		must(resolve(vm.NewArrayBuffer(h.Sum(nil))))
+		return nil
+	}
+	must(settle())
+	return vm.ToValue(promise)
+}
+
+// bufferSourceBytes copies the bytes a BufferSource views (an ArrayBuffer,
+// a typed array or a DataView), read from goja's export: no getter of the
+// snippet's runs. ok is false for any other value.
+func (e *Runtime) bufferSourceBytes(v goja.Value) (_ []byte, ok bool) {
+	o, isObject := v.(*goja.Object)
+	if !isObject {
+		return nil, false
+	}
+	switch x := o.Export().(type) {
+	case goja.ArrayBuffer:
+		return bytes.Clone(x.Bytes()), true
+	}
+	if typedArrayTypes[o.ExportType()] {
+		var b bytes.Buffer // a typed array's elements, in memory's (little-endian) order
+		if err := binary.Write(&b, binary.LittleEndian, o.Export()); err != nil {
+			return nil, false
+		}
+		return b.Bytes(), true
+	}
+	b, err := e.enc.dataViewBytes(o) // the intrinsic getters throw for anything but a DataView
+	return b, err == nil
 }

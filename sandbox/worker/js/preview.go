@@ -1,7 +1,9 @@
 package js
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -534,19 +536,7 @@ func (e *encoder) container(o *goja.Object, class, path string, depth int) any {
 // snippet code; they throw for an object that is not a DataView, which
 // then shows none of them).
 func (e *encoder) dataView(o *goja.Object, path string, depth int) object {
-	g := e.b.view
-	if g == nil {
-		g = &viewGetters{}
-		for _, f := range []struct {
-			in intrinsic
-			to *goja.Callable
-		}{{inViewByteLength, &g.byteLength}, {inViewByteOffset, &g.byteOffset}, {inViewBuffer, &g.buffer}} {
-			if *f.to, g.err = resolveIntrinsic(e.vm, e.b, f.in); g.err != nil {
-				break
-			}
-		}
-		e.b.view = g
-	}
+	g := e.viewGetters()
 	if g.err != nil {
 		return nil
 	}
@@ -561,6 +551,51 @@ func (e *encoder) dataView(o *goja.Object, path string, depth int) object {
 		{Key: "byteOffset", Value: e.value(offset, path+".byteOffset", depth+1)},
 		{Key: "buffer", Value: e.value(buf, path+".buffer", depth+1)},
 	}
+}
+
+// viewGetters are the intrinsic DataView getters, found on first use.
+func (e *encoder) viewGetters() *viewGetters {
+	g := e.b.view
+	if g == nil {
+		g = &viewGetters{}
+		for _, f := range []struct {
+			in intrinsic
+			to *goja.Callable
+		}{{inViewByteLength, &g.byteLength}, {inViewByteOffset, &g.byteOffset}, {inViewBuffer, &g.buffer}} {
+			if *f.to, g.err = resolveIntrinsic(e.vm, e.b, f.in); g.err != nil {
+				break
+			}
+		}
+		e.b.view = g
+	}
+	return g
+}
+
+// dataViewBytes copies the bytes the DataView o views, read through the
+// intrinsic getters (no snippet code runs).
+func (e *encoder) dataViewBytes(o *goja.Object) ([]byte, error) {
+	g := e.viewGetters()
+	if g.err != nil {
+		return nil, g.err
+	}
+	length, err := g.byteLength(o)
+	if err != nil {
+		return nil, err
+	}
+	offset, err := g.byteOffset(o)
+	if err != nil {
+		return nil, err
+	}
+	buf, err := g.buffer(o)
+	if err != nil {
+		return nil, err
+	}
+	ab, ok := buf.Export().(goja.ArrayBuffer)
+	start, n := offset.ToInteger(), length.ToInteger()
+	if !ok || start < 0 || n < 0 || start+n > int64(len(ab.Bytes())) {
+		return nil, errors.New("a detached or resized buffer")
+	}
+	return bytes.Clone(ab.Bytes()[start : start+n]), nil
 }
 
 // viewGetters are the intrinsic DataView getters (or the error that they

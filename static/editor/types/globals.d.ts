@@ -66,6 +66,12 @@ interface Crypto {
   getRandomValues<T extends Int8Array | Uint8Array | Uint8ClampedArray | Int16Array | Uint16Array | Int32Array | Uint32Array | BigInt64Array | BigUint64Array>(array: T): T;
   /** A random RFC 4122 version 4 UUID. */
   randomUUID(): `${string}-${string}-${string}-${string}-${string}`;
+  /** Web Crypto's digests only; keys, signing and encryption are not provided. */
+  readonly subtle: SubtleCrypto;
+}
+interface SubtleCrypto {
+  /** The SHA digest of data, an ArrayBuffer. */
+  digest(algorithm: "SHA-1" | "SHA-256" | "SHA-384" | "SHA-512" | { name: string } | string, data: ArrayBuffer | ArrayBufferView): Promise<ArrayBuffer>;
 }
 declare var crypto: Crypto;
 

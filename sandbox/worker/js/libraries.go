@@ -269,6 +269,7 @@ func Compile(code string) (*goja.Program, error) {
 	}
 	sum := u.result()
 	sum.supers = supers
+	sum.catches = len(catches) > 0
 	sum.code = code
 	remember(prg, sum)
 	return prg, nil

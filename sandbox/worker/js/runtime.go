@@ -483,7 +483,9 @@ func (e *Runtime) run(ctx context.Context, prg *goja.Program) (err error) {
 	// Not enumerable: a program reaches lib only by its name (usage.go),
 	// not by listing the runtime object's values.
 	must(rt.DefineDataProperty(bundle.FieldLib, e.vm.ToValue(e.lib), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
-	must(rt.DefineDataProperty(bundle.FieldCaught, e.vm.ToValue(e.caught), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
+	if s := summaryOf(e.program); s != nil && s.catches {
+		must(rt.DefineDataProperty(bundle.FieldCaught, e.vm.ToValue(e.caught), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
+	}
 	must(rt.Set(bundle.FieldDone, func(c goja.FunctionCall) goja.Value {
 		e.output, e.gotOutput = c.Argument(0), true
 		return goja.Undefined()

@@ -194,6 +194,9 @@ type summary struct {
 	// the user's files (constructorFrames). Kept for every program,
 	// dynamic or not.
 	supers []position
+	// catches: some catch clause calls the runtime object's caught
+	// (callCaught), which Execute then defines.
+	catches bool
 	// code is the program's source (the same string goja keeps for its
 	// positions: no copy), parsed again only to word an uncaught error as
 	// V8 does (v8Message).

@@ -187,7 +187,7 @@ func (e *Runtime) setTimer(interval bool) func(goja.FunctionCall) goja.Value {
 		// before it, but may fire up to 1 ms early when it is the next due:
 		// the order is Node's, and a chain of setTimeout(f, 0) does not wait.
 		early := !interval && (math.IsNaN(d) || d < 1)
-		if early || d < 1 || d > maxTimerDelay {
+		if math.IsNaN(d) || d < 1 || d > maxTimerDelay {
 			d = 1
 		}
 		delay := time.Duration(d * float64(time.Millisecond))

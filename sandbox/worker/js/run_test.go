@@ -364,3 +364,25 @@ const done = setTimeout(() => {
 		t.Errorf("logs:\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestTimerDelaysAsNode checks the delays Node reads as 1 ms: none, NaN,
+// negative, under 1 and past 2^31-1, for setTimeout and setInterval alike;
+// such an interval ticks every millisecond, not in a busy loop.
+func TestTimerDelaysAsNode(t *testing.T) {
+	p := newHarness(t, Config{})
+	res, rec := run(t, p, Request{Deterministic: true, Files: files("main.ts", `
+const order: string[] = [];
+setTimeout(() => order.push("1ms"), 1);
+for (const d of [undefined, NaN, -5, 0.5, "x", 2 ** 31]) setTimeout(() => order.push(String(d)), d as any);
+let ticks = 0;
+const t0 = performance.now();
+const iv = setInterval(() => { if (++ticks === 5) { clearInterval(iv); order.push("5 ticks in " + (performance.now() - t0) + " ms"); } }, NaN);
+setTimeout(() => console.log(order.join(",")), 20);
+`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+	}
+	if got := strings.Join(rec.logs(), "|"); got != "1ms,undefined,NaN,-5,0.5,x,2147483648,5 ticks in 5 ms" {
+		t.Errorf("logs %q", got)
+	}
+}

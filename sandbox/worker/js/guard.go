@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
@@ -80,6 +81,75 @@ func (e *Runtime) installGuards(n need) {
 	if n&needTypedArrayFrom != 0 {
 		e.installTypedArrayFrom(original)
 	}
+	if n&needParseInt != 0 {
+		e.installParseInt(original)
+	}
+}
+
+// installParseInt replaces parseInt (Number.parseInt is the same
+// function): goja accumulates decimal digits in a float64, so past 2^53
+// its result drifts from the correctly rounded one V8 gives
+// (parseInt("123456789012345678901") was 123456789012345670000, Node's
+// 123456789012345680000). The intrinsic parses; a decimal result that
+// large is parsed again from its digits, rounded once. The arguments are
+// converted once, in ECMA-262's order (string, then radix).
+func (e *Runtime) installParseInt(original func(*goja.Object, string) goja.Callable) {
+	vm := e.vm
+	global := vm.GlobalObject()
+	parseInt := original(global, "parseInt")
+	replaced := func(c goja.FunctionCall) goja.Value {
+		s := c.Argument(0).ToString()
+		radix := goja.Value(goja.Undefined())
+		if !goja.IsUndefined(c.Argument(1)) {
+			radix = vm.ToValue(c.Argument(1).ToNumber())
+		}
+		v := e.callOriginal(parseInt, goja.Undefined(), s, radix)
+		if f := v.ToFloat(); math.Abs(f) < 1<<53 || math.IsNaN(f) {
+			return v
+		}
+		if r := radix.ToInteger(); r != 0 && r != 10 {
+			return v
+		}
+		if f, ok := decimalPrefix(s.String()); ok {
+			return vm.ToValue(f)
+		}
+		return v
+	}
+	e.replace(global, "parseInt", 2, replaced)
+	fn := global.Get("parseInt")
+	must(vm.Get("Number").ToObject(vm).DefineDataProperty("parseInt", fn, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE))
+	// %i reads this one too (lazyBuiltin would refuse it as a replacement).
+	e.b.parseInt, _ = goja.AssertFunction(fn)
+}
+
+// decimalPrefix is the number the leading decimal integer of s writes
+// (after JavaScript's white space and a sign), correctly rounded; ok is
+// false when s starts otherwise (a hex prefix, no digit).
+func decimalPrefix(s string) (float64, bool) {
+	s = strings.TrimLeftFunc(s, isJSSpace)
+	end := 0
+	if end < len(s) && (s[end] == '-' || s[end] == '+') {
+		end++
+	}
+	digits := end
+	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
+		end++
+	}
+	if end == digits || strings.HasPrefix(s[digits:], "0x") || strings.HasPrefix(s[digits:], "0X") {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(s[:end], 64)
+	return f, err == nil
+}
+
+// isJSSpace reports whether r is white space or a line terminator to
+// ECMA-262 (WhiteSpace, LineTerminator): what parseInt skips.
+func isJSSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', '\u00a0', '\u2028', '\u2029', '\ufeff':
+		return true
+	}
+	return unicode.Is(unicode.Zs, r)
 }
 
 // installTypedArrayFrom replaces %TypedArray%.from, which every typed

@@ -55,6 +55,7 @@ const (
 	needSortGuard                       // Array.prototype.sort
 	needBigIntGuards                    // BigInt.asUintN, asIntN
 	needTypedArrayFrom                  // %TypedArray%.from of a primitive (guard.go)
+	needParseInt                        // parseInt, Number.parseInt: decimal digits past 2^53 (guard.go)
 	needApplyGuards                     // Function.prototype.apply, Reflect.apply, Reflect.construct
 	needNativeToString                  // Function.prototype.toString that prints polyfills as native
 	needRegExp                          // the global RegExp wrapper (regexp.go)
@@ -101,7 +102,7 @@ const (
 
 // needAdditions are the Node-compatibility additions (issue 9); the rest of
 // needAll are the runtime's own globals.
-const needAdditions = needStringGuards | needSortGuard | needBigIntGuards | needTypedArrayFrom | needApplyGuards | needNativeToString |
+const needAdditions = needStringGuards | needSortGuard | needBigIntGuards | needTypedArrayFrom | needParseInt | needApplyGuards | needNativeToString |
 	needRegExp | needLocale | needPolyfills | needJSONParse | needJSONStringify | needCaptureStack
 
 // needPolyfills are the additions that may evaluate polyfill code.
@@ -120,6 +121,7 @@ var needByName = sync.OnceValue(func() map[string]need {
 		// cannot shrink it, so it needs no guard.
 		"sort":    needSortGuard,
 		"asUintN": needBigIntGuards, "asIntN": needBigIntGuards,
+		"parseInt": needParseInt,
 		// Uint8Array.from(…) spells the class: its from is %TypedArray%'s.
 		"Int8Array": needTypedArrayFrom, "Uint8Array": needTypedArrayFrom, "Uint8ClampedArray": needTypedArrayFrom,
 		"Int16Array": needTypedArrayFrom, "Uint16Array": needTypedArrayFrom, "Int32Array": needTypedArrayFrom,

@@ -73,10 +73,30 @@ func (e *Runtime) reportException(ex *goja.Exception) {
 	}
 	if len(frames) > 0 {
 		er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column
-		er.Stack = formatStack(er.Message, frames)
+		er.Stack = formatStack(er.Message, frames) + e.errorExtrasText(o)
 	}
 	e.emitError(er)
 	e.fail()
+}
+
+// errorExtrasText is what Node's report of an uncaught error prints after
+// its stack (util.inspect of the error): its own properties and [cause]
+// or [errors] in braces, " {\n  status: 500,\n  [cause]: …\n}"; "" for an
+// error with none, or a value that is no error.
+func (e *Runtime) errorExtrasText(o *goja.Object) string {
+	if o == nil || o.ClassName() != "Error" {
+		return ""
+	}
+	t, ok := e.enc.encodeBudget(o, maxThrownPreview).(tagged)
+	if !ok || t["props"] == nil && t["cause"] == nil && t["errors"] == nil {
+		return ""
+	}
+	stack, _ := t["stack"].(string)
+	text := render(t, true)
+	if !strings.HasPrefix(text, stack) {
+		return ""
+	}
+	return text[len(stack):]
 }
 
 // reportThrown reports a rejection reason (no Go-side stack: the stack is
@@ -101,7 +121,7 @@ func (e *Runtime) reportThrown(v goja.Value, inPromise bool) {
 			}
 			if len(frames) > 0 {
 				er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column
-				er.Stack = formatStack(er.Message, frames)
+				er.Stack = formatStack(er.Message, frames) + e.errorExtrasText(o)
 			}
 		}
 	}

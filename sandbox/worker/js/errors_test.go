@@ -253,3 +253,23 @@ try { input.missing.deep } catch (e) { output = { error: e.message } }`)})
 		t.Errorf("script mode: outcome %s, output %s", res.Outcome, got)
 	}
 }
+
+// TestUncaughtReportShowsCauseAndProps checks that the report of an
+// uncaught error ends, as Node's does, with its own properties and its
+// [cause] in braces after the stack, thrown or rejected.
+func TestUncaughtReportShowsCauseAndProps(t *testing.T) {
+	p := newHarness(t, Config{})
+	for _, c := range []struct{ src, want string }{
+		{`throw new Error("outer failure", { cause: new TypeError("bad input") });`,
+			"Error: outer failure\n    at main.ts:1:7 {\n  [cause]: TypeError: bad input\n      at main.ts:1:43\n}"},
+		{`const e: any = new Error("HTTP 500"); e.status = 500; e.body = { msg: "oops" };
+Promise.reject(e);`,
+			"Uncaught (in promise) Error: HTTP 500\n    at main.ts:1:16 {\n  status: 500,\n  body: { msg: 'oops' }\n}"},
+		{`throw new RangeError("plain");`, "RangeError: plain\n    at main.ts:1:7"},
+	} {
+		_, rec := run(t, p, Request{Files: files("main.ts", c.src)})
+		if errs := rec.errors(); len(errs) != 1 || errs[0].Stack != c.want {
+			t.Errorf("%s\nerrors %+v\nwant stack %q", c.src, errs, c.want)
+		}
+	}
+}

@@ -214,13 +214,10 @@ func formatDuration(ms float64) string {
 	return formatNumber(rounded) + "ms"
 }
 
+// stackText is console.trace's stack: the calling user frames as an
+// error's stack lists them ("\n    at inner (main.ts:3:5)").
 func (c *console) stackText() string {
-	frames := userFrames(c.e.vm.CaptureCallStack(20, nil))
-	var b strings.Builder
-	for _, f := range frames {
-		fmt.Fprintf(&b, "\n    at %s:%d:%d", f.file, f.line, f.column)
-	}
-	return b.String()
+	return formatStack("", c.e.fixFrames(userFrames(c.e.vm.CaptureCallStack(20, nil))))
 }
 
 func (c *console) printText(level, text string) {

@@ -293,7 +293,7 @@ func formatStack(msg string, frames []frame) string {
 			fmt.Fprintf(&b, "\n    ... %d more frames", len(frames)-i)
 			break
 		}
-		if f.fn != "" {
+		if f.fn != "" && f.fn != anonymousFrame { // V8 names no anonymous function
 			fmt.Fprintf(&b, "\n    at %s (%s:%d:%d)", f.fn, f.file, f.line, f.column)
 		} else {
 			fmt.Fprintf(&b, "\n    at %s:%d:%d", f.file, f.line, f.column)

@@ -226,7 +226,15 @@ func Compile(code string) (*goja.Program, error) {
 	var reErr error
 	var catches []*ast.CatchStatement // of the snippet's files, with a named binding: callCaught
 	findCatches := strings.Contains(code, "catch")
+	var errorSites map[position]bool // summary.errorSites
+	findErrorSites := strings.Contains(code, "TypeError")
 	walkAST(tree, func(n any) bool {
+		if at, ok := errorSite(tree, n); ok && findErrorSites {
+			if errorSites == nil {
+				errorSites = map[position]bool{}
+			}
+			errorSites[at] = true
+		}
 		if c, ok := n.(*ast.CatchStatement); ok && findCatches {
 			if _, named := c.Parameter.(*ast.Identifier); named && c.Body != nil && inUserFile(tree, c.Catch) {
 				catches = append(catches, c)
@@ -270,6 +278,7 @@ func Compile(code string) (*goja.Program, error) {
 	sum := u.result()
 	sum.supers = supers
 	sum.catches = len(catches) > 0
+	sum.errorSites = errorSites
 	sum.code = code
 	remember(prg, sum)
 	return prg, nil

@@ -89,6 +89,7 @@ type Runtime struct {
 	timerKey       *goja.Symbol                          // a handle's own key for its timer (timeout.go)
 	tree           *parsedProgram                        // the program parsed, at the first V8 wording that needs it (v8message.go)
 	typeErrorProto *goja.Object                          // the intrinsic TypeError.prototype, at the first caught error (v8message.go)
+	reworded       map[string]string                     // caught's wordings by goja's message (v8message.go)
 	onIdle         func(wait time.Duration, replies int) // OnIdle (loop.go)
 	nextTimer      int64
 	timerSeq       int64

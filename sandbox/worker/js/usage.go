@@ -199,6 +199,9 @@ type summary struct {
 	// catches: some catch clause calls the runtime object's caught
 	// (callCaught), which Execute then defines.
 	catches bool
+	// errorSites are where the program makes a TypeError by its name
+	// (errorSite): one made there keeps its words (v8Message).
+	errorSites map[position]bool
 	// code is the program's source (the same string goja keeps for its
 	// positions: no copy), parsed again only to word an uncaught error as
 	// V8 does (v8Message).

@@ -37,7 +37,21 @@ const v8ToPrimitive = "TypeError: Cannot convert object to primitive value"
 // gojaWorded reports whether msg ("TypeError: …") is one of goja's that
 // v8Message rewords.
 func gojaWorded(msg string) bool {
+	if !mayBeGojaWorded(strings.TrimPrefix(msg, "TypeError: ")) {
+		return false // most messages: no regexp runs
+	}
 	return reReadProperty.MatchString(msg) || reNotCallable.MatchString(msg) || reToPrimitive.MatchString(msg)
+}
+
+// mayBeGojaWorded reports whether the message text msg starts as one of
+// gojaWorded's may (a cheap test before the regexps).
+func mayBeGojaWorded(msg string) bool {
+	for _, p := range [...]string{"Cannot read property '", "Value is not an object: ", "Object has no member '", "Not a constructor", "Value is not a constructor", "Could not convert "} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // v8Message returns msg ("TypeError: …") in V8's words when it is one of
@@ -52,13 +66,13 @@ func (e *Runtime) v8Message(msg string, top frame) string {
 	if read == nil && !reNotCallable.MatchString(msg) {
 		return msg
 	}
-	tree := e.programTree()
-	if top.file != "" && tree != nil && e.tree.errorSites[top.position()] {
+	if s := summaryOf(e.program); top.file != "" && s != nil && s.errorSites[top.position()] {
 		return msg // the snippet made this error itself: new TypeError("…")
 	}
 	if read != nil {
 		return "TypeError: Cannot read properties of " + read[2] + " (reading '" + read[1] + "')"
 	}
+	tree := e.programTree()
 	if tree == nil {
 		return msg
 	}
@@ -131,42 +145,33 @@ func (e *Runtime) programTree() *ast.Program {
 		if s := summaryOf(e.program); s != nil && s.code != "" {
 			e.tree.ast, _ = goja.Parse("bundle.js", s.code, parser.WithSourceMapLoader(noSourceMapFiles))
 		}
-		if e.tree.ast != nil {
-			e.tree.errorSites = errorSites(e.tree.ast)
-		}
 	}
 	return e.tree.ast
 }
 
 // parsedProgram is a run's program parsed, ast nil when it could not be.
-type parsedProgram struct {
-	ast *ast.Program
-	// errorSites are where the program makes an ECMAScript error itself
-	// (new TypeError(…), TypeError(…)), as an error's first frame says.
-	errorSites map[position]bool
-}
+type parsedProgram struct{ ast *ast.Program }
 
-// errorSites finds the program's constructions of ECMAScript errors by
-// name: a new expression's frame is at "new", a call's at its "(".
-func errorSites(tree *ast.Program) map[position]bool {
-	sites := map[position]bool{}
-	walkAST(tree, func(n any) bool {
-		var callee ast.Expression
-		var at file.Idx
-		switch x := n.(type) {
-		case *ast.NewExpression:
-			callee, at = x.Callee, x.New
-		case *ast.CallExpression:
-			callee, at = x.Callee, x.LeftParenthesis
-		default:
-			return true
-		}
-		if id, ok := callee.(*ast.Identifier); ok && errorClasses[id.Name.String()] {
-			sites[positionOf(tree, at)] = true
-		}
-		return true
-	})
-	return sites
+// errorSite reports whether n makes a TypeError by its name (new
+// TypeError(…), TypeError(…)), and where its frame says it was made: a
+// new expression's at "new", a call's at its "(". Compile keeps them
+// (summary.errorSites). Only TypeErrors are reworded, and an error of
+// another class (or a subclass) never has TypeError.prototype.
+func errorSite(tree *ast.Program, n any) (position, bool) {
+	var callee ast.Expression
+	var at file.Idx
+	switch x := n.(type) {
+	case *ast.NewExpression:
+		callee, at = x.Callee, x.New
+	case *ast.CallExpression:
+		callee, at = x.Callee, x.LeftParenthesis
+	default:
+		return position{}, false
+	}
+	if id, ok := callee.(*ast.Identifier); !ok || id.Name != "TypeError" {
+		return position{}, false
+	}
+	return positionOf(tree, at), true
 }
 
 // reNoMember is goja's message for a call of a missing method.
@@ -261,6 +266,10 @@ func bracketText(x ast.Expression) string {
 	return calleeText(x)
 }
 
+// maxReworded bounds caught's wordings kept per run (one per message
+// text: a property name each).
+const maxReworded = 1024
+
 // caught is the runtime object's FieldCaught: Compile makes each catch
 // clause of the snippet's files with a named binding call it first
 // (callCaught), so that a TypeError goja threw for a property read of
@@ -275,15 +284,42 @@ func (e *Runtime) caught(c goja.FunctionCall) goja.Value {
 		return goja.Undefined()
 	}
 	if e.typeErrorProto == nil {
-		e.typeErrorProto = e.enc.proto(e.vm.NewTypeError(""))
+		e.typeErrorProto = e.vm.NewTypeError("").Prototype()
 	}
-	v, ok := e.enc.ownData(o, "message")
-	if !ok || e.enc.proto(o) != e.typeErrorProto {
+	if o.Prototype() != e.typeErrorProto { // an ordinary object's: no trap runs
 		return goja.Undefined()
 	}
-	msg, isString := primitiveString(v)
-	old := "TypeError: " + msg
-	if !isString || !gojaWorded(old) {
+	// goja's own message is a data property, read through Get (cheaper
+	// than a descriptor: a loop may catch one per iteration); a getter a
+	// snippet put there runs, and what it throws is dropped.
+	var v goja.Value
+	if ex := e.vm.Try(func() { v = o.Get("message") }); ex != nil || v == nil || !goja.IsString(v) || !mayBeGojaWorded(v.String()) {
+		return goja.Undefined()
+	}
+	old := "TypeError: " + v.String()
+	text := v.String()
+	positionFree := strings.HasPrefix(text, "Cannot read property '") || strings.HasPrefix(text, "Could not convert ")
+	if s := summaryOf(e.program); positionFree && (s == nil || len(s.errorSites) == 0) {
+		// Worded from the message alone, and the program makes no error
+		// of its own that could carry it: its stack, not formatted yet
+		// (goja formats it on first read, from the message set here), is
+		// not needed, and the wording is kept for the next one.
+		reworded, ok := e.reworded[old]
+		if !ok {
+			reworded = strings.TrimPrefix(e.v8Message(old, frame{}), "TypeError: ")
+			if e.reworded == nil {
+				e.reworded = map[string]string{}
+			}
+			if len(e.reworded) < maxReworded {
+				e.reworded[old] = reworded
+			}
+		}
+		if reworded != text {
+			_ = o.DefineDataProperty("message", e.vm.ToValue(reworded), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		}
+		return goja.Undefined()
+	}
+	if !gojaWorded(old) {
 		return goja.Undefined()
 	}
 	// The stack, formatted now if it was not yet (the name and message are

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -198,7 +199,7 @@ func formatDuration(ms float64) string {
 		seconds = ms / second
 	}
 	if hours != 0 || minutes != 0 {
-		whole, frac, _ := strings.Cut(strconv.FormatFloat(seconds, 'f', 3, 64), ".")
+		whole, frac, _ := strings.Cut(toFixed3(seconds), ".")
 		if len(whole) < 2 {
 			whole = "0" + whole
 		}
@@ -208,10 +209,24 @@ func formatDuration(ms float64) string {
 		return fmt.Sprintf("%d:%s.%s (m:ss.mmm)", minutes, whole, frac)
 	}
 	if seconds != 0 {
-		return strconv.FormatFloat(seconds, 'f', 3, 64) + "s"
+		return toFixed3(seconds) + "s"
 	}
-	rounded, _ := strconv.ParseFloat(strconv.FormatFloat(ms, 'f', 3, 64), 64)
+	rounded, _ := strconv.ParseFloat(toFixed3(ms), 64)
 	return formatNumber(rounded) + "ms"
+}
+
+// toFixed3 is x.toFixed(3) for a non-negative x: the nearest multiple of
+// 0.001, the larger one at an exact tie (ECMA-262 Number.prototype.toFixed),
+// where strconv rounds half to even (0.0625 is "0.063", not "0.062").
+func toFixed3(x float64) string {
+	t := new(big.Float).SetPrec(256).SetFloat64(x) // exact: x has at most 53 significant bits
+	t.Mul(t, big.NewFloat(1000).SetPrec(256))
+	whole, _ := t.Int(nil)
+	frac := new(big.Float).SetPrec(256).Sub(t, new(big.Float).SetPrec(256).SetInt(whole))
+	if frac.Cmp(big.NewFloat(0.5)) == 0 {
+		return strconv.FormatFloat((float64(whole.Int64())+1)/1000, 'f', 3, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 3, 64)
 }
 
 // stackText is console.trace's stack: the calling user frames as an
@@ -239,9 +254,11 @@ func (c *console) print(level string, args []goja.Value, head, suffix string) {
 	budget := c.budget()
 	previews := make([]any, len(args))
 	for i, a := range args {
-		if goja.IsString(a) {
-			// console.log(err.stack): V8's layout, the user's positions.
-			if s, ok := c.e.v8StackText(a.String()); ok {
+		if str, ok := a.(goja.String); ok && str.Length() <= maxStackText {
+			// console.log(err.stack): V8's layout, the user's positions. (A
+			// longer string is no stack goja wrote and previews cap: it is
+			// not converted to look.)
+			if s, ok := c.e.v8StackText(str.String()); ok {
 				a = c.e.vm.ToValue(s)
 				args[i] = a
 			}
@@ -608,6 +625,11 @@ func formatNumeric(b *builtins, spec byte, v goja.Value) string {
 		return "NaN"
 	}
 	f := r.ToFloat()
+	if spec == 'i' && math.Abs(f) >= 1<<53 {
+		if exact, ok := decimalPrefix(v.String()); ok {
+			f = exact // goja's parseInt drifts past 2^53 (installParseInt)
+		}
+	}
 	if f == 0 && (math.Signbit(f) || spec == 'i' && strings.HasPrefix(strings.TrimSpace(v.String()), "-")) {
 		return "-0" // goja's parseInt("-0.5") is 0, V8's (and Node's %i) -0
 	}

@@ -18,6 +18,9 @@ func TestFormatDuration(t *testing.T) {
 		{62345, "1:02.345 (m:ss.mmm)"},
 		{600000, "10:00.000 (m:ss.mmm)"},
 		{3723456, "1:02:03.456 (h:mm:ss.mmm)"},
+		{0.0625, "0.063ms"}, // an exact tie: toFixed takes the larger
+		{1062.5, "1.063s"},
+		{0.0615, "0.061ms"}, // not a tie in binary (0.06149999…)
 	} {
 		if got := formatDuration(c.ms); got != c.want {
 			t.Errorf("formatDuration(%v) = %q; want %q", c.ms, got, c.want)

@@ -212,7 +212,7 @@ console.log({ nested: new Lazy(["c"]) }.nested.message, [new Proto()].length);
 	}
 	res, rec = run(t, p, Request{Files: files("main.ts", `class Lazy extends Error { get message() { return "a is required"; } }
 throw new Lazy();`)})
-	if errs := rec.errors(); res.Outcome != OutcomeError || len(errs) != 1 || errs[0].Message != "Lazy [Error]: a is required" {
+	if errs := rec.errors(); res.Outcome != OutcomeError || len(errs) != 1 || errs[0].Message != "Lazy [Error]: a is required" || errs[0].Line != 2 || !strings.HasPrefix(errs[0].Stack, "Lazy [Error]: a is required\n    at main.ts:2:") {
 		t.Errorf("uncaught: outcome %s, errors %+v; want the getter's message reported", res.Outcome, errs)
 	}
 	res, rec = run(t, p, Request{Timeout: 200 * time.Millisecond, Files: files("main.ts", `class Loops extends Error { get message(): string { for (;;) {} } }

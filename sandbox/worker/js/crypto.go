@@ -87,6 +87,7 @@ func (e *Runtime) cryptoObject(deterministic bool) *goja.Object {
 	}))
 	subtle := e.vm.NewObject()
 	must(e.setNative(subtle, "digest", e.digest))
+	must(subtle.Get("digest").ToObject(e.vm).DefineDataProperty("length", e.vm.ToValue(2), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE))
 	must(o.Set("subtle", subtle))
 	return o
 }
@@ -107,17 +108,25 @@ func (e *Runtime) digest(c goja.FunctionCall) goja.Value {
 	promise, resolve, reject := vm.NewPromise()
 	settle := func() (err error) {
 		defer func() {
-			if r := recover(); r != nil {
-				if o, ok := r.(*goja.Object); ok {
-					must(reject(o))
-					return
-				}
+			// What the checks below or a getter of the snippet's throw
+			// rejects the promise, as Node's digest does; an interrupt
+			// (the run's limit) goes on.
+			switch r := recover().(type) {
+			case nil:
+			case *goja.Object:
+				must(reject(r))
+			case *goja.Exception:
+				must(reject(r.Value()))
+			default:
 				panic(r)
 			}
 		}()
 		name := c.Argument(0)
 		if o, ok := name.(*goja.Object); ok {
 			name = o.Get("name") // a getter of the snippet's runs, as in Node
+		}
+		if _, isSymbol := name.(*goja.Symbol); isSymbol {
+			e.throw("TypeError", "Cannot convert a Symbol value to a string")
 		}
 		newHash, ok := digests[strings.ToUpper(name.String())]
 		if !ok || goja.IsUndefined(name) {

@@ -75,6 +75,7 @@ func (e *Runtime) reportException(ex *goja.Exception) {
 		er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column
 		er.Stack = formatStack(er.Message, frames) + e.errorExtrasText(o)
 	}
+	e.enc.messages = nil // thrownError's
 	e.emitError(er)
 	e.fail()
 }
@@ -93,6 +94,11 @@ func (e *Runtime) errorExtrasText(o *goja.Object) string {
 	}
 	stack, _ := t["stack"].(string)
 	text := render(t, true)
+	if _, ok := t["ref"]; ok { // it refers to itself: "<ref *1> Error: …"
+		if _, rest, found := strings.Cut(text, "> "); found {
+			text = rest
+		}
+	}
 	if !strings.HasPrefix(text, stack) {
 		return ""
 	}
@@ -127,6 +133,7 @@ func (e *Runtime) reportThrown(v goja.Value, inPromise bool) {
 	}
 	securityError(er)
 	e.securityThrown(er, v)
+	e.enc.messages = nil // thrownError's
 	if inPromise {
 		er.Message = "Uncaught (in promise) " + er.Message
 		if er.Stack != "" {
@@ -175,13 +182,18 @@ func (e *Runtime) securityThrown(er *pipe.Error, v goja.Value) {
 }
 
 // thrownError describes a thrown value as "Name: message" (an error's
-// first line as Node prints it: errorHead) without running snippet code.
+// first line as Node prints it: errorHead). The only snippet code it runs
+// is an error's message getter (messageGetter), as Node's report reads
+// err.message.
 func (e *Runtime) thrownError(v goja.Value) *pipe.Error {
 	msg := render(e.enc.encodeBudget(v, maxThrownPreview), true)
 	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Error" {
 		text := e.enc.dataString(o, "message")
 		if s, ok := e.messageGetter(o); ok {
 			text = s
+			// As a console line does (readMessages): the stack and the
+			// report's preview may now run the getter goja formats with.
+			e.enc.messages = map[*goja.Object]string{o: s}
 		}
 		msg = errorHead(e.enc.errorName(o), e.enc.capped(text), e.enc.constructorName(o))
 		if reToPrimitive.MatchString(msg) {

@@ -266,6 +266,7 @@ func TestUncaughtReportShowsCauseAndProps(t *testing.T) {
 Promise.reject(e);`,
 			"Uncaught (in promise) Error: HTTP 500\n    at main.ts:1:16 {\n  status: 500,\n  body: { msg: 'oops' }\n}"},
 		{`throw new RangeError("plain");`, "RangeError: plain\n    at main.ts:1:7"},
+		{`const e: any = new Error("self"); e.self = e; throw e;`, "Error: self\n    at main.ts:1:16 {\n  self: [Circular *1]\n}"},
 	} {
 		_, rec := run(t, p, Request{Files: files("main.ts", c.src)})
 		if errs := rec.errors(); len(errs) != 1 || errs[0].Stack != c.want {

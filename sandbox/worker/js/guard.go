@@ -107,7 +107,7 @@ func (e *Runtime) installParseInt(original func(*goja.Object, string) goja.Calla
 		if f := v.ToFloat(); math.Abs(f) < 1<<53 || math.IsNaN(f) {
 			return v
 		}
-		if r := radix.ToInteger(); r != 0 && r != 10 {
+		if r := toInt32(radix.ToFloat()); r != 0 && r != 10 {
 			return v
 		}
 		if f, ok := decimalPrefix(s.String()); ok {
@@ -120,6 +120,15 @@ func (e *Runtime) installParseInt(original func(*goja.Object, string) goja.Calla
 	must(vm.Get("Number").ToObject(vm).DefineDataProperty("parseInt", fn, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE))
 	// %i reads this one too (lazyBuiltin would refuse it as a replacement).
 	e.b.parseInt, _ = goja.AssertFunction(fn)
+}
+
+// toInt32 is ECMA-262's ToInt32 of a number: NaN and ±∞ are 0, else
+// the integer part modulo 2^32, as a signed 32-bit integer.
+func toInt32(f float64) int32 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0
+	}
+	return int32(uint32(int64(math.Mod(math.Trunc(f), 1<<32))))
 }
 
 // decimalPrefix is the number the leading decimal integer of s writes
@@ -175,13 +184,24 @@ func (e *Runtime) installTypedArrayFrom(original func(*goja.Object, string) goja
 // string's code points (its iterator's values), any other primitive as an
 // object (its length undefined: nothing).
 func (e *Runtime) primitiveItems(v goja.Value) goja.Value {
-	if !goja.IsString(v) {
+	s, ok := v.(goja.String)
+	if !ok {
 		return v.ToObject(e.vm)
 	}
-	s := v.String()
-	items := make([]any, 0, len(s))
-	for _, r := range s {
-		items = append(items, string(r))
+	// By code points, in UTF-16 as the string iterator goes: a surrogate
+	// pair is one item, a lone surrogate its own (a Go string would make
+	// it U+FFFD).
+	n := s.Length()
+	items := make([]any, 0, n)
+	for i := 0; i < n; i++ {
+		end := i + 1
+		if c := s.CharAt(i); c >= 0xd800 && c < 0xdc00 && end < n {
+			if d := s.CharAt(end); d >= 0xdc00 && d < 0xe000 {
+				end++
+			}
+		}
+		items = append(items, s.Substring(i, end))
+		i = end - 1
 	}
 	return e.vm.NewArray(items...)
 }

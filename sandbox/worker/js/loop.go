@@ -43,7 +43,9 @@ func (e *Runtime) loop(ctx context.Context) error {
 		if len(e.timers) > 0 {
 			next = e.timers[0]
 			d := next.when - e.clock.now()
-			if next.early {
+			if next.early && !e.clock.virtual {
+				// Early saves real waiting only: a virtual clock moves the
+				// 1 ms, so a zero-delay polling loop sees time pass, as in Node.
 				d -= time.Millisecond
 			}
 			switch {
@@ -196,8 +198,9 @@ func (e *Runtime) setTimer(interval bool) func(goja.FunctionCall) goja.Value {
 		if len(c.Arguments) > 2 {
 			t.args = append([]goja.Value(nil), c.Arguments[2:]...)
 		}
+		h := e.timeoutHandle(t) // first: nothing is scheduled if making it throws
 		e.schedule(t)
-		return e.timeoutHandle(t)
+		return h
 	}
 }
 

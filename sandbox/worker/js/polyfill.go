@@ -270,7 +270,11 @@ func (e *Runtime) installStatics(n need) {
 		// exists, and a class keys its method with it.
 		sym := vm.Get("Symbol").ToObject(vm)
 		for _, d := range [...]struct{ name, description string }{{"dispose", "nodejs.dispose"}, {"asyncDispose", "nodejs.asyncDispose"}} {
-			must(sym.DefineDataProperty(d.name, goja.NewSymbol(d.description), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
+			s := goja.NewSymbol(d.description)
+			if d.name == "dispose" {
+				e.disposeSymbol = s // Timeout.prototype's (timeout.go)
+			}
+			must(sym.DefineDataProperty(d.name, s, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
 		}
 	}
 	for _, l := range lazyNames {

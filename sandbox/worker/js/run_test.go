@@ -386,3 +386,19 @@ setTimeout(() => console.log(order.join(",")), 20);
 		t.Errorf("logs %q", got)
 	}
 }
+
+// TestZeroDelayPollingAdvancesVirtualTime checks that in a deterministic
+// run a zero-delay timer moves the virtual clock its 1 ms, as Node's
+// does: a loop polling with setTimeout(f, 0) reaches a later timer.
+func TestZeroDelayPollingAdvancesVirtualTime(t *testing.T) {
+	p := newHarness(t, Config{})
+	res, rec := run(t, p, Request{Deterministic: true, Timeout: time.Second, Files: files("main.ts", `
+let done = false;
+setTimeout(() => (done = true), 5);
+const t0 = Date.now();
+(function spin() { if (!done) setTimeout(spin, 0); else console.log("ok after", Date.now() - t0, "ms"); })();
+`)})
+	if got := strings.Join(rec.logs(), "|"); res.Outcome != OutcomeOK || got != "ok after 5 ms" {
+		t.Errorf("outcome %s, logs %q; want the poll to see the 5 ms timer fire", res.Outcome, got)
+	}
+}

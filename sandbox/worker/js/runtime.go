@@ -87,6 +87,7 @@ type Runtime struct {
 	refTimers      int                                   // pending and not unref'd: the run goes on while there are any
 	timeoutProto   *goja.Object                          // Timeout.prototype, made at the first timer (timeout.go)
 	timerKey       *goja.Symbol                          // a handle's own key for its timer (timeout.go)
+	disposeSymbol  *goja.Symbol                          // Symbol.dispose, when the run has it (polyfill.go)
 	tree           *parsedProgram                        // the program parsed, at the first V8 wording that needs it (v8message.go)
 	typeErrorProto *goja.Object                          // the intrinsic TypeError.prototype, at the first caught error (v8message.go)
 	reworded       map[string]string                     // caught's wordings by goja's message (v8message.go)

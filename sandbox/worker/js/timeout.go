@@ -22,10 +22,11 @@ func (e *Runtime) timeoutHandle(t *timer) goja.Value {
 		e.makeTimeoutProto()
 	}
 	h := vm.CreateObject(e.timeoutProto)
-	// The timer rides on the handle under a symbol only this runtime holds
-	// (a snippet listing the handle's symbols sees a value with no
-	// properties): the handle keeps it alive for refresh, and nothing
-	// keeps a fired timer once its handle is gone.
+	// The timer rides on the handle under a symbol of this runtime's (not
+	// hidden: Reflect.ownKeys lists it, and its value is an object with no
+	// properties; a copy under it acts as the same handle, no more): the
+	// handle keeps the timer alive for refresh, and nothing keeps a fired
+	// timer once its handle is gone.
 	must(h.DefineDataPropertySymbol(e.timerKey, vm.ToValue(&timerRef{t}), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
 	return h
 }
@@ -37,8 +38,8 @@ type timerRef struct{ t *timer }
 // timerOf returns the timer of a handle, nil for any other value.
 func (e *Runtime) timerOf(v goja.Value) *timer {
 	o, ok := v.(*goja.Object)
-	if !ok || e.timerKey == nil {
-		return nil
+	if !ok || e.timerKey == nil || o.ExportType() == proxyType {
+		return nil // a Proxy's get trap never sees the key
 	}
 	v = o.GetSymbol(e.timerKey) // nil when absent
 	if v == nil {
@@ -115,7 +116,7 @@ func (e *Runtime) makeTimeoutProto() {
 		nameFn(vm, f, name)
 		must(proto.DefineDataPropertySymbol(sym, f, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE))
 	}
-	if d, ok := vm.Get("Symbol").ToObject(vm).Get("dispose").(*goja.Symbol); ok {
+	if d := e.disposeSymbol; d != nil {
 		symbolMethod(d, "[nodejs.dispose]", func(c goja.FunctionCall) goja.Value {
 			e.cancel(this(c, "[Symbol.dispose]"))
 			return goja.Undefined()

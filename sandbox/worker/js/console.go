@@ -179,6 +179,12 @@ func (c *console) timeLog(call goja.FunctionCall, end bool) {
 	c.print("info", extra, text, "")
 }
 
+// maxStackString is the longest string (in UTF-16 units) print looks at
+// for a stack goja wrote: 12,000 frames (the deepest recursion) take
+// about 0.5 MiB; a longer string (a snippet's data) is not converted to
+// Go's UTF-8 to look.
+const maxStackString = 1 << 20
+
 // formatDuration formats ms as Node's console.timeEnd does (formatTime in
 // lib/internal/console/constructor.js): "0.15ms" under a second (at most
 // three decimals, trailing zeros dropped), "1.234s" under a minute, else
@@ -247,17 +253,12 @@ func (c *console) printText(level, text string) {
 // left of the run's output (text and previews both count), at most
 // maxEventBytes. Past it, strings are cut and collections end in "… n more".
 func (c *console) print(level string, args []goja.Value, head, suffix string) {
-	outer := c.e.enc.messages // a getter's own console.log is a line inside this one's
-	c.e.enc.messages = nil
-	defer func() { c.e.enc.messages = outer }()
-	c.readMessages(args)
+	defer c.e.restoreMessages(c.e.readMessages(args, false))
 	budget := c.budget()
 	previews := make([]any, len(args))
 	for i, a := range args {
-		if str, ok := a.(goja.String); ok && str.Length() <= maxStackText {
-			// console.log(err.stack): V8's layout, the user's positions. (A
-			// longer string is no stack goja wrote and previews cap: it is
-			// not converted to look.)
+		if str, ok := a.(goja.String); ok && str.Length() <= maxStackString {
+			// console.log(err.stack): V8's layout, the user's positions.
 			if s, ok := c.e.v8StackText(str.String()); ok {
 				a = c.e.vm.ToValue(s)
 				args[i] = a
@@ -358,39 +359,62 @@ func (c *console) emit(level, text string, args []json.RawMessage) {
 	}
 }
 
-// readMessages calls the message getter of each argument that is an
-// error whose message is an accessor (zod's ZodError computes its message
-// so), before any preview is built, as Node's inspect reads err.message:
-// the preview shows what it returned when that is a string. This is the
-// one place snippet code runs for a preview, and it runs as the snippet's
-// own: what the getter throws, console.log throws, as in Node. An error
-// inside another value shows its accessor ([Getter]).
-func (c *console) readMessages(args []goja.Value) {
-	enc := &c.e.enc
+// readMessages calls the message getter of each of vals that is an error
+// whose message is an accessor (zod's ZodError computes its message so),
+// as Node's inspect reads err.message, and formats its stack (goja does
+// so at the first read, through the getter, as V8 does) — all before any
+// preview is built, so that a getter's own console.log prints first. The
+// strings they return are the encoder's messages, shown as those errors'
+// messages until restoreMessages(outer) puts back those of the enclosing
+// line (a getter's own console.log is a line inside the one that called
+// it). This
+// is the one place snippet code runs for a preview, and it runs as the
+// snippet's own: for a console line (report false) what a getter throws,
+// console.log throws, as in Node; for the report of an uncaught error
+// (report true) it is dropped, and the run's limit stopping the getter
+// ends the run with that limit. An error inside another value shows its
+// accessor ([Getter]).
+func (e *Runtime) readMessages(vals []goja.Value, report bool) (outer map[*goja.Object]string) {
+	enc := &e.enc
+	outer, enc.messages = enc.messages, nil
 	if enc.busy {
-		return // a getter's own console.log: its previews are opaque anyway
+		return outer // a getter's own console.log: its previews are opaque anyway
 	}
-	for _, a := range args {
-		o, ok := a.(*goja.Object)
+	for _, v := range vals {
+		o, ok := v.(*goja.Object)
 		if !ok || o.ExportType() == proxyType || o.ClassName() != "Error" {
 			continue // a Proxy's traps never run for a preview
 		}
-		get := c.e.messageAccessor(o)
+		get := e.messageAccessor(o)
 		if get == nil {
 			continue
 		}
-		if s, ok := primitiveString(c.e.callOriginal(get, o)); ok {
+		var got goja.Value
+		if report {
+			var err error
+			if got, err = get(o); err != nil {
+				var ie *goja.InterruptedError
+				if errors.As(err, &ie) && e.stop == nil {
+					e.stop = err
+				}
+				continue
+			}
+		} else {
+			got = e.callOriginal(get, o)
+		}
+		if s, ok := primitiveString(got); ok {
 			if enc.messages == nil {
 				enc.messages = map[*goja.Object]string{}
 			}
 			enc.messages[o] = s
-			// goja formats the stack at its first read, through the getter
-			// (as V8 does): now, so that a console.log of the getter's own
-			// prints before this line's previews are built.
 			enc.stackString(o)
 		}
 	}
+	return outer
 }
+
+// restoreMessages puts back the messages readMessages found.
+func (e *Runtime) restoreMessages(outer map[*goja.Object]string) { e.enc.messages = outer }
 
 // messageAccessor is the getter of the error o's message, the first
 // "message" along its prototype chain, nil when that is a data property
@@ -406,25 +430,6 @@ func (e *Runtime) messageAccessor(o *goja.Object) goja.Callable {
 	get, _ := descField(desc, "get")
 	fn, _ := goja.AssertFunction(get)
 	return fn
-}
-
-// messageGetter is what the error o's message getter returns, for the
-// report of an uncaught error (as Node's prints err.message): ok is false
-// when o's message is no getter, or it throws, or returns no string.
-func (e *Runtime) messageGetter(o *goja.Object) (string, bool) {
-	get := e.messageAccessor(o)
-	if get == nil {
-		return "", false
-	}
-	v, err := get(o)
-	if err != nil {
-		var ie *goja.InterruptedError
-		if errors.As(err, &ie) && e.stop == nil {
-			e.stop = err // the run's limit came while the getter ran: the run ends with it
-		}
-		return "", false
-	}
-	return primitiveString(v)
 }
 
 // formatLine joins previews the way console.log does, applying printf-style
@@ -625,10 +630,8 @@ func formatNumeric(b *builtins, spec byte, v goja.Value) string {
 		return "NaN"
 	}
 	f := r.ToFloat()
-	if spec == 'i' && math.Abs(f) >= 1<<53 {
-		if exact, ok := decimalPrefix(v.String()); ok {
-			f = exact // goja's parseInt drifts past 2^53 (installParseInt)
-		}
+	if spec == 'i' {
+		f = exactParseInt(v.String(), 0, f) // goja's drifts past 2^53
 	}
 	if f == 0 && (math.Signbit(f) || spec == 'i' && strings.HasPrefix(strings.TrimSpace(v.String()), "-")) {
 		return "-0" // goja's parseInt("-0.5") is 0, V8's (and Node's %i) -0

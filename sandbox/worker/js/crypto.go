@@ -106,7 +106,7 @@ var digests = map[string]func() hash.Hash{"SHA-1": sha1.New, "SHA-256": sha256.N
 func (e *Runtime) digest(c goja.FunctionCall) goja.Value {
 	vm := e.vm
 	promise, resolve, reject := vm.NewPromise()
-	settle := func() (err error) {
+	func() {
 		defer func() {
 			// What the checks below or a getter of the snippet's throw
 			// rejects the promise, as Node's digest does; an interrupt
@@ -139,9 +139,7 @@ func (e *Runtime) digest(c goja.FunctionCall) goja.Value {
 		h := newHash()
 		h.Write(data)
 		must(resolve(vm.NewArrayBuffer(h.Sum(nil))))
-		return nil
-	}
-	must(settle())
+	}()
 	return vm.ToValue(promise)
 }
 

@@ -58,6 +58,7 @@ func (e *Runtime) fail() {
 }
 
 func (e *Runtime) reportException(ex *goja.Exception) {
+	defer e.restoreMessages(e.readMessages([]goja.Value{ex.Value()}, true))
 	er := e.thrownError(ex.Value())
 	securityError(er)
 	e.securityThrown(er, ex.Value())
@@ -75,7 +76,6 @@ func (e *Runtime) reportException(ex *goja.Exception) {
 		er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column
 		er.Stack = formatStack(er.Message, frames) + e.errorExtrasText(o)
 	}
-	e.enc.messages = nil // thrownError's
 	e.emitError(er)
 	e.fail()
 }
@@ -114,6 +114,7 @@ func (e *Runtime) reportThrown(v goja.Value, inPromise bool) {
 		// ten thousand.
 		return
 	}
+	defer e.restoreMessages(e.readMessages([]goja.Value{v}, true))
 	er := e.thrownError(v)
 	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Error" {
 		// goja formats the stack on its first read (also of an error the
@@ -133,7 +134,6 @@ func (e *Runtime) reportThrown(v goja.Value, inPromise bool) {
 	}
 	securityError(er)
 	e.securityThrown(er, v)
-	e.enc.messages = nil // thrownError's
 	if inPromise {
 		er.Message = "Uncaught (in promise) " + er.Message
 		if er.Stack != "" {
@@ -182,18 +182,15 @@ func (e *Runtime) securityThrown(er *pipe.Error, v goja.Value) {
 }
 
 // thrownError describes a thrown value as "Name: message" (an error's
-// first line as Node prints it: errorHead). The only snippet code it runs
-// is an error's message getter (messageGetter), as Node's report reads
-// err.message.
+// first line as Node prints it: errorHead) without running snippet code:
+// an error's message getter, which Node's report reads, has run before
+// (readMessages).
 func (e *Runtime) thrownError(v goja.Value) *pipe.Error {
 	msg := render(e.enc.encodeBudget(v, maxThrownPreview), true)
 	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Error" {
-		text := e.enc.dataString(o, "message")
-		if s, ok := e.messageGetter(o); ok {
-			text = s
-			// As a console line does (readMessages): the stack and the
-			// report's preview may now run the getter goja formats with.
-			e.enc.messages = map[*goja.Object]string{o: s}
+		text, got := e.enc.messages[o] // its message getter's (readMessages)
+		if !got {
+			text = e.enc.dataString(o, "message")
 		}
 		msg = errorHead(e.enc.errorName(o), e.enc.capped(text), e.enc.constructorName(o))
 		if reToPrimitive.MatchString(msg) {
@@ -508,31 +505,26 @@ func (e *Runtime) v8StackText(s string) (_ string, ok bool) {
 		return s, false
 	}
 	head := s[:i]
-	var lines []string
+	var b strings.Builder
+	frames := 0
 	for n, line := range strings.Split(strings.TrimSuffix(s[i+1:], "\n"), "\n") {
 		at, ok := strings.CutPrefix(line, "\tat ")
 		if !ok {
 			return s, false // text after the frames: not a stack as goja writes it
 		}
-		if n == 0 && strings.Contains(at, bundle.FileNamespace+":") {
-			if top := e.fixFrames(parseStack(line)); len(top) == 1 {
-				head = e.v8Message(head, top[0])
-			}
+		f := e.fixFrames(parseStack(line)) // the user's frame, none for a built-in's
+		if n == 0 && len(f) == 1 {
+			head = e.v8Message(head, f[0])
 		}
-		if len(lines) == v8StackLimit {
-			continue
-		}
-		if fn, ok := strings.CutSuffix(at, " (native)"); ok {
-			lines = append(lines, fn+" (<anonymous>)")
-		} else if f := e.fixFrames(parseStack(line)); len(f) == 1 {
-			lines = append(lines, strings.TrimPrefix(formatStack("", f), "\n    at "))
+		switch fn, native := strings.CutSuffix(at, " (native)"); {
+		case frames == v8StackLimit:
+		case native:
+			b.WriteString("\n    at " + fn + " (<anonymous>)")
+			frames++
+		case len(f) == 1:
+			b.WriteString(formatStack("", f))
+			frames++
 		}
 	}
-	var b strings.Builder
-	b.WriteString(head)
-	for _, l := range lines {
-		b.WriteString("\n    at ")
-		b.WriteString(l)
-	}
-	return b.String(), true
+	return head + b.String(), true
 }

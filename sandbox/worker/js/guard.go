@@ -44,17 +44,21 @@ const (
 	maxApplyArgs = 1 << 24
 )
 
+// builtinFunc is the function o holds as name, read before any snippet
+// code runs (so it is the intrinsic); a missing one is the runtime's bug.
+func (e *Runtime) builtinFunc(o *goja.Object, name string) goja.Callable {
+	f, ok := goja.AssertFunction(o.Get(name))
+	if !ok {
+		panic("sandbox: missing builtin " + name)
+	}
+	return f
+}
+
 // installGuards replaces the built-ins above that n names. It runs before
 // any snippet code (from installPolyfills).
 func (e *Runtime) installGuards(n need) {
 	vm := e.vm
-	original := func(o *goja.Object, name string) goja.Callable {
-		f, ok := goja.AssertFunction(o.Get(name))
-		if !ok {
-			panic("sandbox: missing builtin " + name)
-		}
-		return f
-	}
+	original := e.builtinFunc
 	if n&needSortGuard != 0 {
 		// The prototype of an array, not the constructor's property: a
 		// run need not build Array.
@@ -104,22 +108,29 @@ func (e *Runtime) installParseInt(original func(*goja.Object, string) goja.Calla
 			radix = vm.ToValue(c.Argument(1).ToNumber())
 		}
 		v := e.callOriginal(parseInt, goja.Undefined(), s, radix)
-		if f := v.ToFloat(); math.Abs(f) < 1<<53 || math.IsNaN(f) {
-			return v
-		}
-		if r := toInt32(radix.ToFloat()); r != 0 && r != 10 {
-			return v
-		}
-		if f, ok := decimalPrefix(s.String()); ok {
+		if f := exactParseInt(s.String(), toInt32(radix.ToFloat()), v.ToFloat()); f != v.ToFloat() {
 			return vm.ToValue(f)
 		}
 		return v
 	}
+	// %i keeps the intrinsic, read before any snippet code (lazyBuiltin
+	// would refuse the wrapper as a replacement), and corrects it alike.
+	e.b.parseInt = parseInt
 	e.replace(global, "parseInt", 2, replaced)
-	fn := global.Get("parseInt")
-	must(vm.Get("Number").ToObject(vm).DefineDataProperty("parseInt", fn, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE))
-	// %i reads this one too (lazyBuiltin would refuse it as a replacement).
-	e.b.parseInt, _ = goja.AssertFunction(fn)
+	must(vm.Get("Number").ToObject(vm).DefineDataProperty("parseInt", global.Get("parseInt"), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE))
+}
+
+// exactParseInt is f, goja's parseInt of s in radix (ToInt32 of the
+// argument, 0 when none), correctly rounded when it is a decimal integer
+// past 2^53 (parsed again from its digits, rounded once).
+func exactParseInt(s string, radix int32, f float64) float64 {
+	if math.Abs(f) < 1<<53 || math.IsNaN(f) || radix != 0 && radix != 10 {
+		return f
+	}
+	if exact, ok := decimalPrefix(s); ok {
+		return exact
+	}
+	return f
 }
 
 // toInt32 is ECMA-262's ToInt32 of a number: NaN and ±∞ are 0, else

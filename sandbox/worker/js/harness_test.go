@@ -140,6 +140,17 @@ func files(kv ...string) []File {
 	return fs
 }
 
+// runOK runs req, fails the test at once unless its outcome is ok, and
+// returns its console lines.
+func runOK(t testing.TB, h *harness, req Request) []string {
+	t.Helper()
+	res, rec := run(t, h, req)
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+	}
+	return rec.logs()
+}
+
 // run bundles, compiles and executes req in a fresh runtime, as a worker
 // does, and returns the result with the events it emitted.
 func run(t testing.TB, h *harness, req Request) (Result, *recorder) {

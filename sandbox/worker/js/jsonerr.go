@@ -22,10 +22,7 @@ import (
 func (e *Runtime) installJSONParse() {
 	vm := e.vm
 	json := vm.Get("JSON").ToObject(vm)
-	parse, ok := goja.AssertFunction(json.Get("parse"))
-	if !ok {
-		panic("sandbox: missing builtin JSON.parse")
-	}
+	parse := e.builtinFunc(json, "parse")
 	// The runtime's own parsing (input, host replies) keeps the intrinsic:
 	// no snippet code has run yet, so this is it (lazyBuiltin would refuse
 	// the wrapper as a replacement).

@@ -19,10 +19,7 @@ import (
 func (e *Runtime) installJSONStringify() {
 	vm := e.vm
 	holder := vm.Get("JSON").ToObject(vm)
-	stringify, ok := goja.AssertFunction(holder.Get("stringify"))
-	if !ok {
-		panic("sandbox: missing builtin JSON.stringify")
-	}
+	stringify := e.builtinFunc(holder, "stringify")
 	e.replace(holder, "stringify", 3, func(c goja.FunctionCall) goja.Value {
 		gap := jsonGap(c.Argument(2))
 		out := e.callOriginal(stringify, c.This, c.Argument(0), c.Argument(1))

@@ -229,11 +229,13 @@ func Compile(code string) (*goja.Program, error) {
 	var errorSites map[position]bool // summary.errorSites
 	findErrorSites := strings.Contains(code, "TypeError")
 	walkAST(tree, func(n any) bool {
-		if at, ok := errorSite(tree, n); ok && findErrorSites {
-			if errorSites == nil {
-				errorSites = map[position]bool{}
+		if findErrorSites {
+			if at, ok := errorSite(tree, n); ok {
+				if errorSites == nil {
+					errorSites = map[position]bool{}
+				}
+				errorSites[at] = true
 			}
-			errorSites[at] = true
 		}
 		if c, ok := n.(*ast.CatchStatement); ok && findCatches {
 			if _, named := c.Parameter.(*ast.Identifier); named && c.Body != nil && inUserFile(tree, c.Catch) {

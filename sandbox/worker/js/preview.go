@@ -118,7 +118,7 @@ type builtins struct {
 // descriptors, shows accessors without calling them, and does not look inside
 // a Proxy; the only getters it calls are the runtime polyfills' own
 // (inspected.go), and, through goja's stack formatting, an error's message
-// getter that the console line ran before (messages). An encoder is used
+// getter that readMessages ran before (messages). An encoder is used
 // on the runtime's goroutine only.
 type encoder struct {
 	vm  *goja.Runtime
@@ -142,9 +142,9 @@ type encoder struct {
 	// sub-structure many times is previewed in bounded time and size.
 	budget int
 	busy   bool
-	// messages are what the message getters of the console line's error
-	// arguments returned, read before its previews (console.readMessages):
-	// shown as those errors' messages.
+	// messages are what the message getters of the errors a console line
+	// (or an uncaught error's report) prints returned, read before its
+	// previews (Runtime.readMessages): shown as those errors' messages.
 	messages map[*goja.Object]string
 	// cutDeep is set when the current value was cut at lim.Depth.
 	cutDeep bool
@@ -536,14 +536,8 @@ func (e *encoder) container(o *goja.Object, class, path string, depth int) any {
 // snippet code; they throw for an object that is not a DataView, which
 // then shows none of them).
 func (e *encoder) dataView(o *goja.Object, path string, depth int) object {
-	g := e.viewGetters()
-	if g.err != nil {
-		return nil
-	}
-	length, err1 := g.byteLength(o)
-	offset, err2 := g.byteOffset(o)
-	buf, err3 := g.buffer(o)
-	if err1 != nil || err2 != nil || err3 != nil {
+	length, offset, buf, err := e.viewFields(o)
+	if err != nil {
 		return nil
 	}
 	return object{
@@ -571,22 +565,29 @@ func (e *encoder) viewGetters() *viewGetters {
 	return g
 }
 
-// dataViewBytes copies the bytes the DataView o views, read through the
-// intrinsic getters (no snippet code runs).
-func (e *encoder) dataViewBytes(o *goja.Object) ([]byte, error) {
+// viewFields reads the DataView o's byteLength, byteOffset and buffer
+// through the intrinsic getters (no snippet code runs); they throw for an
+// object that is not a DataView.
+func (e *encoder) viewFields(o *goja.Object) (length, offset, buffer goja.Value, err error) {
 	g := e.viewGetters()
 	if g.err != nil {
-		return nil, g.err
+		return nil, nil, nil, g.err
 	}
-	length, err := g.byteLength(o)
-	if err != nil {
-		return nil, err
+	if length, err = g.byteLength(o); err != nil {
+		return nil, nil, nil, err
 	}
-	offset, err := g.byteOffset(o)
-	if err != nil {
-		return nil, err
+	if offset, err = g.byteOffset(o); err != nil {
+		return nil, nil, nil, err
 	}
-	buf, err := g.buffer(o)
+	if buffer, err = g.buffer(o); err != nil {
+		return nil, nil, nil, err
+	}
+	return length, offset, buffer, nil
+}
+
+// dataViewBytes copies the bytes the DataView o views (viewFields).
+func (e *encoder) dataViewBytes(o *goja.Object) ([]byte, error) {
+	length, offset, buf, err := e.viewFields(o)
 	if err != nil {
 		return nil, err
 	}
@@ -1303,7 +1304,7 @@ func (e *encoder) stackSafe(o *goja.Object) bool {
 		switch {
 		case !data:
 			if _, got := e.messages[o]; got && prop == "message" {
-				continue // a message getter the console line already ran (readMessages)
+				continue // a message getter readMessages already ran
 			}
 			if prop != "name" || !e.trustedNameGetter(desc) {
 				return false // a snippet's accessor

@@ -39,7 +39,7 @@ type timerRef struct{ t *timer }
 func (e *Runtime) timerOf(v goja.Value) *timer {
 	o, ok := v.(*goja.Object)
 	if !ok || e.timerKey == nil || o.ExportType() == proxyType {
-		return nil // a Proxy's get trap never sees the key
+		return nil // a Proxy's get trap is not asked (one further down the chain is, as Node's clearTimeout reads timer._onTimeout through it)
 	}
 	v = o.GetSymbol(e.timerKey) // nil when absent
 	if v == nil {

@@ -34,17 +34,9 @@ var (
 // v8ToPrimitive is V8's message for reToPrimitive's case.
 const v8ToPrimitive = "TypeError: Cannot convert object to primitive value"
 
-// gojaWorded reports whether msg ("TypeError: …") is one of goja's that
-// v8Message rewords.
-func gojaWorded(msg string) bool {
-	if !mayBeGojaWorded(strings.TrimPrefix(msg, "TypeError: ")) {
-		return false // most messages: no regexp runs
-	}
-	return reReadProperty.MatchString(msg) || reNotCallable.MatchString(msg) || reToPrimitive.MatchString(msg)
-}
-
-// mayBeGojaWorded reports whether the message text msg starts as one of
-// gojaWorded's may (a cheap test before the regexps).
+// mayBeGojaWorded reports whether the message text msg (after
+// "TypeError: ") starts as one of those v8Message rewords may: a cheap
+// test before its regexps.
 func mayBeGojaWorded(msg string) bool {
 	for _, p := range [...]string{"Cannot read property '", "Value is not an object: ", "Object has no member '", "Not a constructor", "Value is not a constructor", "Could not convert "} {
 		if strings.HasPrefix(msg, p) {
@@ -73,8 +65,8 @@ func (e *Runtime) v8Message(msg string, top frame) string {
 		return "TypeError: Cannot read properties of " + read[2] + " (reading '" + read[1] + "')"
 	}
 	tree := e.programTree()
-	if tree == nil {
-		return msg
+	if top.file == "" || tree == nil {
+		return msg // a call is named only from where the snippet's code threw
 	}
 	if e.script && top.file == e.entry && top.line == 1 {
 		// Where the program has it: the frame's column was moved back past
@@ -85,23 +77,17 @@ func (e *Runtime) v8Message(msg string, top frame) string {
 	// The call that failed: the one whose "(" maps to the error's position
 	// (m.get('k')() is the outer call, not m.get), else the innermost one
 	// that spans it.
-	var exact, inner ast.Node
+	var exact, inner *call
 	walkAST(tree, func(n any) bool {
-		var node ast.Node
-		var lp file.Idx
-		switch x := n.(type) {
-		case *ast.CallExpression:
-			node, lp = x, x.LeftParenthesis
-		case *ast.NewExpression:
-			node, lp = x, x.LeftParenthesis
-		default:
+		c, ok := callOf(n)
+		if !ok {
 			return true
 		}
-		if exact == nil && positionOf(tree, lp) == at {
-			exact = node
+		if exact == nil && positionOf(tree, c.lp) == at {
+			exact = &c
 		}
-		if spans(tree, node, at) && (inner == nil || node.Idx1()-node.Idx0() <= inner.Idx1()-inner.Idx0()) {
-			inner = node
+		if spans(tree, c.node, at) && (inner == nil || c.node.Idx1()-c.node.Idx0() <= inner.node.Idx1()-inner.node.Idx0()) {
+			inner = &c
 		}
 		return true
 	})
@@ -109,32 +95,44 @@ func (e *Runtime) v8Message(msg string, top frame) string {
 	if best == nil {
 		best = inner
 	}
-	var callee ast.Expression
-	var args []ast.Expression
-	switch x := best.(type) {
-	case *ast.CallExpression:
-		callee, args = x.Callee, x.ArgumentList
-	case *ast.NewExpression:
-		callee, args = x.Callee, x.ArgumentList
-	default:
+	if best == nil {
 		return msg
 	}
-	if id, ok := callee.(*ast.Identifier); ok && errorClasses[id.Name.String()] {
-		return msg // the snippet made this error itself: new TypeError("…")
-	}
-	if hasInOrInstanceof(args) {
+	if hasInOrInstanceof(best.args) {
 		return msg // goja places a failed `in` or `instanceof` at the call around it
 	}
-	if m := reNoMember.FindStringSubmatch(msg); m != nil && memberName(callee) != m[1] {
+	if m := reNoMember.FindStringSubmatch(msg); m != nil && memberName(best.callee) != m[1] {
 		return msg
 	}
-	if _, isNew := best.(*ast.NewExpression); isNew {
-		return "TypeError: " + calleeText(callee) + " is not a constructor"
+	if best.isNew {
+		return "TypeError: " + calleeText(best.callee) + " is not a constructor"
 	}
 	if strings.HasSuffix(msg, "Not a constructor") {
 		return msg
 	}
-	return "TypeError: " + calleeText(callee) + " is not a function"
+	return "TypeError: " + calleeText(best.callee) + " is not a function"
+}
+
+// call is a call or a new expression, in the parts the V8 wording reads.
+type call struct {
+	node   ast.Node
+	callee ast.Expression
+	args   []ast.Expression
+	lp     file.Idx // its "("
+	new    file.Idx // a new expression's "new"
+	isNew  bool
+}
+
+// callOf returns n as a call, false when n is neither a call nor a new
+// expression.
+func callOf(n any) (call, bool) {
+	switch x := n.(type) {
+	case *ast.CallExpression:
+		return call{node: x, callee: x.Callee, args: x.ArgumentList, lp: x.LeftParenthesis}, true
+	case *ast.NewExpression:
+		return call{node: x, callee: x.Callee, args: x.ArgumentList, lp: x.LeftParenthesis, new: x.New, isNew: true}, true
+	}
+	return call{}, false
 }
 
 // programTree is the run's program parsed (once a run: a bundle with a
@@ -158,20 +156,14 @@ type parsedProgram struct{ ast *ast.Program }
 // (summary.errorSites). Only TypeErrors are reworded, and an error of
 // another class (or a subclass) never has TypeError.prototype.
 func errorSite(tree *ast.Program, n any) (position, bool) {
-	var callee ast.Expression
-	var at file.Idx
-	switch x := n.(type) {
-	case *ast.NewExpression:
-		callee, at = x.Callee, x.New
-	case *ast.CallExpression:
-		callee, at = x.Callee, x.LeftParenthesis
-	default:
+	c, ok := callOf(n)
+	if id, named := c.callee.(*ast.Identifier); !ok || !named || id.Name != "TypeError" {
 		return position{}, false
 	}
-	if id, ok := callee.(*ast.Identifier); !ok || id.Name != "TypeError" {
-		return position{}, false
+	if c.isNew {
+		return positionOf(tree, c.new), true
 	}
-	return positionOf(tree, at), true
+	return positionOf(tree, c.lp), true
 }
 
 // reNoMember is goja's message for a call of a missing method.
@@ -296,48 +288,49 @@ func (e *Runtime) caught(c goja.FunctionCall) goja.Value {
 	if ex := e.vm.Try(func() { v = o.Get("message") }); ex != nil || v == nil || !goja.IsString(v) || !mayBeGojaWorded(v.String()) {
 		return goja.Undefined()
 	}
-	old := "TypeError: " + v.String()
 	text := v.String()
+	old := "TypeError: " + text
 	positionFree := strings.HasPrefix(text, "Cannot read property '") || strings.HasPrefix(text, "Could not convert ")
+	var stack, reworded string
 	if s := summaryOf(e.program); positionFree && (s == nil || len(s.errorSites) == 0) {
-		// Worded from the message alone, and the program makes no error
-		// of its own that could carry it: its stack, not formatted yet
-		// (goja formats it on first read, from the message set here), is
-		// not needed, and the wording is kept for the next one.
-		reworded, ok := e.reworded[old]
-		if !ok {
-			reworded = strings.TrimPrefix(e.v8Message(old, frame{}), "TypeError: ")
-			if e.reworded == nil {
-				e.reworded = map[string]string{}
-			}
-			if len(e.reworded) < maxReworded {
-				e.reworded[old] = reworded
-			}
+		// Worded from the message alone, and the program makes no error of
+		// its own that could carry it: the stack is not needed (goja
+		// formats it on its first read, from the message set here), and
+		// the wording is kept for the next one.
+		reworded = e.wordingOf(old)
+	} else {
+		// The stack, formatted now (the name and message are the
+		// intrinsic's and a string: no snippet code runs), says where.
+		stack = e.enc.stackString(o)
+		var top frame
+		if frames := e.userStack(o, parseStack(capStack(stack))); len(frames) > 0 && firstFrameIsUser(stack) {
+			top = frames[0]
 		}
-		if reworded != text {
-			_ = o.DefineDataProperty("message", e.vm.ToValue(reworded), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-		}
-		return goja.Undefined()
-	}
-	if !gojaWorded(old) {
-		return goja.Undefined()
-	}
-	// The stack, formatted now if it was not yet (the name and message are
-	// the intrinsic's and a string: no snippet code runs), says where.
-	stack := e.enc.stackString(o)
-	reworded := old
-	if frames := e.userStack(o, parseStack(capStack(stack))); len(frames) > 0 && firstFrameIsUser(stack) {
-		reworded = e.v8Message(old, frames[0])
-	} else if !reNotCallable.MatchString(old) {
-		reworded = e.v8Message(old, frame{}) // worded from the message alone
+		reworded = e.v8Message(old, top)
 	}
 	if reworded == old {
 		return goja.Undefined()
 	}
 	// As goja defines both: writable, not enumerable, configurable.
 	_ = o.DefineDataProperty("message", e.vm.ToValue(strings.TrimPrefix(reworded, "TypeError: ")), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	if rest, ok := strings.CutPrefix(stack, old); ok {
+	if rest, ok := strings.CutPrefix(stack, old); ok && stack != "" {
 		_ = o.DefineDataProperty("stack", e.vm.ToValue(reworded+rest), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	}
 	return goja.Undefined()
+}
+
+// wordingOf is v8Message(msg) for a message worded without a position,
+// kept per run for the next error of the same text (maxReworded of them).
+func (e *Runtime) wordingOf(msg string) string {
+	if w, ok := e.reworded[msg]; ok {
+		return w
+	}
+	w := e.v8Message(msg, frame{})
+	if e.reworded == nil {
+		e.reworded = map[string]string{}
+	}
+	if len(e.reworded) < maxReworded {
+		e.reworded[msg] = w
+	}
+	return w
 }

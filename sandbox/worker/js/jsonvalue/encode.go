@@ -1,0 +1,266 @@
+package jsonvalue
+
+import (
+	"math"
+	"reflect"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/dop251/goja"
+)
+
+// Encoder writes plain data — ordinary objects whose prototype is
+// Object.prototype, arrays, strings, finite numbers, booleans and null —
+// as JSON text, straight from the goja values. Anything else (undefined,
+// NaN, ±Infinity, -0, a BigInt, a symbol or a symbol-keyed property, a
+// function, a Proxy, a class instance, a Date, Map, Set…, a hole or a
+// cycle) is not taken, and the caller encodes the value its own way.
+//
+// It reads an object's own enumerable string-keyed properties in order,
+// and an array's elements, as JSON.stringify does (ECMA-262 §25.5.2): an
+// accessor property is read through its getter, which is snippet code
+// running on this goroutine under the run's interrupt (Node's
+// JSON.stringify and structured clone read it the same way). It calls no
+// toJSON: a value that has one is a function-valued property, not taken.
+//
+// Strings are written as encoding/json writes them (HTML-safe, invalid
+// UTF-16 as U+FFFD), numbers as encoding/json writes a float64, so that
+// its text is byte for byte what the runtime wrote before for the same
+// value. An Encoder is used on its runtime's goroutine only.
+type Encoder struct {
+	vm        *goja.Runtime
+	objProto  *goja.Object
+	arrProto  *goja.Object
+	ancestors []*goja.Object
+	buf       []byte
+	budget    int
+	ok        bool
+}
+
+// MaxEncodeDepth is the deepest nesting Encode writes (the runtime's
+// facts and output give up at the same depth).
+const MaxEncodeDepth = 1000
+
+// NewEncoder returns an Encoder for vm. It captures Object.prototype and
+// Array.prototype as they are now, before any snippet code runs.
+func NewEncoder(vm *goja.Runtime) *Encoder {
+	return &Encoder{vm: vm, objProto: vm.NewObject().Prototype(), arrProto: vm.NewArray().Prototype()}
+}
+
+var proxyType = reflect.TypeOf(goja.Proxy{})
+
+// Encode returns the JSON text of v when v is plain data of at most budget
+// bytes of text, or ok false (also when a getter threw). The run's
+// interrupt (a deadline, a cancel) reaching a getter passes through as
+// goja's panic, as it would from any call into the runtime. The returned
+// slice is the Encoder's own buffer, valid until the next Encode.
+func (e *Encoder) Encode(v goja.Value, budget int) (_ []byte, ok bool) {
+	e.buf = e.buf[:0]
+	e.ancestors = e.ancestors[:0]
+	e.budget = budget
+	e.ok = true
+	if ex := e.vm.Try(func() { e.value(v, 0) }); ex != nil {
+		return nil, false // a getter threw
+	}
+	if !e.ok || len(e.buf) > budget {
+		return nil, false
+	}
+	return e.buf, true
+}
+
+func (e *Encoder) fail() { e.ok = false }
+
+func (e *Encoder) value(v goja.Value, depth int) {
+	if !e.ok {
+		return
+	}
+	if len(e.buf) > e.budget {
+		e.fail()
+		return
+	}
+	switch {
+	case v == nil || goja.IsUndefined(v):
+		e.fail()
+		return
+	case goja.IsNull(v):
+		e.buf = append(e.buf, "null"...)
+		return
+	}
+	if o, ok := v.(*goja.Object); ok {
+		e.object(o, depth)
+		return
+	}
+	if s, ok := v.(goja.String); ok {
+		e.str(s.String())
+		return
+	}
+	switch x := v.Export().(type) {
+	case bool:
+		if x {
+			e.buf = append(e.buf, "true"...)
+		} else {
+			e.buf = append(e.buf, "false"...)
+		}
+	case int64:
+		e.buf = strconv.AppendInt(e.buf, x, 10)
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) || x == 0 && math.Signbit(x) {
+			e.fail()
+			return
+		}
+		e.buf = appendFloat(e.buf, x)
+	default: // a symbol, a BigInt
+		e.fail()
+	}
+}
+
+func (e *Encoder) object(o *goja.Object, depth int) {
+	if depth >= MaxEncodeDepth || o.ExportType() == proxyType {
+		e.fail()
+		return
+	}
+	for _, a := range e.ancestors {
+		if a == o {
+			e.fail() // a cycle
+			return
+		}
+	}
+	proto := o.Prototype()
+	switch {
+	case proto == e.arrProto && o.ClassName() == "Array":
+		e.ancestors = append(e.ancestors, o)
+		e.array(o, depth)
+	case proto == e.objProto && o.ClassName() == "Object":
+		if _, fn := goja.AssertFunction(o); fn {
+			e.fail()
+			return
+		}
+		if len(o.Symbols()) > 0 {
+			e.fail()
+			return
+		}
+		e.ancestors = append(e.ancestors, o)
+		e.buf = append(e.buf, '{')
+		for i, k := range o.Keys() {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.str(k)
+			e.buf = append(e.buf, ':')
+			e.value(o.Get(k), depth+1)
+			if !e.ok {
+				return
+			}
+		}
+		e.buf = append(e.buf, '}')
+	default:
+		e.fail()
+		return
+	}
+	e.ancestors = e.ancestors[:len(e.ancestors)-1]
+}
+
+func (e *Encoder) array(o *goja.Object, depth int) {
+	n := o.Get("length").ToInteger()
+	e.buf = append(e.buf, '[')
+	var idx []byte
+	for i := int64(0); i < n; i++ {
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		idx = strconv.AppendInt(idx[:0], i, 10)
+		v := o.Get(string(idx))
+		if v == nil || goja.IsUndefined(v) {
+			e.fail() // a hole, or undefined: the caller's encoding says which
+			return
+		}
+		e.value(v, depth+1)
+		if !e.ok {
+			return
+		}
+	}
+	e.buf = append(e.buf, ']')
+}
+
+// appendFloat writes f as encoding/json writes a float64 (its floatEncoder:
+// %f between 1e-6 and 1e21, else %e with a two-digit exponent's leading
+// zero removed).
+func appendFloat(b []byte, f float64) []byte {
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		n := len(b)
+		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+// str writes s, or fails on invalid UTF-8 (which goja's strings never
+// convert to; the caller's encoding says what it shows).
+func (e *Encoder) str(s string) {
+	var ok bool
+	if e.buf, ok = appendString(e.buf, s); !ok {
+		e.fail()
+	}
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString writes s as encoding/json writes a string: quoted, with
+// <, > and & as \u003c, \u003e and \u0026 (HTML-safe), U+2028 and U+2029
+// escaped, control characters as \n, \r, \t, \b, \f or \u00XX. It reports
+// false for invalid UTF-8.
+func appendString(b []byte, s string) ([]byte, bool) {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			return b, false
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"'), true
+}

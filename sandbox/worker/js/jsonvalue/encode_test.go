@@ -1,0 +1,147 @@
+package jsonvalue
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/dop251/goja"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestAppendStringIsEncodingJSON: every ASCII character and a sample of
+// others are written byte for byte as encoding/json writes them.
+func TestAppendStringIsEncodingJSON(t *testing.T) {
+	var samples []string
+	for c := 0; c < 0x80; c++ {
+		samples = append(samples, string(rune(c)), "a"+string(rune(c))+"b")
+	}
+	samples = append(samples, "", "é", "日本", "😀", "\u2028\u2029", "\u007f\u0080\u00a0", "<script>&amp;</script>", "\ufffd", "\uffff")
+	for _, s := range samples {
+		want, _ := json.Marshal(s)
+		got, ok := appendString(nil, s)
+		if !ok || string(got) != string(want) {
+			t.Errorf("%q: got %s, want %s", s, got, want)
+		}
+	}
+	if _, ok := appendString(nil, "a\xffb"); ok {
+		t.Error("invalid UTF-8 taken")
+	}
+}
+
+func FuzzAppendString(f *testing.F) {
+	f.Add("a<b>&\u2028\x01\"\\")
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := appendString(nil, s)
+		if !ok {
+			return
+		}
+		want, _ := json.Marshal(s)
+		if string(got) != string(want) {
+			t.Errorf("%q: got %s, want %s", s, got, want)
+		}
+	})
+}
+
+func TestAppendFloatIsEncodingJSON(t *testing.T) {
+	for _, f := range []float64{0, 1, -1, 0.1, 1.5, 1e-6, 9.99e-7, 1e-7, 1e20, 1e21, 1.7976931348623157e308, 5e-324, 123456789.123, -2.5e-10, 1e100, 0.000001234} {
+		want, _ := json.Marshal(f)
+		if got := appendFloat(nil, f); string(got) != string(want) {
+			t.Errorf("%v: got %s, want %s", f, got, want)
+		}
+	}
+}
+
+func FuzzAppendFloat(f *testing.F) {
+	f.Add(uint64(0x3ff0000000000000))
+	f.Fuzz(func(t *testing.T, bits uint64) {
+		x := math.Float64frombits(bits)
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return
+		}
+		want, _ := json.Marshal(x)
+		if got := appendFloat(nil, x); string(got) != string(want) {
+			t.Errorf("%v: got %s, want %s", x, got, want)
+		}
+	})
+}
+
+// TestEncodePlainData: plain data is written as JSON.stringify writes it
+// (the same JSON value), and everything else is refused.
+func TestEncodePlainData(t *testing.T) {
+	vm := goja.New()
+	en := NewEncoder(vm)
+	stringify, _ := goja.AssertFunction(vm.Get("JSON").ToObject(vm).Get("stringify"))
+	taken := []string{
+		`null`, `true`, `0`, `-5`, `1.5`, `1e21`, `1e-7`, `"a<b>"`, `"é😀\n"`, `[]`, `({})`,
+		`({a: 1, b: [1, "x", {c: null}], "d e": {f: false}})`,
+		`({2: "b", 1: "a", z: 0})`,
+		`JSON.parse('{"__proto__": 1, "x": [1.25, -0.5]}')`,
+		`(() => { const shared = {s: 1}; return [shared, shared, {t: shared}]; })()`,
+		`({get g() { return 7; }, h: 1})`,
+		`Array.from({length: 100}, (_, i) => ({id: i, name: "item-" + i, v: i * 1.5}))`,
+		`"\ud800"`,
+	}
+	for _, src := range taken {
+		v, err := vm.RunString(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := en.Encode(v, 1<<20)
+		if !ok {
+			t.Errorf("%s: not taken", src)
+			continue
+		}
+		want, _ := stringify(goja.Undefined(), v)
+		var g, w any
+		if err := json.Unmarshal(got, &g); err != nil {
+			t.Errorf("%s: %s is not JSON: %v", src, got, err)
+			continue
+		}
+		_ = json.Unmarshal([]byte(want.String()), &w)
+		if d := cmp.Diff(w, g); d != "" {
+			t.Errorf("%s: (-JSON.stringify +Encode)\n%s", src, d)
+		}
+	}
+	refused := []string{
+		`undefined`, `NaN`, `Infinity`, `-0`, `1n`, `Symbol()`, `(() => 1)`, `[1, , 3]`, `[undefined]`, `({a: undefined})`,
+		`new Date(0)`, `new Map()`, `new Proxy({}, {})`, `Object.create(null)`, `new (class C {})()`,
+		`(() => { const a = []; a.push(a); return a; })()`, `({[Symbol("s")]: 1})`, `({toJSON() { return 1; }})`,
+		`({get g() { throw new Error("no"); }})`, `[[[{x: 1n}]]]`,
+	}
+	for _, src := range refused {
+		v, err := vm.RunString(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := en.Encode(v, 1<<20); ok {
+			t.Errorf("%s: taken as %s", src, got)
+		}
+	}
+	big, _ := vm.RunString(`"x".repeat(100)`)
+	if _, ok := en.Encode(big, 50); ok {
+		t.Error("over the budget, taken")
+	}
+	deep, _ := vm.RunString(`JSON.parse("[".repeat(` + "1500" + `) + "]".repeat(1500))`)
+	if _, ok := en.Encode(deep, 1<<20); ok {
+		t.Error("deeper than MaxEncodeDepth, taken")
+	}
+	_ = strings.Repeat
+}
+
+func BenchmarkEncodeRows(b *testing.B) {
+	vm := goja.New()
+	en := NewEncoder(vm)
+	v, err := vm.RunString(`({rows: Array.from({length: 1e4}, (_, i) => ({id: i, name: "item-" + i, v: i * 1.5}))})`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, _ := en.Encode(v, 1<<30)
+	b.SetBytes(int64(len(out)))
+	for b.Loop() {
+		if _, ok := en.Encode(v, 1<<30); !ok {
+			b.Fatal("not taken")
+		}
+	}
+}

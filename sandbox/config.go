@@ -38,8 +38,15 @@ type Config struct {
 	// MinTimeout and MaxTimeout bound a requested time limit.
 	MinTimeout, MaxTimeout time.Duration
 	// MemoryBytes caps the heap of one run; the worker's other thresholds
-	// derive from it (pipe.MemoryLayout).
+	// derive from it (pipe.MemoryLayout). Zero means the run's share of
+	// MemoryBudget (RunMemoryFor).
 	MemoryBytes int64
+	// MemoryBudget is the memory, in bytes, that all worker processes may
+	// hold together: every process the pool may run (Workers + Spares +
+	// MaxParked) with a run at MemoryBytes and its own Baseline. Zero means
+	// DefaultMemoryBudget(). NewPool logs a warning when MemoryBytes set
+	// by hand does not fit it.
+	MemoryBudget int64
 	// MaxFiles and MaxSourceBytes bound one request: its files and the bytes
 	// of source they hold together.
 	MaxFiles, MaxSourceBytes int
@@ -104,7 +111,8 @@ func DefaultConfig() Config {
 		DefaultTimeout:   5 * time.Second,
 		MinTimeout:       50 * time.Millisecond,
 		MaxTimeout:       30 * time.Second,
-		MemoryBytes:      256 << 20,
+		MemoryBytes:      0, // RunMemoryFor(MemoryBudget, processes)
+		MemoryBudget:     0, // DefaultMemoryBudget()
 		MaxFiles:         32,
 		MaxSourceBytes:   256 << 10,
 		Limits:           pipe.DefaultLimits(),
@@ -144,8 +152,11 @@ func (c Config) withDefaults() Config {
 	setD(&c.MaxTimeout, d.MaxTimeout)
 	c.MaxTimeout = max(c.MaxTimeout, c.MinTimeout)
 	c.DefaultTimeout = min(max(c.DefaultTimeout, c.MinTimeout), c.MaxTimeout)
+	if c.MemoryBudget <= 0 {
+		c.MemoryBudget = DefaultMemoryBudget()
+	}
 	if c.MemoryBytes <= 0 {
-		c.MemoryBytes = d.MemoryBytes
+		c.MemoryBytes = RunMemoryFor(c.MemoryBudget, c.Processes())
 	}
 	set(&c.MaxFiles, d.MaxFiles)
 	set(&c.MaxSourceBytes, d.MaxSourceBytes)
@@ -166,6 +177,37 @@ func (c Config) withDefaults() Config {
 		c.Log = slog.Default()
 	}
 	return c
+}
+
+// Processes is how many worker processes the pool may run at once: a
+// process per slot, per spare and per parked run.
+func (c Config) Processes() int { return c.Workers + c.Spares + max(c.MaxParked, 0) }
+
+// The bounds of a run's derived heap cap (RunMemoryFor): never less than
+// a page of data needs (the cap before it was derived), never so much that
+// one run's collection pauses its worker for long.
+const (
+	MinRunMemory = 256 << 20
+	MaxRunMemory = 4 << 30
+)
+
+// RunMemoryFor is the heap cap of one run when processes worker processes
+// share budget bytes: each process's share less what the worker itself
+// needs (pipe.Baseline), within [MinRunMemory, MaxRunMemory].
+func RunMemoryFor(budget int64, processes int) int64 {
+	share := budget/int64(max(processes, 1)) - pipe.Baseline
+	return min(max(share, MinRunMemory), MaxRunMemory)
+}
+
+// DefaultMemoryBudget is three quarters of the memory this machine (or
+// its cgroup, when that is smaller) has: the rest is the server's, the
+// operating system's and the page cache's. 4 GiB where neither can be read.
+func DefaultMemoryBudget() int64 {
+	total := machineMemory()
+	if total <= 0 {
+		return 4 << 30
+	}
+	return total / 4 * 3
 }
 
 // WorkerArg is the argument that makes the playground binary a worker

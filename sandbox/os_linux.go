@@ -54,3 +54,28 @@ func outsideSignal(ps *os.ProcessState) bool {
 	}
 	return false
 }
+
+// machineMemory returns the memory the server may use, in bytes: MemTotal
+// from /proc/meminfo (proc(5)), or the cgroup v2 limit memory.max
+// (Documentation/admin-guide/cgroup-v2.rst) when that is set and smaller;
+// 0 when neither can be read.
+func machineMemory() int64 {
+	var total int64
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+				kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+				if err == nil {
+					total = kb << 10
+				}
+				break
+			}
+		}
+	}
+	if b, err := os.ReadFile("/sys/fs/cgroup/memory.max"); err == nil {
+		if n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil && n > 0 && (total == 0 || n < total) {
+			total = n
+		}
+	}
+	return total
+}

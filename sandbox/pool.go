@@ -65,6 +65,10 @@ func NewPool(cfg Config) (*Pool, error) {
 	if err != nil {
 		return nil, err
 	}
+	if need := int64(cfg.Processes()) * (cfg.MemoryBytes + pipe.Baseline); need > cfg.MemoryBudget {
+		cfg.Log.Warn("the worker processes may need more memory than the memory budget",
+			"processes", cfg.Processes(), "memoryBytes", cfg.MemoryBytes, "memoryBudget", cfg.MemoryBudget, "need", need)
+	}
 	n := cfg.Workers + cfg.Spares
 	p := &Pool{
 		cfg:      cfg,

@@ -65,6 +65,7 @@ type config struct {
 	maxOutputBytes int
 	maxEvents      int
 	memory         int64
+	memoryBudget   int64
 	maxHostCalls   int
 	maxFactsBytes  int
 	hostGlobals    string
@@ -110,7 +111,8 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.IntVar(&c.workers, "workers", d.Workers, "runs executing at once (each in a pre-started worker process)")
 	fs.IntVar(&c.spares, "spare-workers", d.Spares, "started worker processes kept beyond -workers, so a killed worker's slot is usable at once; each is also a reserve slot only a client holding no worker may take (making others wait then takes this many + 1 clients filling workers for their whole time limit)")
 	fs.IntVar(&c.maxParked, "max-parked", 0, fmt.Sprintf("runs that may wait on host calls with their worker slot given back (parked), each keeping its worker process and heap (0: %d per worker; -1: off, such a run holds its slot)", sandbox.ParkPerWorker))
-	fs.Int64Var(&c.memory, "memory-bytes", d.MemoryBytes, "heap one run may use; past it the run ends memory_limit")
+	fs.Int64Var(&c.memory, "memory-bytes", d.MemoryBytes, "heap one run may use; past it the run ends memory_limit (0: the run's share of -memory-budget)")
+	fs.Int64Var(&c.memoryBudget, "memory-budget", d.MemoryBudget, "memory all worker processes may hold together, in bytes (0: three quarters of the machine's or its cgroup's memory)")
 	fs.IntVar(&c.queue, "queue", 0, fmt.Sprintf("runs that may wait for a worker before the server answers busy (0: %d per worker)", sandbox.QueuePerWorker))
 	fs.IntVar(&c.maxFiles, "max-files", d.MaxFiles, "files one run may have")
 	fs.IntVar(&c.maxSourceBytes, "max-source-bytes", d.MaxSourceBytes, "bytes of source all files of one run may hold")
@@ -254,6 +256,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		Spares:         c.spares,
 		MaxParked:      c.maxParked,
 		MemoryBytes:    c.memory,
+		MemoryBudget:   c.memoryBudget,
 		QueueSize:      c.queue,
 		DefaultTimeout: c.timeout,
 		MinTimeout:     c.minTimeout,

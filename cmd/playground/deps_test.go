@@ -27,7 +27,7 @@ var allowedImports = map[string][]string{
 	"sandbox/libs":          {},
 	"sandbox":               {"sandbox/pipe", "sandbox/libs"},
 	"sandbox/worker/bundle": {"sandbox/pipe", "sandbox/libs"},
-	"sandbox/worker/js":     {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js/intl"},
+	"sandbox/worker/js":     {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js/intl", "sandbox/worker/js/intrinsic"},
 	"sandbox/worker":        {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js"},
 
 	"session": {"ws", "sandbox"},
@@ -37,7 +37,8 @@ var allowedImports = map[string][]string{
 
 	"ratelimit/redistest": {}, // test support: a real redis-server for tests
 
-	"sandbox/worker/js/intl": {}, // Intl (goja + golang.org/x/text), for sandbox/worker/js
+	"sandbox/worker/js/intl":      {}, // Intl (goja + golang.org/x/text), for sandbox/worker/js
+	"sandbox/worker/js/intrinsic": {}, // the intrinsics the runtime calls, safe from a snippet's replacements
 }
 
 func goList(t *testing.T, args ...string) string {

@@ -624,7 +624,7 @@ func formatNumeric(b *builtins, spec byte, v goja.Value) string {
 		}
 		return v.String() + "n"
 	}
-	conv := map[byte]goja.Callable{'d': b.number, 'i': b.parseInt, 'f': b.parseFloat}[spec]
+	conv := map[byte]goja.Callable{'d': b.Number, 'i': b.ParseInt, 'f': b.ParseFloat}[spec]
 	r, err := conv(goja.Undefined(), v)
 	if err != nil {
 		return "NaN"

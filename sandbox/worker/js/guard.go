@@ -115,7 +115,7 @@ func (e *Runtime) installParseInt(original func(*goja.Object, string) goja.Calla
 	}
 	// %i keeps the intrinsic, read before any snippet code (lazyBuiltin
 	// would refuse the wrapper as a replacement), and corrects it alike.
-	e.b.parseInt = parseInt
+	e.b.ParseInt = parseInt
 	e.replace(global, "parseInt", 2, replaced)
 	must(vm.Get("Number").ToObject(vm).DefineDataProperty("parseInt", global.Get("parseInt"), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE))
 }
@@ -434,7 +434,7 @@ func (e *Runtime) arraySort(c goja.FunctionCall, reflectSet goja.Callable) goja.
 	var present []int64 // the indices that held an element
 	e.sortIndices(o, n, func(k int64) {
 		key := e.vm.ToValue(k)
-		has, err := e.b.reflectHas(goja.Undefined(), o, key)
+		has, err := e.b.ReflectHas(goja.Undefined(), o, key)
 		if err != nil {
 			panic(err)
 		}
@@ -503,7 +503,7 @@ func (e *Runtime) sortIndices(o *goja.Object, n int64, each func(int64)) {
 		if p.ExportType() == proxyType {
 			break
 		}
-		keys, err := e.b.ownKeys(goja.Undefined(), p)
+		keys, err := e.b.OwnKeys(goja.Undefined(), p)
 		if err != nil {
 			panic(err)
 		}

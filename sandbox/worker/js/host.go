@@ -64,7 +64,7 @@ func (e *Runtime) hostObject() *goja.Object {
 	}
 	for _, o := range append(nested, root) { // host.kv is as frozen as host
 		e.nameNatives(o)
-		_, _ = e.b.freeze(goja.Undefined(), o)
+		_, _ = e.b.Freeze(goja.Undefined(), o)
 	}
 	g := e.vm.GlobalObject()
 	for _, name := range e.globals {
@@ -83,7 +83,7 @@ func (e *Runtime) hostObject() *goja.Object {
 // that property (GetOwnPropertyNames on the global object would build every
 // goja built-in: a fifth of a plain run's worker CPU).
 func (e *Runtime) ownProperty(o *goja.Object, name string) bool {
-	d, err := e.b.getDescriptor(goja.Undefined(), o, e.vm.ToValue(name))
+	d, err := e.b.GetDescriptor(goja.Undefined(), o, e.vm.ToValue(name))
 	return err == nil && d != nil && !goja.IsUndefined(d)
 }
 
@@ -145,7 +145,7 @@ func (e *Runtime) settleCall(r pipe.HostReply) {
 		_ = pc.resolve(goja.Undefined())
 		return
 	}
-	v, err := e.b.jsonParse(goja.Undefined(), e.vm.ToValue(string(r.Result)))
+	v, err := e.b.JSONParse(goja.Undefined(), e.vm.ToValue(string(r.Result)))
 	if err != nil {
 		_ = pc.reject(err.Error())
 		return
@@ -288,11 +288,11 @@ func (w *argWriter) object(o *goja.Object, path string, depth int) *argError {
 	case "Function":
 		return w.fail("TypeError", path, "a function", "a function cannot cross to the host")
 	case "Date":
-		if t, err := w.e.b.dateValue(o); err == nil && goja.IsNaN(t) {
+		if t, err := w.e.b.DateValue(o); err == nil && goja.IsNaN(t) {
 			w.buf = append(w.buf, "null"...)
 			return nil
 		}
-		iso, err := w.e.b.dateISO(o)
+		iso, err := w.e.b.DateISO(o)
 		if err != nil {
 			w.buf = append(w.buf, "null"...)
 			return nil

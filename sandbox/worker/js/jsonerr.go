@@ -26,7 +26,7 @@ func (e *Runtime) installJSONParse() {
 	// The runtime's own parsing (input, host replies) keeps the intrinsic:
 	// no snippet code has run yet, so this is it (lazyBuiltin would refuse
 	// the wrapper as a replacement).
-	e.b.jsonParse = parse
+	e.b.JSONParse = parse
 	e.replace(json, "parse", 2, func(c goja.FunctionCall) goja.Value {
 		// ToString(text) once, here (its toString is the snippet's and may
 		// count its calls); the intrinsic then gets the string.

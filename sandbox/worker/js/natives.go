@@ -92,7 +92,7 @@ func (e *Runtime) nativeTree(fn *goja.Object, name string) {
 // nativeExports runs nativeTree on each function a polyfill group exports
 // (its own properties, enumerable or not), named by its key.
 func (e *Runtime) nativeExports(out *goja.Object) {
-	keys, err := e.b.ownKeys(goja.Undefined(), out)
+	keys, err := e.b.OwnKeys(goja.Undefined(), out)
 	if err != nil {
 		return
 	}
@@ -122,7 +122,7 @@ func (e *Runtime) nativeFn(fn *goja.Object, name string) {
 
 // nativeMembers marks o's own function-valued properties and accessors.
 func (e *Runtime) nativeMembers(o *goja.Object, prefix string) {
-	keys, err := e.b.ownKeys(goja.Undefined(), o)
+	keys, err := e.b.OwnKeys(goja.Undefined(), o)
 	if err != nil {
 		return
 	}
@@ -133,7 +133,7 @@ func (e *Runtime) nativeMembers(o *goja.Object, prefix string) {
 		if !ok || k == "prototype" || k == "constructor" || k == "name" || k == "length" {
 			continue
 		}
-		d, err := e.b.getDescriptor(goja.Undefined(), o, e.vm.ToValue(k))
+		d, err := e.b.GetDescriptor(goja.Undefined(), o, e.vm.ToValue(k))
 		if err != nil || goja.IsUndefined(d) {
 			continue
 		}

@@ -125,10 +125,10 @@ func (e *Runtime) installPolyfills(n need) {
 		// them through descriptors (lazyBuiltin), which costs a run 4 KiB.
 		reflect := vm.Get("Reflect").ToObject(vm)
 		if f, ok := goja.AssertFunction(reflect.Get("has")); ok {
-			e.b.reflectHas = f
+			e.b.ReflectHas = f
 		}
 		if f, ok := goja.AssertFunction(reflect.Get("get")); ok {
-			e.b.reflectGet = f
+			e.b.ReflectGet = f
 		}
 	}
 	// Node's lengths (setTimeout(callback, after, arg1, arg2, arg3)).
@@ -225,7 +225,7 @@ func (e *Runtime) lazyHolder(h *goja.Object, names map[string]lazyName) {
 			if _, ok := lookup(property); ok {
 				return true
 			}
-			ok, err := e.b.reflectHas(goja.Undefined(), target, vm.ToValue(property))
+			ok, err := e.b.ReflectHas(goja.Undefined(), target, vm.ToValue(property))
 			must(err)
 			return ok.ToBoolean()
 		},
@@ -233,7 +233,7 @@ func (e *Runtime) lazyHolder(h *goja.Object, names map[string]lazyName) {
 			if l, ok := lookup(property); ok {
 				return settle(l)
 			}
-			v, err := e.b.reflectGet(goja.Undefined(), target, vm.ToValue(property), receiver)
+			v, err := e.b.ReflectGet(goja.Undefined(), target, vm.ToValue(property), receiver)
 			if err != nil {
 				panic(err)
 			}
@@ -422,7 +422,7 @@ func (e *Runtime) group(name string) *goja.Object {
 	if name == "DOMException" {
 		// No snippet code has seen the class yet: its name getter is ours.
 		proto := out.Get("DOMException").ToObject(e.vm).Get("prototype").ToObject(e.vm)
-		if d, err := e.b.getDescriptor(goja.Undefined(), proto, e.vm.ToValue("name")); err == nil && !goja.IsUndefined(d) {
+		if d, err := e.b.GetDescriptor(goja.Undefined(), proto, e.vm.ToValue("name")); err == nil && !goja.IsUndefined(d) {
 			if get, ok := descField(d.ToObject(e.vm), "get"); ok {
 				e.b.domExceptionName, _ = get.(*goja.Object)
 			}

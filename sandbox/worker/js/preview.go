@@ -16,6 +16,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/playground-dev/playground/sandbox/pipe"
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
 )
 
 // tagged is a preview of what JSON cannot hold: {"$t": tag, ...}.
@@ -71,37 +72,10 @@ var (
 	arrayBufferType = reflect.TypeOf(goja.ArrayBuffer{})
 )
 
-// builtins are the intrinsics a preview calls: Object's captured when the
-// runtime is created, before any snippet code runs, the others found on
-// first use and checked to be the intrinsics (runtime.go, newBuiltins), so
-// a snippet that replaces Object.getOwnPropertyDescriptor or
-// Map.prototype.forEach cannot intercept them.
+// builtins are the intrinsics a preview calls (intrinsic.Builtins) and
+// the polyfill classes it shows by their fields.
 type builtins struct {
-	ownKeys        goja.Callable // Reflect.ownKeys
-	getDescriptor  goja.Callable // Object.getOwnPropertyDescriptor
-	getPrototypeOf goja.Callable // Object.getPrototypeOf
-	setPrototypeOf goja.Callable // Object.setPrototypeOf
-	reflectGet     goja.Callable // Reflect.get
-	reflectHas     goja.Callable // Reflect.has
-	freeze         goja.Callable // Object.freeze
-	jsonParse      goja.Callable // JSON.parse
-	dateISO        goja.Callable // Date.prototype.toISOString
-	dateValue      goja.Callable // Date.prototype.getTime
-	regexpSource   goja.Callable // get RegExp.prototype.source
-	regexpFlags    goja.Callable // get RegExp.prototype.flags
-	mapForEach     goja.Callable // Map.prototype.forEach
-	mapSize        goja.Callable // get Map.prototype.size
-	setSize        goja.Callable // get Set.prototype.size
-	setForEach     goja.Callable // Set.prototype.forEach
-	symbolString   goja.Callable // Symbol.prototype.toString
-	bigintString   goja.Callable // BigInt.prototype.toString
-	stringValue    goja.Callable // String.prototype.valueOf (a String wrapper's string)
-	number         goja.Callable // Number (%d)
-	parseInt       goja.Callable // parseInt (%i)
-	parseFloat     goja.Callable // parseFloat (%f)
-	// view are DataView's getters, found on the first DataView preview
-	// (not per runtime: few runs preview one).
-	view *viewGetters
+	intrinsic.Builtins
 	// domExceptionName is the name getter of the polyfill's DOMException
 	// (set when its group loads: domExceptionName).
 	domExceptionName *goja.Object
@@ -219,7 +193,7 @@ func (e *encoder) value(v goja.Value, path string, depth int) any {
 	if sym, ok := v.(*goja.Symbol); ok {
 		// Symbol.prototype.toString copies the description: cap it as a
 		// string (a description is a value the snippet chose).
-		s, err := e.b.symbolString(sym)
+		s, err := e.b.SymbolString(sym)
 		if err != nil {
 			return tagged{"$t": "symbol", "v": "Symbol()"}
 		}
@@ -379,7 +353,7 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 		}
 		var prim goja.Value = e.vm.ToValue(o.Export())
 		if class == "String" {
-			v, err := e.b.stringValue(o)
+			v, err := e.b.StringValue(o)
 			if err != nil {
 				break
 			}
@@ -392,7 +366,7 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 		// Symbol.prototype.toString reads its symbol (and throws for any
 		// other object).
 		if !e.json && o.ExportType() == stringType {
-			if s, err := e.b.symbolString(o); err == nil {
+			if s, err := e.b.SymbolString(o); err == nil {
 				return tagged{"$t": "boxed", "class": "Symbol", "v": tagged{"$t": "symbol", "v": e.str(s.String())}}
 			}
 		}
@@ -414,17 +388,17 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 		}
 		return t
 	case "Date":
-		if t, err := e.b.dateValue(o); err == nil && goja.IsNaN(t) {
+		if t, err := e.b.DateValue(o); err == nil && goja.IsNaN(t) {
 			return tagged{"$t": "date", "v": "Invalid Date"}
 		}
-		iso, err := e.b.dateISO(o)
+		iso, err := e.b.DateISO(o)
 		if err != nil {
 			return tagged{"$t": "date", "v": "Invalid Date"}
 		}
 		return tagged{"$t": "date", "v": iso.String()}
 	case "RegExp":
-		src, err1 := e.b.regexpSource(o)
-		flags, err2 := e.b.regexpFlags(o)
+		src, err1 := e.b.RegExpSource(o)
+		flags, err2 := e.b.RegExpFlags(o)
 		if err1 != nil || err2 != nil {
 			return tagged{"$t": "regexp", "v": "/(?:)/"}
 		}
@@ -547,39 +521,21 @@ func (e *encoder) dataView(o *goja.Object, path string, depth int) object {
 	}
 }
 
-// viewGetters are the intrinsic DataView getters, found on first use.
-func (e *encoder) viewGetters() *viewGetters {
-	g := e.b.view
-	if g == nil {
-		g = &viewGetters{}
-		for _, f := range []struct {
-			in intrinsic
-			to *goja.Callable
-		}{{inViewByteLength, &g.byteLength}, {inViewByteOffset, &g.byteOffset}, {inViewBuffer, &g.buffer}} {
-			if *f.to, g.err = resolveIntrinsic(e.vm, e.b, f.in); g.err != nil {
-				break
-			}
-		}
-		e.b.view = g
-	}
-	return g
-}
-
 // viewFields reads the DataView o's byteLength, byteOffset and buffer
 // through the intrinsic getters (no snippet code runs); they throw for an
 // object that is not a DataView.
 func (e *encoder) viewFields(o *goja.Object) (length, offset, buffer goja.Value, err error) {
-	g := e.viewGetters()
-	if g.err != nil {
-		return nil, nil, nil, g.err
+	g := e.b.DataView(e.vm)
+	if g.Err != nil {
+		return nil, nil, nil, g.Err
 	}
-	if length, err = g.byteLength(o); err != nil {
+	if length, err = g.ByteLength(o); err != nil {
 		return nil, nil, nil, err
 	}
-	if offset, err = g.byteOffset(o); err != nil {
+	if offset, err = g.ByteOffset(o); err != nil {
 		return nil, nil, nil, err
 	}
-	if buffer, err = g.buffer(o); err != nil {
+	if buffer, err = g.Buffer(o); err != nil {
 		return nil, nil, nil, err
 	}
 	return length, offset, buffer, nil
@@ -601,10 +557,6 @@ func (e *encoder) dataViewBytes(o *goja.Object) ([]byte, error) {
 
 // viewGetters are the intrinsic DataView getters (or the error that they
 // were replaced before the first DataView preview).
-type viewGetters struct {
-	byteLength, byteOffset, buffer goja.Callable
-	err                            error
-}
 
 // bufferContents is an ArrayBuffer's bytes as Node's inspect shows them
 // (formatArrayBuffer): <01 ff 10>, the first 100 (maxArrayLength) and
@@ -849,10 +801,10 @@ func (e *encoder) mapEntries(o *goja.Object, path string, depth int) any {
 		entries = append(entries, [2]any{k, v})
 		return goja.Undefined()
 	})
-	if _, err := e.b.mapForEach(o, cb); err != nil && !stopped {
+	if _, err := e.b.MapForEach(o, cb); err != nil && !stopped {
 		return tagged{"$t": "object", "class": "Map", "props": object{}}
 	}
-	if more := e.size(e.b.mapSize, o) - len(entries); stopped && more > 0 {
+	if more := e.size(e.b.MapSize, o) - len(entries); stopped && more > 0 {
 		entries = append(entries, tagged{"$t": "more", "count": more})
 	}
 	return e.subclass(tagged{"$t": "map", "entries": entries}, o, "Map")
@@ -902,10 +854,10 @@ func (e *encoder) setValues(o *goja.Object, path string, depth int) any {
 		values = append(values, e.value(c.Argument(0), path+".<value>", depth+1))
 		return goja.Undefined()
 	})
-	if _, err := e.b.setForEach(o, cb); err != nil && !stopped {
+	if _, err := e.b.SetForEach(o, cb); err != nil && !stopped {
 		return tagged{"$t": "object", "class": "Set", "props": object{}}
 	}
-	if more := e.size(e.b.setSize, o) - len(values); stopped && more > 0 {
+	if more := e.size(e.b.SetSize, o) - len(values); stopped && more > 0 {
 		values = append(values, tagged{"$t": "more", "count": more})
 	}
 	return e.subclass(tagged{"$t": "set", "values": values}, o, "Set")
@@ -1015,7 +967,7 @@ func (e *encoder) errorKeys(o *goja.Object) []string {
 	if e.stackSafe(o) {
 		return e.enumerableKeys(o)
 	}
-	all, err := e.b.ownKeys(goja.Undefined(), o)
+	all, err := e.b.OwnKeys(goja.Undefined(), o)
 	if err != nil {
 		return nil
 	}
@@ -1026,7 +978,7 @@ func (e *encoder) errorKeys(o *goja.Object) []string {
 		if !ok || name == "stack" {
 			continue
 		}
-		d, err := e.b.getDescriptor(goja.Undefined(), o, e.vm.ToValue(name))
+		d, err := e.b.GetDescriptor(goja.Undefined(), o, e.vm.ToValue(name))
 		if err != nil || goja.IsUndefined(d) {
 			continue
 		}
@@ -1073,7 +1025,7 @@ func (e *encoder) symbolProps(o *goja.Object, path string, depth int, props obje
 		if len(props) >= e.lim.Keys || e.budget <= 0 {
 			return append(props, field{Key: "…", Value: tagged{"$t": "more", "count": len(syms) - i}})
 		}
-		d, err := e.b.getDescriptor(goja.Undefined(), o, sym)
+		d, err := e.b.GetDescriptor(goja.Undefined(), o, sym)
 		if err != nil || goja.IsUndefined(d) {
 			continue
 		}
@@ -1108,7 +1060,7 @@ func (e *encoder) key(k string) string {
 // [Setter] or [Getter/Setter], without calling either.
 func (e *encoder) accessor(o *goja.Object, name string) any {
 	e.spend(12)
-	d, err := e.b.getDescriptor(goja.Undefined(), o, e.vm.ToValue(name))
+	d, err := e.b.GetDescriptor(goja.Undefined(), o, e.vm.ToValue(name))
 	if err != nil || goja.IsUndefined(d) {
 		return tagged{"$t": "getter"}
 	}
@@ -1147,7 +1099,7 @@ func (e *encoder) enumerableKeys(o *goja.Object) []string {
 // ownData returns the value of o's own data property name, or false when it
 // is missing or an accessor (which a preview must not call).
 func (e *encoder) ownData(o *goja.Object, name string) (goja.Value, bool) {
-	d, err := e.b.getDescriptor(goja.Undefined(), o, e.vm.ToValue(name))
+	d, err := e.b.GetDescriptor(goja.Undefined(), o, e.vm.ToValue(name))
 	if err != nil || goja.IsUndefined(d) {
 		return nil, false
 	}
@@ -1196,7 +1148,7 @@ func (e *encoder) lookup(o *goja.Object, key goja.Value) (desc, on *goja.Object,
 		if steps++; steps > maxProtoSteps || p.ExportType() == proxyType {
 			return nil, nil, false
 		}
-		d, err := e.b.getDescriptor(goja.Undefined(), p, key)
+		d, err := e.b.GetDescriptor(goja.Undefined(), p, key)
 		if err != nil {
 			return nil, nil, false
 		}
@@ -1269,7 +1221,7 @@ var builtInConstructors = func() map[string]bool {
 }()
 
 func (e *encoder) hasOwn(o *goja.Object, name string) bool {
-	d, err := e.b.getDescriptor(goja.Undefined(), o, e.vm.ToValue(name))
+	d, err := e.b.GetDescriptor(goja.Undefined(), o, e.vm.ToValue(name))
 	return err == nil && !goja.IsUndefined(d)
 }
 
@@ -1403,7 +1355,7 @@ func (e *encoder) errorName(o *goja.Object) string {
 }
 
 func (e *encoder) proto(o *goja.Object) *goja.Object {
-	p, err := e.b.getPrototypeOf(goja.Undefined(), o)
+	p, err := e.b.GetPrototypeOf(goja.Undefined(), o)
 	if err != nil || goja.IsNull(p) || goja.IsUndefined(p) {
 		return nil
 	}

@@ -91,7 +91,7 @@ func (e *Runtime) installRegExp() {
 	must(target.DefineDataPropertySymbol(goja.SymHasInstance, vm.ToValue(func(c goja.FunctionCall) goja.Value {
 		o, ok := c.Argument(0).(*goja.Object)
 		for ok {
-			pv, err := e.b.getPrototypeOf(goja.Undefined(), o)
+			pv, err := e.b.GetPrototypeOf(goja.Undefined(), o)
 			if err != nil || goja.IsNull(pv) {
 				return vm.ToValue(false)
 			}

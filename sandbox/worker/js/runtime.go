@@ -4,10 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"reflect"
-	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/dop251/goja"
@@ -200,7 +197,7 @@ func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pip
 	if e.useHost {
 		// Host replies are parsed while snippet code runs: find JSON.parse
 		// now, while it is surely the intrinsic (newBuiltins).
-		_, _ = e.b.jsonParse(goja.Undefined(), e.vm.ToValue("0"))
+		_, _ = e.b.JSONParse(goja.Undefined(), e.vm.ToValue("0"))
 	}
 	emit(pipe.Event{Kind: pipe.EventStarted, Timeout: j.Timeout, Mode: mode})
 	e.clock.start = time.Now()
@@ -312,7 +309,7 @@ func (e *Runtime) setup(j Job) {
 		vm.SetRandSource(newRand(0x5eed))
 		vm.SetTimeSource(func() time.Time { return e.clock.base.Add(e.clock.elapsed) })
 	}
-	e.b = e.newBuiltins()
+	e.b.Init(vm)
 	e.enc = encoder{vm: vm, b: &e.b, lim: e.lim.PreviewLimits, rt: e}
 	e.jsonEn = encoder{vm: vm, b: &e.b, lim: jsonLimits, json: true}
 	vm.SetPromiseRejectionTracker(func(p *goja.Promise, op goja.PromiseRejectionOperation) {
@@ -508,7 +505,7 @@ func (e *Runtime) parseInput() (goja.Value, error) {
 	if len(e.input) == 0 {
 		return goja.Undefined(), nil
 	}
-	v, err := e.b.jsonParse(goja.Undefined(), e.vm.ToValue(string(e.input)))
+	v, err := e.b.JSONParse(goja.Undefined(), e.vm.ToValue(string(e.input)))
 	if err != nil {
 		return nil, err
 	}
@@ -529,7 +526,7 @@ func (e *Runtime) deepFreeze(v goja.Value) {
 		for _, k := range o.Keys() {
 			stack = append(stack, o.Get(k))
 		}
-		_, _ = e.b.freeze(goja.Undefined(), o)
+		_, _ = e.b.Freeze(goja.Undefined(), o)
 	}
 }
 
@@ -630,240 +627,4 @@ func (e *Runtime) jsonValue(v goja.Value, budget int) (_ json.RawMessage, ok boo
 		return json.RawMessage(`null`), true
 	}
 	return b, true
-}
-
-// Builtins, captured lazily (issue 12). The encoder, the input and reply
-// parsers and the polyfills' Proxy traps call intrinsics (builtins) that a
-// snippet may have replaced by the time they are needed, so they must be
-// the runtime's own. Capturing them all in New built the Reflect, JSON,
-// Map, Set, RegExp, Symbol, BigInt and Date objects of every runtime: half
-// of a plain run's set-up. Now only Object's functions are captured in New
-// (Object is built from a template, one function at a time); every other
-// intrinsic is found the first time it is called, by reading own data
-// properties through Object.getOwnPropertyDescriptor (no getter, no Proxy
-// trap: no snippet code), and accepted only if it is the intrinsic itself:
-// a Go-backed function whose Go code is the code of the same intrinsic in
-// a pristine runtime (intrinsicCode). Anything else, such as a snippet's
-// replacement, fails the call with a TypeError (errReplaced), which callers
-// already treat as a builtin that threw (the encoder shows an opaque value).
-
-// errReplaced is the error of an intrinsic that a snippet replaced before
-// the runtime first needed it.
-var errReplaced = errors.New("a built-in the playground needs was replaced")
-
-// intrinsic names a builtin by its path from the global object; getter
-// selects the getter of the last property instead of its value.
-type intrinsic struct {
-	path   []string
-	getter bool
-	// regexp starts the path at the prototype of a fresh regular expression
-	// literal instead of the global object (the global RegExp is a Proxy:
-	// regexp.go).
-	regexp bool
-}
-
-var (
-	inReflectOwnKeys = intrinsic{path: []string{"Reflect", "ownKeys"}}
-	inReflectGet     = intrinsic{path: []string{"Reflect", "get"}}
-	inReflectHas     = intrinsic{path: []string{"Reflect", "has"}}
-	inJSONParse      = intrinsic{path: []string{"JSON", "parse"}}
-	inDateISO        = intrinsic{path: []string{"Date", "prototype", "toISOString"}}
-	inDateValue      = intrinsic{path: []string{"Date", "prototype", "getTime"}}
-	inRegExpSource   = intrinsic{path: []string{"source"}, getter: true, regexp: true}
-	inRegExpFlags    = intrinsic{path: []string{"flags"}, getter: true, regexp: true}
-	inMapForEach     = intrinsic{path: []string{"Map", "prototype", "forEach"}}
-	inSetForEach     = intrinsic{path: []string{"Set", "prototype", "forEach"}}
-	inSymbolString   = intrinsic{path: []string{"Symbol", "prototype", "toString"}}
-	inBigIntString   = intrinsic{path: []string{"BigInt", "prototype", "toString"}}
-	inMapSize        = intrinsic{path: []string{"Map", "prototype", "size"}, getter: true}
-	inSetSize        = intrinsic{path: []string{"Set", "prototype", "size"}, getter: true}
-	inStringValue    = intrinsic{path: []string{"String", "prototype", "valueOf"}}
-	inNumber         = intrinsic{path: []string{"Number"}}
-	inParseInt       = intrinsic{path: []string{"parseInt"}}
-	inParseFloat     = intrinsic{path: []string{"parseFloat"}}
-	inViewBuffer     = intrinsic{path: []string{"DataView", "prototype", "buffer"}, getter: true}
-	inViewByteLength = intrinsic{path: []string{"DataView", "prototype", "byteLength"}, getter: true}
-	inViewByteOffset = intrinsic{path: []string{"DataView", "prototype", "byteOffset"}, getter: true}
-
-	lazyIntrinsics = []intrinsic{inReflectOwnKeys, inReflectGet, inReflectHas, inJSONParse, inDateISO, inDateValue,
-		inRegExpSource, inRegExpFlags, inMapForEach, inSetForEach, inSymbolString, inBigIntString,
-		inMapSize, inSetSize, inStringValue, inNumber, inParseInt, inParseFloat,
-		inViewBuffer, inViewByteLength, inViewByteOffset}
-)
-
-func (in intrinsic) key() string {
-	k := strings.Join(in.path, ".")
-	if in.regexp {
-		k = "RegExp.prototype." + k
-	}
-	if in.getter {
-		k = "get " + k
-	}
-	return k
-}
-
-// intrinsicCode maps each lazy intrinsic (intrinsic.key) to the address of
-// its Go code, read once per process from a pristine runtime.
-var intrinsicCode = sync.OnceValue(func() map[string]uintptr {
-	vm := goja.New()
-	gopd, _ := goja.AssertFunction(vm.Get("Object").ToObject(vm).Get("getOwnPropertyDescriptor"))
-	gpo, _ := goja.AssertFunction(vm.Get("Object").ToObject(vm).Get("getPrototypeOf"))
-	m := map[string]uintptr{}
-	for _, in := range lazyIntrinsics {
-		o, err := findIntrinsic(vm, gopd, gpo, in)
-		if err != nil {
-			panic("sandbox: intrinsic " + in.key() + ": " + err.Error())
-		}
-		pc, ok := nativeCode(o)
-		if !ok {
-			panic("sandbox: intrinsic " + in.key() + " is not Go-backed")
-		}
-		m[in.key()] = pc
-	}
-	return m
-})
-
-// nativeCode is the address of the Go code of o when o is a Go-backed
-// function (goja exports those as their Go function).
-func nativeCode(o *goja.Object) (uintptr, bool) {
-	if o.ExportType() != nativeFuncType {
-		return 0, false
-	}
-	f, ok := o.Export().(func(goja.FunctionCall) goja.Value)
-	if !ok || f == nil {
-		return 0, false
-	}
-	return reflect.ValueOf(f).Pointer(), true
-}
-
-// emptyRegExpProgram makes a fresh regular expression from a literal (no
-// global is read).
-var emptyRegExpProgram = goja.MustCompile("regexp.js", "/(?:)/", true)
-
-var nativeFuncType = reflect.TypeOf(func(goja.FunctionCall) goja.Value { return nil })
-
-// findIntrinsic follows in.path from vm's global object through own data
-// properties (the last one's getter when in.getter), read as descriptors:
-// no getter runs and no Proxy is entered, so no snippet code runs.
-func findIntrinsic(vm *goja.Runtime, gopd, gpo goja.Callable, in intrinsic) (*goja.Object, error) {
-	o := vm.GlobalObject()
-	if in.regexp {
-		re, err := vm.RunProgram(emptyRegExpProgram)
-		if err != nil {
-			return nil, errReplaced
-		}
-		p, err := gpo(goja.Undefined(), re) // a fresh literal's prototype is the intrinsic one
-		if err != nil {
-			return nil, errReplaced
-		}
-		if o, _ = p.(*goja.Object); o == nil {
-			return nil, errReplaced
-		}
-	}
-	for i, name := range in.path {
-		if o.ExportType() == proxyType {
-			return nil, errReplaced
-		}
-		d, err := gopd(goja.Undefined(), o, vm.ToValue(name))
-		if err != nil {
-			return nil, errReplaced
-		}
-		desc, ok := d.(*goja.Object)
-		if !ok {
-			return nil, errReplaced
-		}
-		field := "value"
-		if in.getter && i == len(in.path)-1 {
-			field = "get"
-		}
-		// The descriptor is a plain object goja made; its fields are own
-		// data properties, and an absent one must not be looked up on
-		// Object.prototype (a snippet may have put a getter there).
-		if !slices.Contains(desc.GetOwnPropertyNames(), field) {
-			return nil, errReplaced
-		}
-		next, ok := desc.Get(field).(*goja.Object)
-		if !ok {
-			return nil, errReplaced
-		}
-		o = next
-	}
-	return o, nil
-}
-
-// lazyBuiltin returns a Callable that finds and checks intrinsic in on its
-// first call (see above) and calls it; it fails with errReplaced if the
-// runtime's property is no longer the intrinsic.
-func (e *Runtime) lazyBuiltin(in intrinsic) goja.Callable {
-	var f goja.Callable
-	var ferr error
-	return func(this goja.Value, args ...goja.Value) (goja.Value, error) {
-		if f == nil && ferr == nil {
-			f, ferr = e.resolveIntrinsic(in)
-		}
-		if ferr != nil {
-			// A JS TypeError, as a builtin that throws returns it: callers
-			// that rethrow it (the polyfills' traps) throw it into the snippet.
-			return nil, e.vm.Try(func() { panic(e.vm.NewTypeError(in.key() + ": " + ferr.Error())) })
-		}
-		return f(this, args...)
-	}
-}
-
-func (e *Runtime) resolveIntrinsic(in intrinsic) (goja.Callable, error) {
-	return resolveIntrinsic(e.vm, &e.b, in)
-}
-
-// resolveIntrinsic finds in (see lazyBuiltin) with b's Object functions.
-func resolveIntrinsic(vm *goja.Runtime, b *builtins, in intrinsic) (goja.Callable, error) {
-	o, err := findIntrinsic(vm, b.getDescriptor, b.getPrototypeOf, in)
-	if err != nil {
-		return nil, err
-	}
-	if pc, ok := nativeCode(o); !ok || pc != intrinsicCode()[in.key()] {
-		return nil, errReplaced
-	}
-	f, ok := goja.AssertFunction(o)
-	if !ok {
-		return nil, errReplaced
-	}
-	return f, nil
-}
-
-// newBuiltins captures Object's functions now and every other builtin
-// lazily (lazyBuiltin).
-func (e *Runtime) newBuiltins() builtins {
-	vm := e.vm
-	object := vm.Get("Object").ToObject(vm)
-	fn := func(name string) goja.Callable {
-		f, ok := goja.AssertFunction(object.Get(name))
-		if !ok {
-			panic("sandbox: missing builtin Object." + name)
-		}
-		return f
-	}
-	return builtins{
-		getDescriptor:  fn("getOwnPropertyDescriptor"),
-		getPrototypeOf: fn("getPrototypeOf"),
-		setPrototypeOf: fn("setPrototypeOf"),
-		freeze:         fn("freeze"),
-		ownKeys:        e.lazyBuiltin(inReflectOwnKeys),
-		reflectGet:     e.lazyBuiltin(inReflectGet),
-		reflectHas:     e.lazyBuiltin(inReflectHas),
-		jsonParse:      e.lazyBuiltin(inJSONParse),
-		dateISO:        e.lazyBuiltin(inDateISO),
-		dateValue:      e.lazyBuiltin(inDateValue),
-		regexpSource:   e.lazyBuiltin(inRegExpSource),
-		regexpFlags:    e.lazyBuiltin(inRegExpFlags),
-		mapForEach:     e.lazyBuiltin(inMapForEach),
-		setForEach:     e.lazyBuiltin(inSetForEach),
-		symbolString:   e.lazyBuiltin(inSymbolString),
-		bigintString:   e.lazyBuiltin(inBigIntString),
-		mapSize:        e.lazyBuiltin(inMapSize),
-		setSize:        e.lazyBuiltin(inSetSize),
-		stringValue:    e.lazyBuiltin(inStringValue),
-		number:         e.lazyBuiltin(inNumber),
-		parseInt:       e.lazyBuiltin(inParseInt),
-		parseFloat:     e.lazyBuiltin(inParseFloat),
-	}
 }

@@ -27,7 +27,7 @@ var allowedImports = map[string][]string{
 	"sandbox/libs":          {},
 	"sandbox":               {"sandbox/pipe", "sandbox/libs"},
 	"sandbox/worker/bundle": {"sandbox/pipe", "sandbox/libs"},
-	"sandbox/worker/js":     {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js/intl", "sandbox/worker/js/intrinsic"},
+	"sandbox/worker/js":     {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js/intl", "sandbox/worker/js/intrinsic", "sandbox/worker/js/inspect", "sandbox/worker/js/parity"},
 	"sandbox/worker":        {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js"},
 
 	"session": {"ws", "sandbox"},
@@ -37,8 +37,10 @@ var allowedImports = map[string][]string{
 
 	"ratelimit/redistest": {}, // test support: a real redis-server for tests
 
-	"sandbox/worker/js/intl":      {}, // Intl (goja + golang.org/x/text), for sandbox/worker/js
-	"sandbox/worker/js/intrinsic": {}, // the intrinsics the runtime calls, safe from a snippet's replacements
+	"sandbox/worker/js/intl":      {},                                                                          // Intl (goja + golang.org/x/text), for sandbox/worker/js
+	"sandbox/worker/js/intrinsic": {},                                                                          // the intrinsics the runtime calls, safe from a snippet's replacements
+	"sandbox/worker/js/parity":    {},                                                                          // goja-versus-V8 parity patches
+	"sandbox/worker/js/inspect":   {"sandbox/pipe", "sandbox/worker/js/intrinsic", "sandbox/worker/js/parity"}, // Node's util.inspect
 }
 
 func goList(t *testing.T, args ...string) string {

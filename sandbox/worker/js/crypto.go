@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+
+	"github.com/playground-dev/playground/sandbox/worker/js/inspect"
 )
 
 // integerTypedArray holds the export types of the integer typed arrays
@@ -155,13 +157,13 @@ func (e *Runtime) bufferSourceBytes(v goja.Value) (_ []byte, ok bool) {
 	case goja.ArrayBuffer:
 		return bytes.Clone(x.Bytes()), true
 	}
-	if typedArrayTypes[o.ExportType()] {
+	if inspect.IsTypedArray(o) {
 		var b bytes.Buffer // a typed array's elements, in memory's (little-endian) order
 		if err := binary.Write(&b, binary.LittleEndian, o.Export()); err != nil {
 			return nil, false
 		}
 		return b.Bytes(), true
 	}
-	b, err := e.enc.dataViewBytes(o) // the intrinsic getters throw for anything but a DataView
+	b, err := e.enc.DataViewBytes(o) // the intrinsic getters throw for anything but a DataView
 	return b, err == nil
 }

@@ -9,12 +9,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
 
 	"github.com/playground-dev/playground/sandbox/pipe"
+	"github.com/playground-dev/playground/sandbox/worker/js/inspect"
+	"github.com/playground-dev/playground/sandbox/worker/js/parity"
 )
 
 // Guards: goja built-ins that a one-line snippet could make panic in Go
@@ -108,7 +109,7 @@ func (e *Runtime) installParseInt(original func(*goja.Object, string) goja.Calla
 			radix = vm.ToValue(c.Argument(1).ToNumber())
 		}
 		v := e.callOriginal(parseInt, goja.Undefined(), s, radix)
-		if f := exactParseInt(s.String(), toInt32(radix.ToFloat()), v.ToFloat()); f != v.ToFloat() {
+		if f := parity.ExactParseInt(s.String(), toInt32(radix.ToFloat()), v.ToFloat()); f != v.ToFloat() {
 			return vm.ToValue(f)
 		}
 		return v
@@ -120,19 +121,6 @@ func (e *Runtime) installParseInt(original func(*goja.Object, string) goja.Calla
 	must(vm.Get("Number").ToObject(vm).DefineDataProperty("parseInt", global.Get("parseInt"), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE))
 }
 
-// exactParseInt is f, goja's parseInt of s in radix (ToInt32 of the
-// argument, 0 when none), correctly rounded when it is a decimal integer
-// past 2^53 (parsed again from its digits, rounded once).
-func exactParseInt(s string, radix int32, f float64) float64 {
-	if math.Abs(f) < 1<<53 || math.IsNaN(f) || radix != 0 && radix != 10 {
-		return f
-	}
-	if exact, ok := decimalPrefix(s); ok {
-		return exact
-	}
-	return f
-}
-
 // toInt32 is ECMA-262's ToInt32 of a number: NaN and ±∞ are 0, else
 // the integer part modulo 2^32, as a signed 32-bit integer.
 func toInt32(f float64) int32 {
@@ -140,36 +128,6 @@ func toInt32(f float64) int32 {
 		return 0
 	}
 	return int32(uint32(int64(math.Mod(math.Trunc(f), 1<<32))))
-}
-
-// decimalPrefix is the number the leading decimal integer of s writes
-// (after JavaScript's white space and a sign), correctly rounded; ok is
-// false when s starts otherwise (a hex prefix, no digit).
-func decimalPrefix(s string) (float64, bool) {
-	s = strings.TrimLeftFunc(s, isJSSpace)
-	end := 0
-	if end < len(s) && (s[end] == '-' || s[end] == '+') {
-		end++
-	}
-	digits := end
-	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
-		end++
-	}
-	if end == digits || strings.HasPrefix(s[digits:], "0x") || strings.HasPrefix(s[digits:], "0X") {
-		return 0, false
-	}
-	f, err := strconv.ParseFloat(s[:end], 64)
-	return f, err == nil
-}
-
-// isJSSpace reports whether r is white space or a line terminator to
-// ECMA-262 (WhiteSpace, LineTerminator): what parseInt skips.
-func isJSSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', '\u00a0', '\u2028', '\u2029', '\ufeff':
-		return true
-	}
-	return unicode.Is(unicode.Zs, r)
 }
 
 // installTypedArrayFrom replaces %TypedArray%.from, which every typed
@@ -230,7 +188,7 @@ func (e *Runtime) installStringGuards(original func(*goja.Object, string) goja.C
 		}
 		n = math.Trunc(n)
 		if n < 0 || math.IsInf(n, 1) {
-			e.throw("RangeError", "Invalid count value: "+formatNumber(n))
+			e.throw("RangeError", "Invalid count value: "+inspect.FormatNumber(n))
 		}
 		if s.Length() == 0 || n == 0 {
 			return e.vm.ToValue("")
@@ -499,7 +457,7 @@ func (e *Runtime) sortIndices(o *goja.Object, n int64, each func(int64)) {
 		return
 	}
 	var out []int64
-	for p := o; p != nil; p = e.enc.proto(p) {
+	for p := o; p != nil; p = e.enc.Proto(p) {
 		if p.ExportType() == proxyType {
 			break
 		}
@@ -510,7 +468,7 @@ func (e *Runtime) sortIndices(o *goja.Object, n int64, each func(int64)) {
 		kobj := keys.ToObject(e.vm)
 		m := int(kobj.Get("length").ToInteger())
 		for i := range m {
-			k, ok := primitiveString(kobj.Get(strconv.Itoa(i)))
+			k, ok := inspect.PrimitiveString(kobj.Get(strconv.Itoa(i)))
 			if !ok {
 				continue
 			}

@@ -3,6 +3,7 @@ package js
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -307,15 +308,15 @@ func (w *argWriter) object(o *goja.Object, path string, depth int) *argError {
 	defer func() { w.ancestors = w.ancestors[:len(w.ancestors)-1] }()
 	if class == "Array" {
 		w.buf = append(w.buf, '[')
-		n := en.arrayLength(o)
+		n := en.ArrayLength(o)
 		for i := int64(0); i < n; i++ {
 			if i > 0 {
 				w.buf = append(w.buf, ',')
 			}
 			idx := strconv.FormatInt(i, 10)
 			p := path + "[" + idx + "]"
-			v, ok := en.ownData(o, idx)
-			if !ok && en.hasOwn(o, idx) {
+			v, ok := en.OwnData(o, idx)
+			if !ok && en.HasOwn(o, idx) {
 				return w.fail("TypeError", p, "a getter", "a host call runs no snippet code: pass the value")
 			}
 			if err := w.value(v, p, depth+1); err != nil { // a hole is null, as in JSON
@@ -327,9 +328,9 @@ func (w *argWriter) object(o *goja.Object, path string, depth int) *argError {
 	}
 	w.buf = append(w.buf, '{')
 	first := true
-	for _, k := range en.enumerableKeys(o) {
+	for _, k := range en.EnumerableKeys(o) {
 		p := path + "." + k
-		v, ok := en.ownData(o, k)
+		v, ok := en.OwnData(o, k)
 		if !ok {
 			return w.fail("TypeError", p, "a getter", "a host call runs no snippet code: pass the value")
 		}
@@ -349,3 +350,10 @@ func (w *argWriter) object(o *goja.Object, path string, depth int) *argError {
 	w.buf = append(w.buf, '}')
 	return nil
 }
+
+// goja reports Map and Set with class "Object"; their export types
+// (builtin_map.go, builtin_set.go) tell them apart without running code.
+var (
+	mapType = reflect.TypeOf([][2]any{})
+	setType = reflect.TypeOf([]any{})
+)

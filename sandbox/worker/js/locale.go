@@ -3,6 +3,7 @@ package js
 import (
 	"fmt"
 	"math/big"
+	"reflect"
 
 	"github.com/dop251/goja"
 	"golang.org/x/text/language"
@@ -133,3 +134,6 @@ func (e *Runtime) installLocale() {
 		})
 	}
 }
+
+// bigIntType is goja's export type of a BigInt wrapper object.
+var bigIntType = reflect.TypeOf((*big.Int)(nil))

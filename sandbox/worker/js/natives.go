@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	"github.com/dop251/goja"
+
+	"github.com/playground-dev/playground/sandbox/worker/js/inspect"
 )
 
 // goja names a Go function after its Go symbol
@@ -82,7 +84,7 @@ func (e *Runtime) installNativeToString() {
 func (e *Runtime) nativeTree(fn *goja.Object, name string) {
 	e.nativeFn(fn, name)
 	e.nativeMembers(fn, "")
-	if p, ok := e.enc.ownData(fn, "prototype"); ok {
+	if p, ok := e.enc.OwnData(fn, "prototype"); ok {
 		if po, ok := p.(*goja.Object); ok {
 			e.nativeMembers(po, "")
 		}
@@ -98,7 +100,7 @@ func (e *Runtime) nativeExports(out *goja.Object) {
 	}
 	ko := keys.ToObject(e.vm)
 	for i := range int(ko.Get("length").ToInteger()) {
-		k, ok := primitiveString(ko.Get(strconv.Itoa(i)))
+		k, ok := inspect.PrimitiveString(ko.Get(strconv.Itoa(i)))
 		if !ok {
 			continue
 		}
@@ -114,7 +116,7 @@ func (e *Runtime) nativeFn(fn *goja.Object, name string) {
 	if _, ok := goja.AssertFunction(fn); !ok {
 		return
 	}
-	if cur, ok := e.enc.ownData(fn, "name"); !ok || cur.String() != name {
+	if cur, ok := e.enc.OwnData(fn, "name"); !ok || cur.String() != name {
 		_ = fn.DefineDataProperty("name", e.vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	}
 	e.markNative(fn, name)
@@ -129,7 +131,7 @@ func (e *Runtime) nativeMembers(o *goja.Object, prefix string) {
 	ko := keys.ToObject(e.vm)
 	n := int(ko.Get("length").ToInteger())
 	for i := range n {
-		k, ok := primitiveString(ko.Get(strconv.Itoa(i)))
+		k, ok := inspect.PrimitiveString(ko.Get(strconv.Itoa(i)))
 		if !ok || k == "prototype" || k == "constructor" || k == "name" || k == "length" {
 			continue
 		}
@@ -139,7 +141,7 @@ func (e *Runtime) nativeMembers(o *goja.Object, prefix string) {
 		}
 		desc := d.ToObject(e.vm)
 		for _, f := range [...]struct{ key, name string }{{"value", prefix + k}, {"get", "get " + k}, {"set", "set " + k}} {
-			if v, _ := descField(desc, f.key); v != nil {
+			if v, _ := inspect.DescField(desc, f.key); v != nil {
 				if fn, ok := v.(*goja.Object); ok {
 					e.nativeFn(fn, f.name)
 				}

@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/dop251/goja"
+
+	"github.com/playground-dev/playground/sandbox/worker/js/inspect"
 )
 
 // The APIs goja lacks and Node has (polyfill.js, and URL/URLSearchParams
@@ -349,7 +351,7 @@ func (e *Runtime) cleanStack(c goja.FunctionCall) goja.Value {
 	if !ok || o.ClassName() != "Error" {
 		return c.Argument(0)
 	}
-	st, ok := e.enc.ownData(o, "stack")
+	st, ok := e.enc.OwnData(o, "stack")
 	if !ok {
 		return o
 	}
@@ -418,13 +420,14 @@ func (e *Runtime) group(name string) *goja.Object {
 	}
 	e.poly.groups[name] = out
 	e.nativeExports(out)
-	e.captureInspected(out)
+	e.enc.CaptureInspected(out)
 	if name == "DOMException" {
 		// No snippet code has seen the class yet: its name getter is ours.
 		proto := out.Get("DOMException").ToObject(e.vm).Get("prototype").ToObject(e.vm)
 		if d, err := e.b.GetDescriptor(goja.Undefined(), proto, e.vm.ToValue("name")); err == nil && !goja.IsUndefined(d) {
-			if get, ok := descField(d.ToObject(e.vm), "get"); ok {
-				e.b.domExceptionName, _ = get.(*goja.Object)
+			if get, ok := inspect.DescField(d.ToObject(e.vm), "get"); ok {
+				get, _ := get.(*goja.Object)
+				e.b.SetDOMExceptionName(get)
 			}
 		}
 	}

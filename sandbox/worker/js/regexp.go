@@ -11,6 +11,8 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
+
+	"github.com/playground-dev/playground/sandbox/worker/js/inspect"
 )
 
 // Regular expressions goja does not match as Node does. goja parses
@@ -45,7 +47,7 @@ func (e *Runtime) installRegExp() {
 				e.throw("SyntaxError", fmt.Sprintf("Invalid regular expression flags '%s': the %s flag is not supported in the playground", flags, name))
 			}
 		}
-		s, ok := primitiveString(args[0]) // an object is never exported (getters, cycles)
+		s, ok := inspect.PrimitiveString(args[0]) // an object is never exported (getters, cycles)
 		if !ok || !strings.Contains(flags, "u") || !strings.Contains(s, `\p{`) && !strings.Contains(s, `\P{`) {
 			return args
 		}
@@ -135,14 +137,14 @@ func (e *Runtime) cachedRegExp(args []goja.Value) (goja.Value, bool) {
 	if len(args) == 0 || len(args) > 2 {
 		return nil, false
 	}
-	pattern, ok := primitiveString(args[0])
+	pattern, ok := inspect.PrimitiveString(args[0])
 	if !ok || pattern == "" || len(pattern) > maxCachedPattern || pattern[0] == '*' ||
 		strings.ContainsAny(pattern, "/\n\r\u2028\u2029") {
 		return nil, false
 	}
 	flags := ""
 	if len(args) == 2 && !goja.IsUndefined(args[1]) {
-		if flags, ok = primitiveString(args[1]); !ok || strings.Trim(flags, "gimsuy") != "" {
+		if flags, ok = inspect.PrimitiveString(args[1]); !ok || strings.Trim(flags, "gimsuy") != "" {
 			return nil, false
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/playground-dev/playground/sandbox/pipe"
 	"github.com/playground-dev/playground/sandbox/worker/bundle"
+	"github.com/playground-dev/playground/sandbox/worker/js/inspect"
 	"github.com/playground-dev/playground/sandbox/worker/js/intl"
 )
 
@@ -71,13 +73,13 @@ type Job struct {
 // Interrupt. A Runtime serves one run only.
 type Runtime struct {
 	vm     *goja.Runtime
-	b      builtins
+	b      inspect.Builtins
 	lim    pipe.Limits
 	emit   func(pipe.Event)
 	clock  clock
 	facts  *factStore
-	enc    encoder // previews (console)
-	jsonEn encoder // facts and output
+	enc    inspect.Encoder // previews (console)
+	jsonEn inspect.Encoder // facts and output
 
 	timers         timerHeap
 	timerByID      map[int64]*timer                      // the pending ones
@@ -310,8 +312,8 @@ func (e *Runtime) setup(j Job) {
 		vm.SetTimeSource(func() time.Time { return e.clock.base.Add(e.clock.elapsed) })
 	}
 	e.b.Init(vm)
-	e.enc = encoder{vm: vm, b: &e.b, lim: e.lim.PreviewLimits, rt: e}
-	e.jsonEn = encoder{vm: vm, b: &e.b, lim: jsonLimits, json: true}
+	e.enc = inspect.NewEncoder(vm, &e.b, e.lim.PreviewLimits, (*inspectHost)(e), true)
+	e.jsonEn = inspect.NewJSONEncoder(vm, &e.b, (*inspectHost)(e))
 	vm.SetPromiseRejectionTracker(func(p *goja.Promise, op goja.PromiseRejectionOperation) {
 		if op == goja.PromiseRejectionReject {
 			e.rejections = append(e.rejections, p)
@@ -615,11 +617,11 @@ func (e *Runtime) limit(cause error) {
 
 // jsonValue encodes v for facts and output, whole, within about budget
 // bytes of JSON; ok is false when v does not fit (or nests deeper than
-// jsonLimits.Depth): facts and output are data, and a cut copy would be
+// inspect.NewJSONEncoder): facts and output are data, and a cut copy would be
 // silently wrong.
 func (e *Runtime) jsonValue(v goja.Value, budget int) (_ json.RawMessage, ok bool) {
-	p := e.jsonEn.encodeBudget(v, budget)
-	if !e.jsonEn.complete() {
+	p := e.jsonEn.EncodeBudget(v, budget)
+	if !e.jsonEn.Complete() {
 		return nil, false
 	}
 	b, err := json.Marshal(p)
@@ -627,4 +629,22 @@ func (e *Runtime) jsonValue(v goja.Value, budget int) (_ json.RawMessage, ok boo
 		return json.RawMessage(`null`), true
 	}
 	return b, true
+}
+
+// proxyType is goja's export type of a Proxy.
+var proxyType = reflect.TypeOf(goja.Proxy{})
+
+// inspectHost is the Runtime as its encoders' inspect.Host; a conversion,
+// not a second value, so that the encoders hold no closure.
+type inspectHost Runtime
+
+// ErrorStack lays out the stack of the error o as a preview shows it:
+// goja's stack text parsed back into frames, the user's ones when user
+// (as error events show them).
+func (h *inspectHost) ErrorStack(o *goja.Object, head, stack string, user bool) string {
+	frames := parseStack(capStack(stack))
+	if user {
+		frames = (*Runtime)(h).userStack(o, frames)
+	}
+	return formatStack(head, frames)
 }

@@ -301,7 +301,7 @@ func (e *Runtime) caught(c goja.FunctionCall) goja.Value {
 	} else {
 		// The stack, formatted now (the name and message are the
 		// intrinsic's and a string: no snippet code runs), says where.
-		stack = e.enc.stackString(o)
+		stack = e.enc.StackString(o)
 		var top frame
 		if frames := e.userStack(o, parseStack(capStack(stack))); len(frames) > 0 && firstFrameIsUser(stack) {
 			top = frames[0]

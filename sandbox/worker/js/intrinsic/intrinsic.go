@@ -43,6 +43,7 @@ type Builtins struct {
 	// view are DataView's getters, found on the first DataView preview
 	// (not per runtime: few runs preview one): DataView.
 	view *ViewGetters
+	vm   *goja.Runtime
 }
 
 // ViewGetters are the intrinsic DataView getters (byteLength, byteOffset,
@@ -234,10 +235,11 @@ func findIntrinsic(vm *goja.Runtime, gopd, gpo goja.Callable, in intrinsic) (*go
 // lazy returns a Callable that finds and checks intrinsic in on its
 // first call (see above) and calls it; it fails with errReplaced if the
 // runtime's property is no longer the intrinsic.
-func (b *Builtins) lazy(vm *goja.Runtime, in intrinsic) goja.Callable {
+func (b *Builtins) lazy(in intrinsic) goja.Callable {
 	var f goja.Callable
 	var ferr error
 	return func(this goja.Value, args ...goja.Value) (goja.Value, error) {
+		vm := b.vm // not captured: the closure stays in its size class
 		if f == nil && ferr == nil {
 			f, ferr = resolve(vm, b, in)
 		}
@@ -278,27 +280,28 @@ func (b *Builtins) Init(vm *goja.Runtime) {
 		return f
 	}
 	*b = Builtins{
+		vm:             vm,
 		GetDescriptor:  fn("getOwnPropertyDescriptor"),
 		GetPrototypeOf: fn("getPrototypeOf"),
 		SetPrototypeOf: fn("setPrototypeOf"),
 		Freeze:         fn("freeze"),
-		OwnKeys:        b.lazy(vm, inReflectOwnKeys),
-		ReflectGet:     b.lazy(vm, inReflectGet),
-		ReflectHas:     b.lazy(vm, inReflectHas),
-		JSONParse:      b.lazy(vm, inJSONParse),
-		DateISO:        b.lazy(vm, inDateISO),
-		DateValue:      b.lazy(vm, inDateValue),
-		RegExpSource:   b.lazy(vm, inRegExpSource),
-		RegExpFlags:    b.lazy(vm, inRegExpFlags),
-		MapForEach:     b.lazy(vm, inMapForEach),
-		SetForEach:     b.lazy(vm, inSetForEach),
-		SymbolString:   b.lazy(vm, inSymbolString),
-		BigIntString:   b.lazy(vm, inBigIntString),
-		MapSize:        b.lazy(vm, inMapSize),
-		SetSize:        b.lazy(vm, inSetSize),
-		StringValue:    b.lazy(vm, inStringValue),
-		Number:         b.lazy(vm, inNumber),
-		ParseInt:       b.lazy(vm, inParseInt),
-		ParseFloat:     b.lazy(vm, inParseFloat),
+		OwnKeys:        b.lazy(inReflectOwnKeys),
+		ReflectGet:     b.lazy(inReflectGet),
+		ReflectHas:     b.lazy(inReflectHas),
+		JSONParse:      b.lazy(inJSONParse),
+		DateISO:        b.lazy(inDateISO),
+		DateValue:      b.lazy(inDateValue),
+		RegExpSource:   b.lazy(inRegExpSource),
+		RegExpFlags:    b.lazy(inRegExpFlags),
+		MapForEach:     b.lazy(inMapForEach),
+		SetForEach:     b.lazy(inSetForEach),
+		SymbolString:   b.lazy(inSymbolString),
+		BigIntString:   b.lazy(inBigIntString),
+		MapSize:        b.lazy(inMapSize),
+		SetSize:        b.lazy(inSetSize),
+		StringValue:    b.lazy(inStringValue),
+		Number:         b.lazy(inNumber),
+		ParseInt:       b.lazy(inParseInt),
+		ParseFloat:     b.lazy(inParseFloat),
 	}
 }

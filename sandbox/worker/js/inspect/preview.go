@@ -1,4 +1,4 @@
-package js
+package inspect
 
 import (
 	"bytes"
@@ -19,8 +19,8 @@ import (
 	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
 )
 
-// tagged is a preview of what JSON cannot hold: {"$t": tag, ...}.
-type tagged = map[string]any
+// Tagged is a preview of what JSON cannot hold: {"$t": tag, ...}.
+type Tagged = map[string]any
 
 // object is a JSON object that keeps its keys in insertion order, as a
 // console shows properties.
@@ -72,9 +72,9 @@ var (
 	arrayBufferType = reflect.TypeOf(goja.ArrayBuffer{})
 )
 
-// builtins are the intrinsics a preview calls (intrinsic.Builtins) and
+// Builtins are the intrinsics a preview calls (intrinsic.Builtins) and
 // the polyfill classes it shows by their fields.
-type builtins struct {
+type Builtins struct {
 	intrinsic.Builtins
 	// domExceptionName is the name getter of the polyfill's DOMException
 	// (set when its group loads: domExceptionName).
@@ -87,20 +87,21 @@ type builtins struct {
 	paramsForEach *goja.Object
 }
 
-// encoder turns goja values into previews (console arguments) or into JSON
+// Encoder turns goja values into previews (console arguments) or into JSON
 // (facts, output). It never runs snippet code: it reads properties through
 // descriptors, shows accessors without calling them, and does not look inside
 // a Proxy; the only getters it calls are the runtime polyfills' own
 // (inspected.go), and, through goja's stack formatting, an error's message
 // getter that readMessages ran before (messages). An encoder is used
 // on the runtime's goroutine only.
-type encoder struct {
+type Encoder struct {
 	vm  *goja.Runtime
-	b   *builtins
+	b   *Builtins
 	lim pipe.PreviewLimits
-	// rt, when set, makes an error's frames the user's, as error events
-	// show them (Runtime.userStack).
-	rt *Runtime
+	// host lays out an error's stack; user makes its frames the user's,
+	// as error events show them.
+	host Host
+	user bool
 	// json selects the facts/output form: plain objects and arrays as JSON
 	// objects and arrays, tags only for what JSON cannot hold.
 	json bool
@@ -129,9 +130,9 @@ type encoder struct {
 // levels (JSON.stringify's own recursion gives up before V8's would).
 var jsonLimits = pipe.PreviewLimits{Depth: 1000, Keys: math.MaxInt32, String: math.MaxInt32}
 
-// complete reports whether the last encodeBudget kept all of its value:
+// Complete reports whether the last encodeBudget kept all of its value:
 // nothing was cut for the budget or the depth.
-func (e *encoder) complete() bool {
+func (e *Encoder) Complete() bool {
 	return e.budget > 0 && !e.cutDeep
 }
 
@@ -139,18 +140,18 @@ func (e *encoder) complete() bool {
 // gives none (encode): about the size of its JSON.
 const DefaultPreviewBudget = 256 << 10
 
-// encode returns the preview of v within DefaultPreviewBudget bytes.
-func (e *encoder) encode(v goja.Value) (out any) {
-	return e.encodeBudget(v, DefaultPreviewBudget)
+// Encode returns the preview of v within DefaultPreviewBudget bytes.
+func (e *Encoder) Encode(v goja.Value) (out any) {
+	return e.EncodeBudget(v, DefaultPreviewBudget)
 }
 
-// encodeBudget returns the preview of v, built within about budget bytes of
+// EncodeBudget returns the preview of v, built within about budget bytes of
 // JSON (checked while it is built, before anything large is copied). It
 // never runs snippet code; were it re-entered all the same (it is not
 // reentrant), the inner value is shown as opaque.
-func (e *encoder) encodeBudget(v goja.Value, budget int) (out any) {
+func (e *Encoder) EncodeBudget(v goja.Value, budget int) (out any) {
 	if e.busy {
-		return tagged{"$t": "object", "class": "Object", "props": object{}}
+		return Tagged{"$t": "object", "class": "Object", "props": object{}}
 	}
 	e.busy = true
 	defer func() { e.busy = false }()
@@ -161,14 +162,14 @@ func (e *encoder) encodeBudget(v goja.Value, budget int) (out any) {
 	return e.value(v, "$", 0)
 }
 
-// used is how much of budget the last encodeBudget(v, budget) spent.
-func (e *encoder) used(budget int) int {
+// Used is how much of budget the last encodeBudget(v, budget) spent.
+func (e *Encoder) Used(budget int) int {
 	return max(0, min(budget, budget-e.budget))
 }
 
-// capped caps s as a preview's string outside a preview (an error's
+// Capped caps s as a preview's string outside a preview (an error's
 // message, say).
-func (e *encoder) capped(s string) string {
+func (e *Encoder) Capped(s string) string {
 	if e.busy {
 		return e.str(s)
 	}
@@ -177,16 +178,16 @@ func (e *encoder) capped(s string) string {
 }
 
 // spend takes n bytes from the budget and reports whether any were left.
-func (e *encoder) spend(n int) bool {
+func (e *Encoder) spend(n int) bool {
 	ok := e.budget > 0
 	e.budget -= n
 	return ok
 }
 
-func (e *encoder) value(v goja.Value, path string, depth int) any {
+func (e *Encoder) value(v goja.Value, path string, depth int) any {
 	switch {
 	case v == nil || goja.IsUndefined(v):
-		return tagged{"$t": "undefined"}
+		return Tagged{"$t": "undefined"}
 	case goja.IsNull(v):
 		return nil
 	}
@@ -195,10 +196,10 @@ func (e *encoder) value(v goja.Value, path string, depth int) any {
 		// string (a description is a value the snippet chose).
 		s, err := e.b.SymbolString(sym)
 		if err != nil {
-			return tagged{"$t": "symbol", "v": "Symbol()"}
+			return Tagged{"$t": "symbol", "v": "Symbol()"}
 		}
 		d := strings.TrimSuffix(strings.TrimPrefix(s.String(), "Symbol("), ")")
-		return tagged{"$t": "symbol", "v": "Symbol(" + e.str(d) + ")"}
+		return Tagged{"$t": "symbol", "v": "Symbol(" + e.str(d) + ")"}
 	}
 	if obj, ok := v.(*goja.Object); ok { // before Export, which would call getters
 		return e.object(obj, path, depth)
@@ -215,7 +216,7 @@ func (e *encoder) value(v goja.Value, path string, depth int) any {
 		e.spend(8)
 		return number(x)
 	case *big.Int:
-		return tagged{"$t": "bigint", "v": e.bigint(x)}
+		return Tagged{"$t": "bigint", "v": e.bigint(x)}
 	}
 	return e.str(v.String())
 }
@@ -223,7 +224,7 @@ func (e *encoder) value(v goja.Value, path string, depth int) any {
 // bigint prints x in decimal, cut like a string: a BigInt of millions of
 // digits is not converted in full (that alone would take seconds), only
 // its leading digits, followed by "…" and its digit count.
-func (e *encoder) bigint(x *big.Int) string {
+func (e *Encoder) bigint(x *big.Int) string {
 	limit := min(e.lim.String, max(e.budget, 16))
 	// bits·log10(2) bounds the digit count from above (+1).
 	if digits := int(float64(x.BitLen())*math.Log10(2)) + 1; digits <= limit {
@@ -243,13 +244,13 @@ func (e *encoder) bigint(x *big.Int) string {
 func number(f float64) any {
 	switch {
 	case math.IsNaN(f):
-		return tagged{"$t": "number", "v": "NaN"}
+		return Tagged{"$t": "number", "v": "NaN"}
 	case math.IsInf(f, 1):
-		return tagged{"$t": "number", "v": "Infinity"}
+		return Tagged{"$t": "number", "v": "Infinity"}
 	case math.IsInf(f, -1):
-		return tagged{"$t": "number", "v": "-Infinity"}
+		return Tagged{"$t": "number", "v": "-Infinity"}
 	case f == 0 && math.Signbit(f):
-		return tagged{"$t": "number", "v": "-0"}
+		return Tagged{"$t": "number", "v": "-0"}
 	}
 	return f
 }
@@ -268,7 +269,7 @@ func capName(s string) string {
 // str caps s at the preview's string limit and what is left of its byte
 // budget, counting the kept part against the budget. Only the kept part is
 // copied.
-func (e *encoder) str(s string) string {
+func (e *Encoder) str(s string) string {
 	limit := min(e.lim.String, max(e.budget, 16))
 	if len(s) <= limit {
 		e.spend(len(s) + 2)
@@ -301,10 +302,10 @@ func unproxy(o *goja.Object) *goja.Object {
 	return o
 }
 
-func (e *encoder) object(o *goja.Object, path string, depth int) any {
+func (e *Encoder) object(o *goja.Object, path string, depth int) any {
 	e.spend(16)
 	if o = unproxy(o); o == nil {
-		return tagged{"$t": "revoked"}
+		return Tagged{"$t": "revoked"}
 	}
 	for i, a := range e.ancestors {
 		if a == o {
@@ -316,7 +317,7 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 				n = len(e.refs) + 1
 				e.refs[a] = n
 			}
-			return tagged{"$t": "circular", "path": e.paths[i], "ref": n}
+			return Tagged{"$t": "circular", "path": e.paths[i], "ref": n}
 		}
 	}
 	class := o.ClassName()
@@ -340,7 +341,7 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 		// A BigInt wrapper (Object(1n)): its export type says so without
 		// exporting anything, and it exports its primitive.
 		if x, ok := o.Export().(*big.Int); ok {
-			return tagged{"$t": "boxed", "class": "BigInt", "v": tagged{"$t": "bigint", "v": e.bigint(x)}}
+			return Tagged{"$t": "boxed", "class": "BigInt", "v": Tagged{"$t": "bigint", "v": e.bigint(x)}}
 		}
 	}
 	switch class {
@@ -359,7 +360,7 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 			}
 			prim = v
 		}
-		return tagged{"$t": "boxed", "class": class, "v": e.value(prim, path, depth+1)}
+		return Tagged{"$t": "boxed", "class": class, "v": e.value(prim, path, depth+1)}
 	case "Object":
 		// A Symbol wrapper (Object(Symbol("s"))): goja calls its class
 		// Object and exports it as a string; the intrinsic
@@ -367,11 +368,11 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 		// other object).
 		if !e.json && o.ExportType() == stringType {
 			if s, err := e.b.SymbolString(o); err == nil {
-				return tagged{"$t": "boxed", "class": "Symbol", "v": tagged{"$t": "symbol", "v": e.str(s.String())}}
+				return Tagged{"$t": "boxed", "class": "Symbol", "v": Tagged{"$t": "symbol", "v": e.str(s.String())}}
 			}
 		}
 	case "Function":
-		t := e.function(o).(tagged)
+		t := e.function(o).(Tagged)
 		if !e.json && depth < e.lim.Depth {
 			// Own enumerable properties (a class's static fields) print
 			// after the function, as inspect does: [class C] { count: 1 }.
@@ -389,34 +390,30 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 		return t
 	case "Date":
 		if t, err := e.b.DateValue(o); err == nil && goja.IsNaN(t) {
-			return tagged{"$t": "date", "v": "Invalid Date"}
+			return Tagged{"$t": "date", "v": "Invalid Date"}
 		}
 		iso, err := e.b.DateISO(o)
 		if err != nil {
-			return tagged{"$t": "date", "v": "Invalid Date"}
+			return Tagged{"$t": "date", "v": "Invalid Date"}
 		}
-		return tagged{"$t": "date", "v": iso.String()}
+		return Tagged{"$t": "date", "v": iso.String()}
 	case "RegExp":
 		src, err1 := e.b.RegExpSource(o)
 		flags, err2 := e.b.RegExpFlags(o)
 		if err1 != nil || err2 != nil {
-			return tagged{"$t": "regexp", "v": "/(?:)/"}
+			return Tagged{"$t": "regexp", "v": "/(?:)/"}
 		}
-		return tagged{"$t": "regexp", "v": "/" + src.String() + "/" + flags.String()}
+		return Tagged{"$t": "regexp", "v": "/" + src.String() + "/" + flags.String()}
 	case "Error":
 		msg, got := e.messages[o]
 		if !got {
-			msg = e.dataString(o, "message")
+			msg = e.DataString(o, "message")
 		}
-		name, msg := e.errorName(o), e.str(msg)
-		head := errorHead(name, msg, e.constructorName(o))
+		name, msg := e.ErrorName(o), e.str(msg)
+		head := ErrorHead(name, msg, e.ConstructorName(o))
 		// goja's stack names the bundle's namespaces and bytecode offsets;
 		// show the user's frames instead, as error events do.
-		frames := parseStack(capStack(e.stackString(o)))
-		if e.rt != nil {
-			frames = e.rt.userStack(o, frames)
-		}
-		t := tagged{"$t": "error", "name": name, "message": msg, "stack": e.str(formatStack(head, frames))}
+		t := Tagged{"$t": "error", "name": name, "message": msg, "stack": e.str(e.host.ErrorStack(o, head, e.StackString(o), e.user))}
 		if !e.json && depth < e.lim.Depth {
 			e.ancestors = append(e.ancestors, o)
 			e.paths = append(e.paths, path)
@@ -442,7 +439,7 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 	}()
 	p := e.container(o, class, path, depth)
 	if n, ok := e.refs[o]; ok {
-		if t, ok := p.(tagged); ok {
+		if t, ok := p.(Tagged); ok {
 			t["ref"] = n
 		}
 	}
@@ -451,7 +448,7 @@ func (e *encoder) object(o *goja.Object, path string, depth int) any {
 
 // container previews an object that may hold others (an array, a Map, a
 // Set, a plain or class instance).
-func (e *encoder) container(o *goja.Object, class, path string, depth int) any {
+func (e *Encoder) container(o *goja.Object, class, path string, depth int) any {
 	switch class {
 	case "Array":
 		return e.array(o, path, depth)
@@ -463,7 +460,7 @@ func (e *encoder) container(o *goja.Object, class, path string, depth int) any {
 	if t, ok := e.inspectedPreview(o, path, depth); ok {
 		return t
 	}
-	name := e.constructorName(o)
+	name := e.ConstructorName(o)
 	props := e.props(o, path, depth)
 	if !e.json && name == "DataView" {
 		props = append(e.dataView(o, path, depth), props...)
@@ -471,7 +468,7 @@ func (e *encoder) container(o *goja.Object, class, path string, depth int) any {
 	if !e.json && o.ExportType() == arrayBufferType {
 		if ab, ok := o.Export().(goja.ArrayBuffer); ok {
 			props = append(object{
-				{Key: "[Uint8Contents]", Value: tagged{"$t": "bytes", "v": bufferContents(ab)}, Symbol: true},
+				{Key: "[Uint8Contents]", Value: Tagged{"$t": "bytes", "v": bufferContents(ab)}, Symbol: true},
 				{Key: "byteLength", Value: len(ab.Bytes())},
 			}, props...)
 		}
@@ -502,14 +499,14 @@ func (e *encoder) container(o *goja.Object, class, path string, depth int) any {
 			props = append(internal, props...)
 		}
 	}
-	return tagged{"$t": "object", "class": name, "props": props}
+	return Tagged{"$t": "object", "class": name, "props": props}
 }
 
 // dataView previews what Node's inspect lists first of a DataView: its
 // byteLength, byteOffset and buffer, read with the intrinsic getters (no
 // snippet code; they throw for an object that is not a DataView, which
 // then shows none of them).
-func (e *encoder) dataView(o *goja.Object, path string, depth int) object {
+func (e *Encoder) dataView(o *goja.Object, path string, depth int) object {
 	length, offset, buf, err := e.viewFields(o)
 	if err != nil {
 		return nil
@@ -524,7 +521,7 @@ func (e *encoder) dataView(o *goja.Object, path string, depth int) object {
 // viewFields reads the DataView o's byteLength, byteOffset and buffer
 // through the intrinsic getters (no snippet code runs); they throw for an
 // object that is not a DataView.
-func (e *encoder) viewFields(o *goja.Object) (length, offset, buffer goja.Value, err error) {
+func (e *Encoder) viewFields(o *goja.Object) (length, offset, buffer goja.Value, err error) {
 	g := e.b.DataView(e.vm)
 	if g.Err != nil {
 		return nil, nil, nil, g.Err
@@ -541,8 +538,8 @@ func (e *encoder) viewFields(o *goja.Object) (length, offset, buffer goja.Value,
 	return length, offset, buffer, nil
 }
 
-// dataViewBytes copies the bytes the DataView o views (viewFields).
-func (e *encoder) dataViewBytes(o *goja.Object) ([]byte, error) {
+// DataViewBytes copies the bytes the DataView o views (viewFields).
+func (e *Encoder) DataViewBytes(o *goja.Object) ([]byte, error) {
 	length, offset, buf, err := e.viewFields(o)
 	if err != nil {
 		return nil, err
@@ -597,15 +594,15 @@ var typedArrayTypes = map[reflect.Type]bool{
 // typedArray previews a typed array as Node does (Uint8Array(3) [ 1, 2, 3 ]):
 // its first elements read from its backing slice, never its index keys
 // (a typed array of 50 million elements has 50 million of them).
-func (e *encoder) typedArray(o *goja.Object, depth int) any {
+func (e *Encoder) typedArray(o *goja.Object, depth int) any {
 	v := reflect.ValueOf(o.Export())
 	n := v.Len()
-	class := e.constructorName(o)
+	class := e.ConstructorName(o)
 	if e.json {
 		class = ""
 	}
 	if depth >= e.lim.Depth && !e.json {
-		return tagged{"$t": "array", "class": class, "length": n, "items": []any{tagged{"$t": "more", "count": n}}}
+		return Tagged{"$t": "array", "class": class, "length": n, "items": []any{Tagged{"$t": "more", "count": n}}}
 	}
 	items := []any{}
 	i := 0
@@ -613,9 +610,9 @@ func (e *encoder) typedArray(o *goja.Object, depth int) any {
 		el := v.Index(i)
 		switch {
 		case el.CanInt() && (el.Kind() == reflect.Int64):
-			items = append(items, tagged{"$t": "bigint", "v": strconv.FormatInt(el.Int(), 10)})
+			items = append(items, Tagged{"$t": "bigint", "v": strconv.FormatInt(el.Int(), 10)})
 		case el.CanUint() && (el.Kind() == reflect.Uint64):
-			items = append(items, tagged{"$t": "bigint", "v": strconv.FormatUint(el.Uint(), 10)})
+			items = append(items, Tagged{"$t": "bigint", "v": strconv.FormatUint(el.Uint(), 10)})
 		case el.CanInt():
 			items = append(items, el.Int())
 		case el.CanUint():
@@ -626,29 +623,29 @@ func (e *encoder) typedArray(o *goja.Object, depth int) any {
 		e.spend(8)
 	}
 	if i < n {
-		items = append(items, tagged{"$t": "more", "count": n - i})
+		items = append(items, Tagged{"$t": "more", "count": n - i})
 	}
 	if e.json {
 		return items
 	}
-	return tagged{"$t": "array", "class": class, "length": n, "items": items}
+	return Tagged{"$t": "array", "class": class, "length": n, "items": items}
 }
 
 // cut is the preview of an object past the depth cap.
-func (e *encoder) cut(o *goja.Object, class string) any {
+func (e *Encoder) cut(o *goja.Object, class string) any {
 	if class == "Array" {
-		n := e.arrayLength(o)
-		return e.subclassArray(tagged{"$t": "array", "items": []any{tagged{"$t": "more", "count": n}}}, o, n)
+		n := e.ArrayLength(o)
+		return e.subclassArray(Tagged{"$t": "array", "items": []any{Tagged{"$t": "more", "count": n}}}, o, n)
 	}
-	keys := e.enumerableKeys(o)
-	return tagged{"$t": "object", "class": e.classLabel(o, class), "props": object{{Key: "…", Value: tagged{"$t": "more", "count": len(keys)}}}}
+	keys := e.EnumerableKeys(o)
+	return Tagged{"$t": "object", "class": e.classLabel(o, class), "props": object{{Key: "…", Value: Tagged{"$t": "more", "count": len(keys)}}}}
 }
 
-func (e *encoder) classLabel(o *goja.Object, class string) string {
+func (e *Encoder) classLabel(o *goja.Object, class string) string {
 	if class == "Map" || class == "Set" {
 		return class
 	}
-	if n := e.constructorName(o); n != "" {
+	if n := e.ConstructorName(o); n != "" {
 		return n
 	}
 	return nullPrototype
@@ -661,12 +658,12 @@ const maxProtoSteps = 64
 // the class: a string data property, own or inherited, that is not an own
 // enumerable one (inspect lists that among the properties). A getter is not
 // called (Node calls it): no snippet code runs.
-func (e *encoder) toStringTag(o *goja.Object) string {
-	desc, on, ok := e.lookup(o, goja.SymToStringTag)
+func (e *Encoder) toStringTag(o *goja.Object) string {
+	desc, on, ok := e.Lookup(o, goja.SymToStringTag)
 	if !ok || desc == nil {
 		return ""
 	}
-	v, data := descValue(desc)
+	v, data := DescValue(desc)
 	if !data {
 		return ""
 	}
@@ -675,7 +672,7 @@ func (e *encoder) toStringTag(o *goja.Object) string {
 			return ""
 		}
 	}
-	s, _ := primitiveString(v)
+	s, _ := PrimitiveString(v)
 	return s
 }
 
@@ -683,8 +680,8 @@ func (e *encoder) toStringTag(o *goja.Object) string {
 // util.inspect labels it.
 const nullPrototype = "[Object: null prototype]"
 
-func (e *encoder) arrayLength(o *goja.Object) int64 {
-	v, ok := e.ownData(o, "length")
+func (e *Encoder) ArrayLength(o *goja.Object) int64 {
+	v, ok := e.OwnData(o, "length")
 	if !ok {
 		return 0
 	}
@@ -695,8 +692,8 @@ func (e *encoder) arrayLength(o *goja.Object) int64 {
 	return n
 }
 
-func (e *encoder) array(o *goja.Object, path string, depth int) any {
-	n := e.arrayLength(o)
+func (e *Encoder) array(o *goja.Object, path string, depth int) any {
+	n := e.ArrayLength(o)
 	items := []any{}
 	holes := int64(0)
 	flushHoles := func() {
@@ -706,7 +703,7 @@ func (e *encoder) array(o *goja.Object, path string, depth int) any {
 					items = append(items, nil)
 				}
 			} else {
-				items = append(items, tagged{"$t": "empty", "count": holes})
+				items = append(items, Tagged{"$t": "empty", "count": holes})
 			}
 			holes = 0
 		}
@@ -717,12 +714,12 @@ func (e *encoder) array(o *goja.Object, path string, depth int) any {
 		if holes > int64(e.lim.Keys)*100 {
 			break // a long run of holes in a sparse array: stop scanning
 		}
-		v, ok := e.ownData(o, strconv.FormatInt(i, 10))
+		v, ok := e.OwnData(o, strconv.FormatInt(i, 10))
 		if !ok && e.json && !e.spend(len("null,")) {
 			break // JSON's nulls for holes: a 4-billion-long sparse array costs its bytes
 		}
 		if !ok {
-			if e.hasOwn(o, strconv.FormatInt(i, 10)) {
+			if e.HasOwn(o, strconv.FormatInt(i, 10)) {
 				flushHoles()
 				items = append(items, e.accessor(o, strconv.FormatInt(i, 10)))
 				shown++
@@ -741,12 +738,12 @@ func (e *encoder) array(o *goja.Object, path string, depth int) any {
 	}
 	flushHoles()
 	if i < n {
-		items = append(items, tagged{"$t": "more", "count": n - i})
+		items = append(items, Tagged{"$t": "more", "count": n - i})
 	}
 	if e.json {
 		return items
 	}
-	t := e.subclassArray(tagged{"$t": "array", "items": items}, o, n)
+	t := e.subclassArray(Tagged{"$t": "array", "items": items}, o, n)
 	if n <= arrayExtrasScan {
 		if props := e.arrayExtras(o, path, depth); len(props) > 0 {
 			t["props"] = props
@@ -763,8 +760,8 @@ const arrayExtrasScan = 1_000
 
 // arrayExtras previews o's own enumerable properties other than its
 // indices, in order, as inspect appends them after an array's items.
-func (e *encoder) arrayExtras(o *goja.Object, path string, depth int) object {
-	keys := e.enumerableKeys(o)
+func (e *Encoder) arrayExtras(o *goja.Object, path string, depth int) object {
+	keys := e.EnumerableKeys(o)
 	i := 0
 	for i < len(keys) && isArrayIndex(keys[i]) { // indices come first, ascending
 		i++
@@ -788,7 +785,7 @@ func isArrayIndex(k string) bool {
 	return err == nil && n < 1<<32-1
 }
 
-func (e *encoder) mapEntries(o *goja.Object, path string, depth int) any {
+func (e *Encoder) mapEntries(o *goja.Object, path string, depth int) any {
 	entries := []any{}
 	stopped := false
 	cb := e.vm.ToValue(func(c goja.FunctionCall) goja.Value {
@@ -802,19 +799,19 @@ func (e *encoder) mapEntries(o *goja.Object, path string, depth int) any {
 		return goja.Undefined()
 	})
 	if _, err := e.b.MapForEach(o, cb); err != nil && !stopped {
-		return tagged{"$t": "object", "class": "Map", "props": object{}}
+		return Tagged{"$t": "object", "class": "Map", "props": object{}}
 	}
 	if more := e.size(e.b.MapSize, o) - len(entries); stopped && more > 0 {
-		entries = append(entries, tagged{"$t": "more", "count": more})
+		entries = append(entries, Tagged{"$t": "more", "count": more})
 	}
-	return e.subclass(tagged{"$t": "map", "entries": entries}, o, "Map")
+	return e.subclass(Tagged{"$t": "map", "entries": entries}, o, "Map")
 }
 
 // subclass names t's class when o's constructor is not the built-in's
 // (base): inspect prints a subclass's name, "Stack(3) [ 1, 2, 3 ]",
 // "Registry(1) [Map] {…}".
-func (e *encoder) subclass(t tagged, o *goja.Object, base string) tagged {
-	if name := e.constructorName(o); name != "" && name != base && name != "Object" { // an anonymous class is "Object"
+func (e *Encoder) subclass(t Tagged, o *goja.Object, base string) Tagged {
+	if name := e.ConstructorName(o); name != "" && name != base && name != "Object" { // an anonymous class is "Object"
 		t["class"] = name
 	}
 	return t
@@ -822,7 +819,7 @@ func (e *encoder) subclass(t tagged, o *goja.Object, base string) tagged {
 
 // subclassArray is subclass for an array of length n, which a subclass's
 // preview carries as a typed array's does ("Stack(3) [ … ]").
-func (e *encoder) subclassArray(t tagged, o *goja.Object, n int64) tagged {
+func (e *Encoder) subclassArray(t Tagged, o *goja.Object, n int64) Tagged {
 	if e.subclass(t, o, "Array")["class"] != nil {
 		t["length"] = n
 	}
@@ -835,7 +832,7 @@ func (e *encoder) subclassArray(t tagged, o *goja.Object, n int64) tagged {
 const stopIteration = "sandbox: preview stop"
 
 // size reads a Map's or Set's size through its intrinsic getter.
-func (e *encoder) size(get goja.Callable, o *goja.Object) int {
+func (e *Encoder) size(get goja.Callable, o *goja.Object) int {
 	v, err := get(o)
 	if err != nil {
 		return 0
@@ -843,7 +840,7 @@ func (e *encoder) size(get goja.Callable, o *goja.Object) int {
 	return int(v.ToInteger())
 }
 
-func (e *encoder) setValues(o *goja.Object, path string, depth int) any {
+func (e *Encoder) setValues(o *goja.Object, path string, depth int) any {
 	values := []any{}
 	stopped := false
 	cb := e.vm.ToValue(func(c goja.FunctionCall) goja.Value {
@@ -855,18 +852,18 @@ func (e *encoder) setValues(o *goja.Object, path string, depth int) any {
 		return goja.Undefined()
 	})
 	if _, err := e.b.SetForEach(o, cb); err != nil && !stopped {
-		return tagged{"$t": "object", "class": "Set", "props": object{}}
+		return Tagged{"$t": "object", "class": "Set", "props": object{}}
 	}
 	if more := e.size(e.b.SetSize, o) - len(values); stopped && more > 0 {
-		values = append(values, tagged{"$t": "more", "count": more})
+		values = append(values, Tagged{"$t": "more", "count": more})
 	}
-	return e.subclass(tagged{"$t": "set", "values": values}, o, "Set")
+	return e.subclass(Tagged{"$t": "set", "values": values}, o, "Set")
 }
 
-// primitiveString returns v when it is a primitive string. An object is
+// PrimitiveString returns v when it is a primitive string. An object is
 // never exported: Export reads its properties (getters) and recurses
 // through its cycles.
-func primitiveString(v goja.Value) (string, bool) {
+func PrimitiveString(v goja.Value) (string, bool) {
 	if _, ok := v.(*goja.Object); ok || v == nil {
 		return "", false
 	}
@@ -892,23 +889,23 @@ func previewKeyText(v goja.Value) string {
 // class it extends) or an async or generator function ("AsyncFunction",
 // "GeneratorFunction", "AsyncGeneratorFunction": its prototype's
 // constructor's name).
-func (e *encoder) function(o *goja.Object) any {
-	t := tagged{"$t": "function", "name": capName(e.dataString(o, "name"))}
+func (e *Encoder) function(o *goja.Object) any {
+	t := Tagged{"$t": "function", "name": capName(e.DataString(o, "name"))}
 	if e.json {
 		return t
 	}
 	if o.ExportType() == classType {
 		t["kind"] = "class"
-		if p := e.proto(o); p != nil && p.ClassName() == "Function" {
-			if n, ok := e.ownData(p, "name"); ok {
-				if s, ok := primitiveString(n); ok && s != "" {
+		if p := e.Proto(o); p != nil && p.ClassName() == "Function" {
+			if n, ok := e.OwnData(p, "name"); ok {
+				if s, ok := PrimitiveString(n); ok && s != "" {
 					t["extends"] = capName(s)
 				}
 			}
 		}
 		return t
 	}
-	switch k := e.constructorName(o); k {
+	switch k := e.ConstructorName(o); k {
 	case "AsyncFunction", "GeneratorFunction", "AsyncGeneratorFunction":
 		t["kind"] = k
 	}
@@ -919,7 +916,7 @@ func (e *encoder) function(o *goja.Object) any {
 // enumerable properties other than stack and message ("props", as an
 // object's) and an own cause ("cause", shown as [cause]). An accessor
 // cause is not called.
-func (e *encoder) errorExtras(t tagged, o *goja.Object, path string, depth int) {
+func (e *Encoder) errorExtras(t Tagged, o *goja.Object, path string, depth int) {
 	var extra object
 	stack, _ := t["stack"].(string)
 	keys := e.errorKeys(o)
@@ -941,8 +938,8 @@ func (e *encoder) errorExtras(t tagged, o *goja.Object, path string, depth int) 
 	}
 	// An enumerable cause is among the props; a non-enumerable one (the
 	// Error constructor's option) prints as [cause].
-	if !slices.ContainsFunc(extra, func(f field) bool { return f.Key == "cause" }) && e.hasOwn(o, "cause") {
-		if v, ok := e.ownData(o, "cause"); ok {
+	if !slices.ContainsFunc(extra, func(f field) bool { return f.Key == "cause" }) && e.HasOwn(o, "cause") {
+		if v, ok := e.OwnData(o, "cause"); ok {
 			t["cause"] = e.value(v, path+".cause", depth+1)
 		} else {
 			t["cause"] = e.accessor(o, "cause")
@@ -951,7 +948,7 @@ func (e *encoder) errorExtras(t tagged, o *goja.Object, path string, depth int) 
 	// An AggregateError's errors (non-enumerable) print as [errors], as
 	// inspect prints any error's own errors array.
 	if !slices.ContainsFunc(extra, func(f field) bool { return f.Key == "errors" }) {
-		if v, ok := e.ownData(o, "errors"); ok {
+		if v, ok := e.OwnData(o, "errors"); ok {
 			if a, ok := v.(*goja.Object); ok && a.ClassName() == "Array" {
 				t["errors"] = e.value(v, path+".errors", depth+1)
 			}
@@ -963,9 +960,9 @@ func (e *encoder) errorExtras(t tagged, o *goja.Object, path string, depth int) 
 // asks goja whether "stack" is enumerable, which formats the stack: when
 // that could run snippet code (stackSafe), "stack" is left out unread (an
 // error's own stack is not enumerable unless a snippet made it so).
-func (e *encoder) errorKeys(o *goja.Object) []string {
+func (e *Encoder) errorKeys(o *goja.Object) []string {
 	if e.stackSafe(o) {
-		return e.enumerableKeys(o)
+		return e.EnumerableKeys(o)
 	}
 	all, err := e.b.OwnKeys(goja.Undefined(), o)
 	if err != nil {
@@ -991,21 +988,21 @@ func (e *encoder) errorKeys(o *goja.Object) []string {
 
 // props previews o's own enumerable properties, in order: string keys,
 // then symbol keys (as Node's inspect lists them).
-func (e *encoder) props(o *goja.Object, path string, depth int) object {
-	return e.propsOf(o, e.enumerableKeys(o), path, depth)
+func (e *Encoder) props(o *goja.Object, path string, depth int) object {
+	return e.propsOf(o, e.EnumerableKeys(o), path, depth)
 }
 
 // propsOf previews o's own properties keys (enumerable string keys, in
 // order), then its enumerable symbol keys.
-func (e *encoder) propsOf(o *goja.Object, keys []string, path string, depth int) object {
+func (e *Encoder) propsOf(o *goja.Object, keys []string, path string, depth int) object {
 	props := make(object, 0, min(len(keys), e.lim.Keys+1))
 	for i, k := range keys {
 		if i == e.lim.Keys || e.budget <= 0 {
-			props = append(props, field{Key: "…", Value: tagged{"$t": "more", "count": len(keys) - i}})
+			props = append(props, field{Key: "…", Value: Tagged{"$t": "more", "count": len(keys) - i}})
 			return props
 		}
 		k = e.key(k)
-		if v, ok := e.ownData(o, keys[i]); ok {
+		if v, ok := e.OwnData(o, keys[i]); ok {
 			props = append(props, field{Key: k, Value: e.value(v, path+"."+k, depth+1)})
 		} else {
 			props = append(props, field{Key: k, Value: e.accessor(o, keys[i])})
@@ -1016,14 +1013,14 @@ func (e *encoder) propsOf(o *goja.Object, keys []string, path string, depth int)
 
 // symbolProps appends o's own enumerable symbol-keyed properties, within
 // the same key cap; reading them runs no snippet code (o is no Proxy).
-func (e *encoder) symbolProps(o *goja.Object, path string, depth int, props object) object {
+func (e *Encoder) symbolProps(o *goja.Object, path string, depth int, props object) object {
 	var syms []*goja.Symbol
 	if err := e.vm.Try(func() { syms = o.Symbols() }); err != nil || len(syms) == 0 {
 		return props
 	}
 	for i, sym := range syms {
 		if len(props) >= e.lim.Keys || e.budget <= 0 {
-			return append(props, field{Key: "…", Value: tagged{"$t": "more", "count": len(syms) - i}})
+			return append(props, field{Key: "…", Value: Tagged{"$t": "more", "count": len(syms) - i}})
 		}
 		d, err := e.b.GetDescriptor(goja.Undefined(), o, sym)
 		if err != nil || goja.IsUndefined(d) {
@@ -1033,10 +1030,10 @@ func (e *encoder) symbolProps(o *goja.Object, path string, depth int, props obje
 		if !descFlag(desc, "enumerable") {
 			continue
 		}
-		name, _ := e.value(sym, path, depth+1).(tagged)
+		name, _ := e.value(sym, path, depth+1).(Tagged)
 		key := "[" + fmt.Sprint(name["v"]) + "]"
 		var v any
-		if dv, ok := descValue(desc); ok {
+		if dv, ok := DescValue(desc); ok {
 			v = e.value(dv, path+"."+key, depth+1)
 		} else {
 			v = accessorPreview(desc)
@@ -1048,7 +1045,7 @@ func (e *encoder) symbolProps(o *goja.Object, path string, depth int, props obje
 
 // key caps a property key like a string (a 1 MB key is a value the snippet
 // chose) and counts it against the budget.
-func (e *encoder) key(k string) string {
+func (e *Encoder) key(k string) string {
 	if len(k) <= 64 {
 		e.spend(len(k) + 4)
 		return k
@@ -1058,11 +1055,11 @@ func (e *encoder) key(k string) string {
 
 // accessor previews o's accessor property name as Node does: [Getter],
 // [Setter] or [Getter/Setter], without calling either.
-func (e *encoder) accessor(o *goja.Object, name string) any {
+func (e *Encoder) accessor(o *goja.Object, name string) any {
 	e.spend(12)
 	d, err := e.b.GetDescriptor(goja.Undefined(), o, e.vm.ToValue(name))
 	if err != nil || goja.IsUndefined(d) {
-		return tagged{"$t": "getter"}
+		return Tagged{"$t": "getter"}
 	}
 	// A descriptor object's own properties are plain data: reading them
 	// runs no snippet code.
@@ -1072,22 +1069,22 @@ func (e *encoder) accessor(o *goja.Object, name string) any {
 // accessorPreview is [Getter], [Setter] or [Getter/Setter] for an accessor
 // property's descriptor (a plain object goja made).
 func accessorPreview(desc *goja.Object) any {
-	get, _ := descField(desc, "get")
-	set, _ := descField(desc, "set")
+	get, _ := DescField(desc, "get")
+	set, _ := DescField(desc, "set")
 	hasGet := get != nil && !goja.IsUndefined(get)
 	hasSet := set != nil && !goja.IsUndefined(set)
 	switch {
 	case hasGet && hasSet:
-		return tagged{"$t": "getter", "label": "Getter/Setter"}
+		return Tagged{"$t": "getter", "label": "Getter/Setter"}
 	case hasSet:
-		return tagged{"$t": "getter", "label": "Setter"}
+		return Tagged{"$t": "getter", "label": "Setter"}
 	}
-	return tagged{"$t": "getter"}
+	return Tagged{"$t": "getter"}
 }
 
-// enumerableKeys lists o's own enumerable string keys without running
+// EnumerableKeys lists o's own enumerable string keys without running
 // snippet code (o is not a Proxy).
-func (e *encoder) enumerableKeys(o *goja.Object) []string {
+func (e *Encoder) EnumerableKeys(o *goja.Object) []string {
 	var keys []string
 	err := e.vm.Try(func() { keys = o.Keys() })
 	if err != nil {
@@ -1096,31 +1093,31 @@ func (e *encoder) enumerableKeys(o *goja.Object) []string {
 	return keys
 }
 
-// ownData returns the value of o's own data property name, or false when it
+// OwnData returns the value of o's own data property name, or false when it
 // is missing or an accessor (which a preview must not call).
-func (e *encoder) ownData(o *goja.Object, name string) (goja.Value, bool) {
+func (e *Encoder) OwnData(o *goja.Object, name string) (goja.Value, bool) {
 	d, err := e.b.GetDescriptor(goja.Undefined(), o, e.vm.ToValue(name))
 	if err != nil || goja.IsUndefined(d) {
 		return nil, false
 	}
-	return descValue(d.ToObject(e.vm))
+	return DescValue(d.ToObject(e.vm))
 }
 
-// descValue is a property descriptor's value, false for an accessor's.
+// DescValue is a property descriptor's value, false for an accessor's.
 // A data descriptor's own keys are value/writable/enumerable/configurable,
 // an accessor's get/set/enumerable/configurable: a key is read only when
 // it is the descriptor's own, so that a "value" or "get" accessor a snippet
 // installed on Object.prototype never runs.
-func descValue(desc *goja.Object) (goja.Value, bool) {
-	return descField(desc, "value")
+func DescValue(desc *goja.Object) (goja.Value, bool) {
+	return DescField(desc, "value")
 }
 
-// descField is a property descriptor's own field key (value, get, set,
+// DescField is a property descriptor's own field key (value, get, set,
 // enumerable…), false when the descriptor has none. goja builds a
 // descriptor object by assignment, so a snippet's accessor of that name
 // on Object.prototype keeps the field from being made: only own keys are
 // read, never one inherited from Object.prototype.
-func descField(desc *goja.Object, key string) (goja.Value, bool) {
+func DescField(desc *goja.Object, key string) (goja.Value, bool) {
 	for _, k := range desc.Keys() {
 		if k == key {
 			return desc.Get(key), true
@@ -1131,20 +1128,20 @@ func descField(desc *goja.Object, key string) (goja.Value, bool) {
 
 // descFlag is a descriptor's own boolean field (enumerable, configurable).
 func descFlag(desc *goja.Object, key string) bool {
-	v, ok := descField(desc, key)
+	v, ok := DescField(desc, key)
 	return ok && v.ToBoolean()
 }
 
-// lookup finds key along o's prototype chain as a read of o[key] would,
+// Lookup finds key along o's prototype chain as a read of o[key] would,
 // calling nothing: the descriptor of the first object (o included) that
 // has key as its own property, and that object; desc is nil when none has
 // it. ok is false when the walk stops first, at a Proxy (its traps are
 // snippet code) or after maxProtoSteps objects (a snippet can build a chain
 // a million objects long, and this is Go code the run's interrupt does
 // not stop).
-func (e *encoder) lookup(o *goja.Object, key goja.Value) (desc, on *goja.Object, ok bool) {
+func (e *Encoder) Lookup(o *goja.Object, key goja.Value) (desc, on *goja.Object, ok bool) {
 	steps := 0
-	for p := o; p != nil; p = e.proto(p) {
+	for p := o; p != nil; p = e.Proto(p) {
 		if steps++; steps > maxProtoSteps || p.ExportType() == proxyType {
 			return nil, nil, false
 		}
@@ -1159,27 +1156,27 @@ func (e *encoder) lookup(o *goja.Object, key goja.Value) (desc, on *goja.Object,
 	return nil, nil, true
 }
 
-// builtInToString reports whether o's toString is a built-in's, as Node's
+// BuiltInToString reports whether o's toString is a built-in's, as Node's
 // hasBuiltInToString (lib/internal/util/inspect.js) decides it for %s:
 // true when o has no toString function, false when o has its own, else
 // whether the prototype that holds it has a constructor named as one of
 // the global built-ins. It reads descriptors only: no snippet code runs
 // (a Proxy, or a getter where toString is, counts as built-in: inspected).
-func (e *encoder) builtInToString(o *goja.Object) bool {
-	if desc, on, ok := e.lookup(o, e.vm.ToValue(goja.SymToPrimitive)); ok && desc != nil {
+func (e *Encoder) BuiltInToString(o *goja.Object) bool {
+	if desc, on, ok := e.Lookup(o, e.vm.ToValue(goja.SymToPrimitive)); ok && desc != nil {
 		// A Symbol.toPrimitive of the snippet's (not Date's or Symbol's)
 		// decides String(obj), as in Node 20.
-		if v, data := descValue(desc); data && !e.builtInHolder(on) {
+		if v, data := DescValue(desc); data && !e.builtInHolder(on) {
 			if _, fn := goja.AssertFunction(v); fn {
 				return false
 			}
 		}
 	}
-	desc, on, ok := e.lookup(o, e.vm.ToValue("toString"))
+	desc, on, ok := e.Lookup(o, e.vm.ToValue("toString"))
 	if !ok || desc == nil {
 		return true
 	}
-	v, data := descValue(desc)
+	v, data := DescValue(desc)
 	if _, fn := goja.AssertFunction(v); !data || !fn {
 		return true
 	}
@@ -1191,8 +1188,8 @@ func (e *encoder) builtInToString(o *goja.Object) bool {
 
 // builtInHolder reports whether the prototype on has a constructor named as
 // one of builtInConstructors.
-func (e *encoder) builtInHolder(on *goja.Object) bool {
-	c, ok := e.ownData(on, "constructor")
+func (e *Encoder) builtInHolder(on *goja.Object) bool {
+	c, ok := e.OwnData(on, "constructor")
 	if !ok {
 		return false
 	}
@@ -1200,7 +1197,7 @@ func (e *encoder) builtInHolder(on *goja.Object) bool {
 	if !ok {
 		return false
 	}
-	name, ok := e.ownData(co, "name")
+	name, ok := e.OwnData(co, "name")
 	return ok && builtInConstructors[name.String()]
 }
 
@@ -1220,39 +1217,39 @@ var builtInConstructors = func() map[string]bool {
 	return m
 }()
 
-func (e *encoder) hasOwn(o *goja.Object, name string) bool {
+func (e *Encoder) HasOwn(o *goja.Object, name string) bool {
 	d, err := e.b.GetDescriptor(goja.Undefined(), o, e.vm.ToValue(name))
 	return err == nil && !goja.IsUndefined(d)
 }
 
-// stackString is the error o's stack (its "stack" data property), or ""
+// StackString is the error o's stack (its "stack" data property), or ""
 // when reading it could run snippet code: goja formats an error's stack on
 // the first read of "stack", its first line from the error's name and
 // message read through their getters and converted by their toString
 // (writeErrorString); a getter that loops would hold the worker until the
 // run's limit. So "stack" is read only when name and message, as o's
 // prototype chain first holds them, are primitive data properties.
-func (e *encoder) stackString(o *goja.Object) string {
+func (e *Encoder) StackString(o *goja.Object) string {
 	if !e.stackSafe(o) {
 		return ""
 	}
-	return e.dataString(o, "stack")
+	return e.DataString(o, "stack")
 }
 
 // stackSafe reports whether goja may format the error o's stack (on any
 // read of its "stack", also a descriptor or key listing) without running
 // snippet code (see stackString), or only a message getter the console
 // line has run already, as V8 runs it for the stack.
-func (e *encoder) stackSafe(o *goja.Object) bool {
+func (e *Encoder) stackSafe(o *goja.Object) bool {
 	for _, prop := range [...]string{"name", "message"} {
-		desc, _, ok := e.lookup(o, e.vm.ToValue(prop))
+		desc, _, ok := e.Lookup(o, e.vm.ToValue(prop))
 		if !ok {
 			return false
 		}
 		if desc == nil {
 			continue
 		}
-		v, data := descValue(desc)
+		v, data := DescValue(desc)
 		switch {
 		case !data:
 			if _, got := e.messages[o]; got && prop == "message" {
@@ -1276,19 +1273,19 @@ func isObjectOrSymbol(v goja.Value) bool {
 	return false
 }
 
-// dataString returns o's data property name (own or inherited, read without
+// DataString returns o's data property name (own or inherited, read without
 // running code) when it is a string. It is not capped: callers cap it as a
 // value (e.str) or a name (capName).
-func (e *encoder) dataString(o *goja.Object, prop string) string {
-	desc, _, ok := e.lookup(o, e.vm.ToValue(prop))
+func (e *Encoder) DataString(o *goja.Object, prop string) string {
+	desc, _, ok := e.Lookup(o, e.vm.ToValue(prop))
 	if !ok || desc == nil {
 		return ""
 	}
-	v, _ := descValue(desc)
+	v, _ := DescValue(desc)
 	if v == nil {
 		return "" // an accessor: not called
 	}
-	s, _ := primitiveString(v)
+	s, _ := PrimitiveString(v)
 	return s
 }
 
@@ -1296,8 +1293,8 @@ func (e *encoder) dataString(o *goja.Object, prop string) string {
 // name is a getter of its prototype, as in Node: the getter is called only
 // when it is the polyfill's own (it reads a private field; no snippet
 // code runs), found as the first "name" along o's prototype chain.
-func (e *encoder) domExceptionName(o *goja.Object) (string, bool) {
-	desc, _, ok := e.lookup(o, e.vm.ToValue("name"))
+func (e *Encoder) domExceptionName(o *goja.Object) (string, bool) {
+	desc, _, ok := e.Lookup(o, e.vm.ToValue("name"))
 	if !ok || desc == nil || !e.trustedNameGetter(desc) {
 		return "", false
 	}
@@ -1306,30 +1303,30 @@ func (e *encoder) domExceptionName(o *goja.Object) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	s, ok := primitiveString(v)
+	s, ok := PrimitiveString(v)
 	return s, ok && s != ""
 }
 
 // trustedNameGetter reports whether desc is an accessor whose getter is the
 // polyfill's DOMException name getter (no snippet code).
-func (e *encoder) trustedNameGetter(desc *goja.Object) bool {
+func (e *Encoder) trustedNameGetter(desc *goja.Object) bool {
 	if e.b.domExceptionName == nil {
 		return false
 	}
-	if _, data := descValue(desc); data {
+	if _, data := DescValue(desc); data {
 		return false
 	}
-	get, ok := descField(desc, "get")
+	get, ok := DescField(desc, "get")
 	return ok && get.SameAs(e.b.domExceptionName)
 }
 
-// errorHead is the first line Node's inspect prints of an error named name
+// ErrorHead is the first line Node's inspect prints of an error named name
 // with message msg whose class is ctor (improveStack in Node's
 // lib/internal/util/inspect.js): a subclass that keeps the name it
 // inherits shows its own, "ValidationError: msg" for a name its class
 // name contains and "MyErr [Error]: msg" otherwise; only names ending in
 // "Error" are changed.
-func errorHead(name, msg, ctor string) string {
+func ErrorHead(name, msg, ctor string) string {
 	head := name
 	if ctor != "" && ctor != name && strings.HasSuffix(name, "Error") {
 		if strings.Contains(ctor, name) {
@@ -1344,17 +1341,17 @@ func errorHead(name, msg, ctor string) string {
 	return head
 }
 
-func (e *encoder) errorName(o *goja.Object) string {
+func (e *Encoder) ErrorName(o *goja.Object) string {
 	if n, ok := e.domExceptionName(o); ok {
 		return capName(n)
 	}
-	if n := e.dataString(o, "name"); n != "" {
+	if n := e.DataString(o, "name"); n != "" {
 		return capName(n)
 	}
 	return "Error"
 }
 
-func (e *encoder) proto(o *goja.Object) *goja.Object {
+func (e *Encoder) Proto(o *goja.Object) *goja.Object {
 	p, err := e.b.GetPrototypeOf(goja.Undefined(), o)
 	if err != nil || goja.IsNull(p) || goja.IsUndefined(p) {
 		return nil
@@ -1362,17 +1359,17 @@ func (e *encoder) proto(o *goja.Object) *goja.Object {
 	return p.ToObject(e.vm)
 }
 
-// constructorName is the name of the nearest prototype's constructor, read
+// ConstructorName is the name of the nearest prototype's constructor, read
 // through data descriptors only ("" for a null prototype).
-func (e *encoder) constructorName(o *goja.Object) string {
-	p := e.proto(o)
+func (e *Encoder) ConstructorName(o *goja.Object) string {
+	p := e.Proto(o)
 	if p == nil {
 		return ""
 	}
 	if p.ExportType() == proxyType {
 		return "Object"
 	}
-	c, ok := e.ownData(p, "constructor")
+	c, ok := e.OwnData(p, "constructor")
 	if !ok {
 		return "Object"
 	}
@@ -1380,10 +1377,73 @@ func (e *encoder) constructorName(o *goja.Object) string {
 	if !ok || co.ExportType() == proxyType {
 		return "Object"
 	}
-	if n, ok := e.ownData(co, "name"); ok {
-		if s, ok := primitiveString(n); ok && s != "" {
+	if n, ok := e.OwnData(co, "name"); ok {
+		if s, ok := PrimitiveString(n); ok && s != "" {
 			return capName(s)
 		}
 	}
 	return "Object"
+}
+
+// Host is what an Encoder needs from the runtime that owns it.
+type Host interface {
+	// ErrorStack is the stack text an error preview shows for the error o:
+	// head (its "Name: message" line) and the frames of stack, goja's
+	// stack text of o; user selects the user's frames, as error events
+	// show them, over the bundle's.
+	ErrorStack(o *goja.Object, head, stack string, user bool) string
+}
+
+// NewEncoder returns an encoder of console previews on vm, within lim;
+// user makes an error's frames the user's (Host.ErrorStack).
+func NewEncoder(vm *goja.Runtime, b *Builtins, lim pipe.PreviewLimits, host Host, user bool) Encoder {
+	return Encoder{vm: vm, b: b, lim: lim, host: host, user: user}
+}
+
+// NewJSONEncoder returns an encoder of facts and output on vm: plain
+// objects and arrays as JSON, within jsonLimits.
+func NewJSONEncoder(vm *goja.Runtime, b *Builtins, host Host) Encoder {
+	return Encoder{vm: vm, b: b, lim: jsonLimits, host: host, json: true}
+}
+
+// SetDOMExceptionName records get, the name getter of the polyfill's
+// DOMException, when its group loads: errors of that class are named by
+// it.
+func (b *Builtins) SetDOMExceptionName(get *goja.Object) { b.domExceptionName = get }
+
+// errorClasses are ECMAScript's error classes.
+var errorClasses = map[string]bool{"Error": true, "TypeError": true, "RangeError": true, "ReferenceError": true,
+	"SyntaxError": true, "EvalError": true, "URIError": true, "AggregateError": true}
+
+// IsErrorClass reports whether name is one of ECMAScript's error classes.
+func IsErrorClass(name string) bool { return errorClasses[name] }
+
+// IsTypedArray reports whether o is a typed array (Uint8Array, …), by its
+// export type: no code runs.
+func IsTypedArray(o *goja.Object) bool { return typedArrayTypes[o.ExportType()] }
+
+// Busy reports whether e is encoding a value now (a getter it called is
+// running).
+func (e *Encoder) Busy() bool { return e.busy }
+
+// SwapMessages sets the error messages the next previews show (see
+// messages) to m and returns the ones set before.
+func (e *Encoder) SwapMessages(m map[*goja.Object]string) (old map[*goja.Object]string) {
+	old, e.messages = e.messages, m
+	return old
+}
+
+// SetMessage records s as the message the error o shows: what its message
+// getter returned.
+func (e *Encoder) SetMessage(o *goja.Object, s string) {
+	if e.messages == nil {
+		e.messages = map[*goja.Object]string{}
+	}
+	e.messages[o] = s
+}
+
+// Message is the message SetMessage recorded for o.
+func (e *Encoder) Message(o *goja.Object) (string, bool) {
+	s, ok := e.messages[o]
+	return s, ok
 }

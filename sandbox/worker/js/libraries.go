@@ -15,6 +15,7 @@ import (
 
 	"github.com/playground-dev/playground/sandbox/libs"
 	"github.com/playground-dev/playground/sandbox/worker/bundle"
+	"github.com/playground-dev/playground/sandbox/worker/js/parity"
 )
 
 // Libraries compiles each library of a set once and shares the immutable
@@ -220,7 +221,7 @@ func Compile(code string) (*goja.Program, error) {
 	rewriteRE := strings.Contains(code, `\p{`) || strings.Contains(code, `\P{`)
 	unfold := bigIntLiteral.MatchString(code) && (strings.Contains(code, "**") || strings.Contains(code, "<<") || strings.Contains(code, ">>"))
 	u := &usage{}
-	rel := &relationalFix{src: code, tree: tree}
+	rel := parity.NewRelationalFix(code, tree)
 	var supers []position // super(…) calls' "(": constructorFrames
 	findSupers := strings.Contains(code, "super")
 	var reErr error
@@ -248,7 +249,7 @@ func Compile(code string) (*goja.Program, error) {
 			// further only for the rewrites below that need every node.
 			more = rewriteRE || unfold
 		}
-		rel.visit(n)
+		rel.Visit(n)
 		if c, ok := n.(*ast.CallExpression); ok && findSupers {
 			if _, ok := c.Callee.(*ast.SuperExpression); ok {
 				supers = append(supers, positionOf(tree, c.LeftParenthesis))
@@ -256,7 +257,7 @@ func Compile(code string) (*goja.Program, error) {
 		}
 		if rewriteRE && reErr == nil {
 			if re, ok := n.(*ast.RegExpLiteral); ok {
-				reErr = rewriteRegExpLiteral(re)
+				reErr = parity.RewriteRegExpLiteral(re)
 			}
 			if reErr != nil {
 				more = false

@@ -1,11 +1,8 @@
-package js
+package parity
 
 import (
 	"fmt"
-	"strings"
 	"unicode/utf16"
-
-	"github.com/dop251/goja"
 )
 
 // goja's JSON.parse reports a syntax error in Go's words ("invalid
@@ -18,56 +15,11 @@ import (
 // JSON goja refuses (a number past float64's range, which V8 reads as
 // Infinity) is a SyntaxError that says so.
 
-// installJSONParse replaces JSON.parse with the wrapper (see above).
-func (e *Runtime) installJSONParse() {
-	vm := e.vm
-	json := vm.Get("JSON").ToObject(vm)
-	parse := e.builtinFunc(json, "parse")
-	// The runtime's own parsing (input, host replies) keeps the intrinsic:
-	// no snippet code has run yet, so this is it (lazyBuiltin would refuse
-	// the wrapper as a replacement).
-	e.b.JSONParse = parse
-	e.replace(json, "parse", 2, func(c goja.FunctionCall) goja.Value {
-		// ToString(text) once, here (its toString is the snippet's and may
-		// count its calls); the intrinsic then gets the string.
-		text := c.Argument(0).ToString()
-		args := append([]goja.Value{text}, c.Arguments[min(1, len(c.Arguments)):]...)
-		v, err := parse(c.This, args...)
-		if err == nil {
-			return v
-		}
-		if s, ok := text.Export().(string); ok && isThrownError(err) {
-			if msg, bad := v8JSONError(s); bad {
-				e.throw("SyntaxError", msg) // the reviver runs only after a successful parse: this is the parser's
-			}
-			if strings.Contains(err.Error(), "cannot unmarshal number") {
-				// Valid JSON that goja's parser (Go's encoding/json) refuses:
-				// a number past float64's range.
-				e.throw("SyntaxError", "JSON.parse: a number in this JSON is beyond ±1.8e308, which this runtime cannot read (Node reads it as ±Infinity)")
-			}
-		}
-		panic(err) // the reviver's own error, or not a syntax error
-	})
-}
-
-// isThrownError reports whether err is an error object thrown in JS (not
-// the run's interrupt, a timeout or a memory limit, which pass through).
-// Which class it is needs no check: on text that is not JSON only the
-// parser can have thrown (a reviver runs after a successful parse).
-func isThrownError(err error) bool {
-	ex, ok := err.(*goja.Exception)
-	if !ok {
-		return false
-	}
-	o, ok := ex.Value().(*goja.Object)
-	return ok && o.ClassName() == "Error"
-}
-
-// v8JSONError scans src as JSON.parse does (ECMA-262 §25.5.1) and returns
+// V8JSONError scans src as JSON.parse does (ECMA-262 §25.5.1) and returns
 // V8's message (Node 20) for its first error, with positions in UTF-16
 // code units; bad is false when src is valid JSON. It keeps its own stack
 // of open containers: a snippet's text may nest a million levels deep.
-func v8JSONError(src string) (msg string, bad bool) {
+func V8JSONError(src string) (msg string, bad bool) {
 	// The text's UTF-16 code units (V8's positions count them): read from
 	// the string itself when it is ASCII, the common case, so that a large
 	// text costs no copy.

@@ -27,7 +27,7 @@ var allowedImports = map[string][]string{
 	"sandbox/libs":          {},
 	"sandbox":               {"sandbox/pipe", "sandbox/libs"},
 	"sandbox/worker/bundle": {"sandbox/pipe", "sandbox/libs"},
-	"sandbox/worker/js":     {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js/intl", "sandbox/worker/js/intrinsic", "sandbox/worker/js/inspect", "sandbox/worker/js/parity"},
+	"sandbox/worker/js":     {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js/intl", "sandbox/worker/js/intrinsic", "sandbox/worker/js/inspect", "sandbox/worker/js/parity", "sandbox/worker/js/webapi"},
 	"sandbox/worker":        {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js"},
 
 	"session": {"ws", "sandbox"},
@@ -37,9 +37,12 @@ var allowedImports = map[string][]string{
 
 	"ratelimit/redistest": {}, // test support: a real redis-server for tests
 
-	"sandbox/worker/js/intl":      {},                                                                          // Intl (goja + golang.org/x/text), for sandbox/worker/js
+	// The runtime's modules: leaves under the core package js, which none
+	// of them imports.
+	"sandbox/worker/js/intl":      {},                                                                          // Intl (goja + golang.org/x/text)
 	"sandbox/worker/js/intrinsic": {},                                                                          // the intrinsics the runtime calls, safe from a snippet's replacements
 	"sandbox/worker/js/parity":    {},                                                                          // goja-versus-V8 parity patches
+	"sandbox/worker/js/webapi":    {},                                                                          // web APIs goja lacks: the polyfills, URL
 	"sandbox/worker/js/inspect":   {"sandbox/pipe", "sandbox/worker/js/intrinsic", "sandbox/worker/js/parity"}, // Node's util.inspect
 }
 

@@ -9,10 +9,11 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/playground-dev/playground/sandbox/worker/js/inspect"
+	"github.com/playground-dev/playground/sandbox/worker/js/webapi"
 )
 
-// The APIs goja lacks and Node has (polyfill.js, and URL/URLSearchParams
-// from core-js-pure, thirdparty/url.js: WHATWG-conformant, where
+// The APIs goja lacks and Node has (webapi/polyfill.js, and URL/URLSearchParams
+// from core-js-pure, webapi/thirdparty/url.js: WHATWG-conformant, where
 // github.com/dop251/goja_nodejs/url, a layer over net/url, resolved "../"
 // wrongly, dropped the port from origin and did not write searchParams
 // changes back to href), installed lazily: no name is defined in a fresh
@@ -27,22 +28,6 @@ import (
 //
 // What a group provides is listed in lazyNames; what Node has and the
 // playground does not is undefined (Intl: see locale.go).
-
-//go:embed polyfill.js
-var polyfillSource string
-
-var polyfillProgram = sync.OnceValue(func() *goja.Program {
-	return goja.MustCompile("polyfill.js", polyfillSource, true)
-})
-
-//go:embed thirdparty/url.js
-var urlSource string
-
-// urlProgram evaluates to {URL, URLSearchParams}; about 1 ms the first time
-// a run touches URL.
-var urlProgram = sync.OnceValue(func() *goja.Program {
-	return goja.MustCompile("url.js", urlSource+";__url", false)
-})
 
 // lazyName is one lazily installed property: holder.name is group[key]
 // (key "" means the group defines holder.name itself when it loads).
@@ -339,10 +324,6 @@ func (e *Runtime) captureIntrinsics() *goja.Object {
 	return in
 }
 
-// polyfillFiles are the program names of the polyfills' code: their
-// frames are dropped from the stacks of the errors they throw.
-var polyfillFiles = []string{"polyfill.js:", "url.js:"}
-
 // cleanStack is the polyfills' I.clean(err): it fixes err.stack now
 // (goja formats it on first read) without the polyfills' own frames, so the
 // snippet's frame is on top, and returns err.
@@ -358,7 +339,7 @@ func (e *Runtime) cleanStack(c goja.FunctionCall) goja.Value {
 	lines := strings.Split(st.String(), "\n")
 	kept := lines[:0]
 	for i, l := range lines {
-		if i > 0 && slices.ContainsFunc(polyfillFiles, func(f string) bool { return strings.Contains(l, "("+f) || strings.Contains(l, "at "+f) }) {
+		if i > 0 && slices.ContainsFunc(webapi.Files, func(f string) bool { return strings.Contains(l, "("+f) || strings.Contains(l, "at "+f) }) {
 			continue
 		}
 		kept = append(kept, l)
@@ -388,7 +369,7 @@ func (e *Runtime) group(name string) *goja.Object {
 		return out
 	}
 	if name == "url" {
-		v, err := e.vm.RunProgram(urlProgram())
+		v, err := e.vm.RunProgram(webapi.URLProgram())
 		if err != nil {
 			panic(err)
 		}
@@ -396,7 +377,7 @@ func (e *Runtime) group(name string) *goja.Object {
 	} else {
 		if e.poly.factories == nil {
 			e.poly.intrinsics = e.captureIntrinsics()
-			fv, err := e.vm.RunProgram(polyfillProgram())
+			fv, err := e.vm.RunProgram(webapi.PolyfillProgram())
 			must(err)
 			fn, _ := goja.AssertFunction(fv)
 			fs, err := fn(goja.Undefined(), e.poly.intrinsics)

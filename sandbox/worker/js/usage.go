@@ -13,6 +13,7 @@ import (
 	"github.com/dop251/goja/token"
 
 	"github.com/playground-dev/playground/sandbox/worker/bundle"
+	"github.com/playground-dev/playground/sandbox/worker/js/webapi"
 )
 
 // Pay-per-use set-up (issue 12). Each Node-compatibility addition (guards,
@@ -434,7 +435,7 @@ func closeNeeds(n need) need {
 // program is ours too and names nothing of the additions.
 var polyfillNeeds = sync.OnceValue(func() need {
 	var n need
-	for _, src := range []struct{ name, code string }{{"polyfill.js", polyfillSource}, {"url.js", urlSource}} {
+	for _, src := range []struct{ name, code string }{{"polyfill.js", webapi.PolyfillSource}, {"url.js", webapi.URLSource}} {
 		prg, err := goja.Parse(src.name, src.code)
 		if err != nil {
 			panic("sandbox: " + src.name + ": " + err.Error())

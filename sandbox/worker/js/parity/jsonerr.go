@@ -14,6 +14,12 @@ import (
 // is scanned again here and the error rethrown with V8's message. Valid
 // JSON goja refuses (a number past float64's range, which V8 reads as
 // Infinity) is a SyntaxError that says so.
+//
+// Patch for: goja's JSON.parse (Go's encoding/json underneath) words a
+// syntax error in Go's terms and refuses numbers past float64's range.
+// Upstream: dop251/goja#503 ("Improve JSON.parse error message"; the
+// maintainer means to replace the JSON parser). Delete V8JSONError
+// and js.installJSONParse when goja's messages are V8's.
 
 // V8JSONError scans src as JSON.parse does (ECMA-262 §25.5.1) and returns
 // V8's message (Node 20) for its first error, with positions in UTF-16

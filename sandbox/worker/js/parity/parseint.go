@@ -10,6 +10,11 @@ import (
 // ExactParseInt is f, goja's parseInt of s in radix (ToInt32 of the
 // argument, 0 when none), correctly rounded when it is a decimal integer
 // past 2^53 (parsed again from its digits, rounded once).
+//
+// Patch for: goja's parseInt accumulates a long decimal in float64 and
+// drifts from the correctly rounded result past 2^53 (V8 rounds once).
+// Upstream: no upstream issue found as of 2026-11. Delete it, with
+// js.installParseInt and its use in inspect's %i, when goja rounds once.
 func ExactParseInt(s string, radix int32, f float64) float64 {
 	if math.Abs(f) < 1<<53 || math.IsNaN(f) || radix != 0 && radix != 10 {
 		return f

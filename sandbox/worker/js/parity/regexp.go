@@ -19,6 +19,12 @@ import (
 // unicode tables (Unicode 15, as Node 20's ICU), and refuse d and v with a
 // SyntaxError that names the flag, at the snippet's line. A property the
 // tables lack (Emoji, Script_Extensions, …) is a SyntaxError that names it.
+//
+// Patch for: goja accepts \p{…} in a unicode pattern and never matches
+// it, and refuses the d and v flags. Upstream: dop251/goja#715 ("Enable
+// unicode matchers in regexp", open pull request as of 2026-11); the same
+// gap in k6's fork is grafana/sobek#18. Delete this file, js.installRegExp
+// and the libs.EngineFeatures rewrite when goja matches \p{…}.
 
 // RewriteUnicodeProperties replaces each \p{…} and \P{…} of a unicode
 // pattern with the code point ranges it stands for: a class outside

@@ -15,6 +15,11 @@ import (
 // instead of true. Compile rotates every such chain back to the left
 // (RelationalFix), except where the right operand was parenthesized in
 // the source (a < (b < c) means what goja read).
+//
+// Patch for: goja's parser associates the relational operators to the
+// right. Upstream: no upstream issue found as of 2026-11. Delete
+// RelationalFix and its use in js.Compile when goja's parser reads them
+// left to right.
 
 // relational reports whether op is one of RelationalExpression's operators.
 func relational(op token.Token) bool {

@@ -135,6 +135,10 @@ func toInt32(f float64) int32 {
 // an object"), where ECMA-262 iterates a string by code points (the
 // base64 idiom Uint8Array.from(atob(s), (c) => c.charCodeAt(0))) and
 // reads any other primitive as an array-like object (no length: empty).
+//
+// Parity patch. Patch for: goja's %TypedArray%.from throws "Value is not
+// an object" for a primitive source. Upstream: no upstream issue found as
+// of 2026-11.
 func (e *Runtime) installTypedArrayFrom(original func(*goja.Object, string) goja.Callable) {
 	vm := e.vm
 	typedArray := vm.Get("Uint8Array").ToObject(vm).Prototype()

@@ -15,6 +15,7 @@ import (
 	"github.com/playground-dev/playground/sandbox/worker/bundle"
 	"github.com/playground-dev/playground/sandbox/worker/js/inspect"
 	"github.com/playground-dev/playground/sandbox/worker/js/intl"
+	"github.com/playground-dev/playground/sandbox/worker/js/webapi"
 )
 
 // Reasons a runtime is interrupted; they decide the outcome. The worker
@@ -407,7 +408,11 @@ func (e *Runtime) install(n need) {
 		must(vm.Set("performance", perf))
 	}
 	if n&needCrypto != 0 {
-		must(vm.Set("crypto", e.cryptoObject(e.deterministic)))
+		var next func() float64
+		if e.deterministic {
+			next = newRand(0xc0ffee)
+		}
+		must(vm.Set("crypto", webapi.Crypto(vm, (*webapiHost)(e), next)))
 	}
 	g := vm.GlobalObject()
 	for _, t := range timers {

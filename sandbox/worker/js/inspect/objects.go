@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
 )
 
 func (e *Encoder) object(o *goja.Object, path string, depth int) any {
@@ -44,7 +46,7 @@ func (e *Encoder) object(o *goja.Object, path string, depth int) any {
 			class = "Function"
 		}
 	}
-	if typedArrayTypes[o.ExportType()] {
+	if intrinsic.IsTypedArray(o) {
 		return e.typedArray(o, depth)
 	}
 	if !e.json && class == "Object" && o.ExportType() == bigIntType {
@@ -290,15 +292,6 @@ func bufferContents(ab goja.ArrayBuffer) string {
 	}
 	sb.WriteByte('>')
 	return sb.String()
-}
-
-// typedArrayTypes are goja's export types of the typed arrays: a typed
-// array exports its backing slice, without copying or running code.
-var typedArrayTypes = map[reflect.Type]bool{
-	reflect.TypeOf([]uint8(nil)): true, reflect.TypeOf([]int8(nil)): true, reflect.TypeOf([]uint16(nil)): true,
-	reflect.TypeOf([]int16(nil)): true, reflect.TypeOf([]uint32(nil)): true, reflect.TypeOf([]int32(nil)): true,
-	reflect.TypeOf([]uint64(nil)): true, reflect.TypeOf([]int64(nil)): true, reflect.TypeOf([]float32(nil)): true,
-	reflect.TypeOf([]float64(nil)): true,
 }
 
 // typedArray previews a typed array as Node does (Uint8Array(3) [ 1, 2, 3 ]):

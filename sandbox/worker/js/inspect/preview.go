@@ -329,10 +329,6 @@ var errorClasses = map[string]bool{"Error": true, "TypeError": true, "RangeError
 // IsErrorClass reports whether name is one of ECMAScript's error classes.
 func IsErrorClass(name string) bool { return errorClasses[name] }
 
-// IsTypedArray reports whether o is a typed array (Uint8Array, …), by its
-// export type: no code runs.
-func IsTypedArray(o *goja.Object) bool { return typedArrayTypes[o.ExportType()] }
-
 // Busy reports whether e is encoding a value now (a getter it called is
 // running).
 func (e *Encoder) Busy() bool { return e.busy }

@@ -305,3 +305,16 @@ func (b *Builtins) Init(vm *goja.Runtime) {
 		ParseFloat:     b.lazy(inParseFloat),
 	}
 }
+
+// typedArrayTypes are goja's export types of the typed arrays: a typed
+// array exports its backing slice, without copying or running code.
+var typedArrayTypes = map[reflect.Type]bool{
+	reflect.TypeOf([]uint8(nil)): true, reflect.TypeOf([]int8(nil)): true, reflect.TypeOf([]uint16(nil)): true,
+	reflect.TypeOf([]int16(nil)): true, reflect.TypeOf([]uint32(nil)): true, reflect.TypeOf([]int32(nil)): true,
+	reflect.TypeOf([]uint64(nil)): true, reflect.TypeOf([]int64(nil)): true, reflect.TypeOf([]float32(nil)): true,
+	reflect.TypeOf([]float64(nil)): true,
+}
+
+// IsTypedArray reports whether o is a typed array (Uint8Array, …), by its
+// export type: no code runs.
+func IsTypedArray(o *goja.Object) bool { return typedArrayTypes[o.ExportType()] }

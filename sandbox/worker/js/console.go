@@ -11,6 +11,7 @@ import (
 
 	"github.com/playground-dev/playground/sandbox/pipe"
 	"github.com/playground-dev/playground/sandbox/worker/js/inspect"
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
 )
 
 // console is the snippet's console object. Each call becomes one log event
@@ -305,7 +306,7 @@ func (e *Runtime) readMessages(vals []goja.Value, report bool) (outer map[*goja.
 		} else {
 			got = e.callOriginal(get, o)
 		}
-		if s, ok := inspect.PrimitiveString(got); ok {
+		if s, ok := intrinsic.PrimitiveString(got); ok {
 			enc.SetMessage(o, s)
 			enc.StackString(o)
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/playground-dev/playground/sandbox/pipe"
 	"github.com/playground-dev/playground/sandbox/worker/js/inspect"
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
 	"github.com/playground-dev/playground/sandbox/worker/js/parity"
 )
 
@@ -84,99 +85,11 @@ func (e *Runtime) installGuards(n need) {
 		e.installApplyGuards(original)
 	}
 	if n&needTypedArrayFrom != 0 {
-		e.installTypedArrayFrom(original)
+		e.parity.InstallTypedArrayFrom()
 	}
 	if n&needParseInt != 0 {
-		e.installParseInt(original)
+		e.parity.InstallParseInt()
 	}
-}
-
-// installParseInt replaces parseInt (Number.parseInt is the same
-// function): goja accumulates decimal digits in a float64, so past 2^53
-// its result drifts from the correctly rounded one V8 gives
-// (parseInt("123456789012345678901") was 123456789012345670000, Node's
-// 123456789012345680000). The intrinsic parses; a decimal result that
-// large is parsed again from its digits, rounded once. The arguments are
-// converted once, in ECMA-262's order (string, then radix).
-func (e *Runtime) installParseInt(original func(*goja.Object, string) goja.Callable) {
-	vm := e.vm
-	global := vm.GlobalObject()
-	parseInt := original(global, "parseInt")
-	replaced := func(c goja.FunctionCall) goja.Value {
-		s := c.Argument(0).ToString()
-		radix := goja.Value(goja.Undefined())
-		if !goja.IsUndefined(c.Argument(1)) {
-			radix = vm.ToValue(c.Argument(1).ToNumber())
-		}
-		v := e.callOriginal(parseInt, goja.Undefined(), s, radix)
-		if f := parity.ExactParseInt(s.String(), toInt32(radix.ToFloat()), v.ToFloat()); f != v.ToFloat() {
-			return vm.ToValue(f)
-		}
-		return v
-	}
-	// %i keeps the intrinsic, read before any snippet code (lazyBuiltin
-	// would refuse the wrapper as a replacement), and corrects it alike.
-	e.b.ParseInt = parseInt
-	e.replace(global, "parseInt", 2, replaced)
-	must(vm.Get("Number").ToObject(vm).DefineDataProperty("parseInt", global.Get("parseInt"), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE))
-}
-
-// toInt32 is ECMA-262's ToInt32 of a number: NaN and ±∞ are 0, else
-// the integer part modulo 2^32, as a signed 32-bit integer.
-func toInt32(f float64) int32 {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0
-	}
-	return int32(uint32(int64(math.Mod(math.Trunc(f), 1<<32))))
-}
-
-// installTypedArrayFrom replaces %TypedArray%.from, which every typed
-// array class inherits: goja's refuses a primitive source ("Value is not
-// an object"), where ECMA-262 iterates a string by code points (the
-// base64 idiom Uint8Array.from(atob(s), (c) => c.charCodeAt(0))) and
-// reads any other primitive as an array-like object (no length: empty).
-//
-// Parity patch. Patch for: goja's %TypedArray%.from throws "Value is not
-// an object" for a primitive source. Upstream: no upstream issue found as
-// of 2026-11.
-func (e *Runtime) installTypedArrayFrom(original func(*goja.Object, string) goja.Callable) {
-	vm := e.vm
-	typedArray := vm.Get("Uint8Array").ToObject(vm).Prototype()
-	from := original(typedArray, "from")
-	e.replace(typedArray, "from", 1, func(c goja.FunctionCall) goja.Value {
-		args := c.Arguments
-		src := c.Argument(0)
-		if _, isObject := src.(*goja.Object); !isObject && !goja.IsUndefined(src) && !goja.IsNull(src) {
-			args = append([]goja.Value{e.primitiveItems(src)}, args[1:]...)
-		}
-		return e.callOriginal(from, c.This, args...)
-	})
-}
-
-// primitiveItems is what TypedArray.from reads of a primitive source: a
-// string's code points (its iterator's values), any other primitive as an
-// object (its length undefined: nothing).
-func (e *Runtime) primitiveItems(v goja.Value) goja.Value {
-	s, ok := v.(goja.String)
-	if !ok {
-		return v.ToObject(e.vm)
-	}
-	// By code points, in UTF-16 as the string iterator goes: a surrogate
-	// pair is one item, a lone surrogate its own (a Go string would make
-	// it U+FFFD).
-	n := s.Length()
-	items := make([]any, 0, n)
-	for i := 0; i < n; i++ {
-		end := i + 1
-		if c := s.CharAt(i); c >= 0xd800 && c < 0xdc00 && end < n {
-			if d := s.CharAt(end); d >= 0xdc00 && d < 0xe000 {
-				end++
-			}
-		}
-		items = append(items, s.Substring(i, end))
-		i = end - 1
-	}
-	return e.vm.NewArray(items...)
 }
 
 // installStringGuards replaces repeat, padStart and padEnd.
@@ -262,15 +175,10 @@ func (e *Runtime) installApplyGuards(original func(*goja.Object, string) goja.Ca
 	})
 }
 
-// replace defines holder[name] as fn, a Go function that looks native:
-// its name and length as given, writable, configurable, not enumerable.
+// replace defines holder[name] as fn, a Go function that looks native
+// (parity.Replace).
 func (e *Runtime) replace(holder *goja.Object, name string, length int, fn func(goja.FunctionCall) goja.Value) {
-	f := e.vm.ToValue(fn).(*goja.Object)
-	must(f.DefineDataProperty("name", e.vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
-	if length != 0 { // a Go function's length is 0
-		must(f.DefineDataProperty("length", e.vm.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
-	}
-	must(holder.DefineDataProperty(name, f, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+	parity.Replace(e.vm, holder, name, length, fn)
 }
 
 // callOriginal calls a captured built-in, rethrowing what it throws.
@@ -290,15 +198,8 @@ func (e *Runtime) thisString(this goja.Value, method string) goja.String {
 	return e.jsString(this)
 }
 
-// jsString is ToString(v) as a goja string (goja's ToString keeps a
-// number a number).
-func (e *Runtime) jsString(v goja.Value) goja.String {
-	s := v.ToString()
-	if gs, ok := s.(goja.String); ok {
-		return gs
-	}
-	return e.vm.ToValue(s.String()).(goja.String)
-}
+// jsString is ToString(v) as a goja string (parity.JSString).
+func (e *Runtime) jsString(v goja.Value) goja.String { return parity.JSString(e.vm, v) }
 
 // toLength is ECMA-262 ToLength on a number.
 func toLength(f float64) float64 {
@@ -472,7 +373,7 @@ func (e *Runtime) sortIndices(o *goja.Object, n int64, each func(int64)) {
 		kobj := keys.ToObject(e.vm)
 		m := int(kobj.Get("length").ToInteger())
 		for i := range m {
-			k, ok := inspect.PrimitiveString(kobj.Get(strconv.Itoa(i)))
+			k, ok := intrinsic.PrimitiveString(kobj.Get(strconv.Itoa(i)))
 			if !ok {
 				continue
 			}

@@ -6,6 +6,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/playground-dev/playground/sandbox/worker/js/inspect"
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
 )
 
 // goja names a Go function after its Go symbol
@@ -100,7 +101,7 @@ func (e *Runtime) nativeExports(out *goja.Object) {
 	}
 	ko := keys.ToObject(e.vm)
 	for i := range int(ko.Get("length").ToInteger()) {
-		k, ok := inspect.PrimitiveString(ko.Get(strconv.Itoa(i)))
+		k, ok := intrinsic.PrimitiveString(ko.Get(strconv.Itoa(i)))
 		if !ok {
 			continue
 		}
@@ -131,7 +132,7 @@ func (e *Runtime) nativeMembers(o *goja.Object, prefix string) {
 	ko := keys.ToObject(e.vm)
 	n := int(ko.Get("length").ToInteger())
 	for i := range n {
-		k, ok := inspect.PrimitiveString(ko.Get(strconv.Itoa(i)))
+		k, ok := intrinsic.PrimitiveString(ko.Get(strconv.Itoa(i)))
 		if !ok || k == "prototype" || k == "constructor" || k == "name" || k == "length" {
 			continue
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/playground-dev/playground/sandbox/worker/bundle"
 	"github.com/playground-dev/playground/sandbox/worker/js/inspect"
 	"github.com/playground-dev/playground/sandbox/worker/js/intl"
+	"github.com/playground-dev/playground/sandbox/worker/js/parity"
 	"github.com/playground-dev/playground/sandbox/worker/js/webapi"
 )
 
@@ -81,6 +82,7 @@ type Runtime struct {
 	facts  *factStore
 	enc    inspect.Encoder // previews (console)
 	jsonEn inspect.Encoder // facts and output
+	parity parity.Patcher  // the goja-versus-V8 patches (package parity)
 
 	timers         timerHeap
 	timerByID      map[int64]*timer                      // the pending ones
@@ -315,6 +317,7 @@ func (e *Runtime) setup(j Job) {
 	e.b.Init(vm)
 	e.enc = inspect.NewEncoder(vm, &e.b, e.lim.PreviewLimits, (*inspectHost)(e), true)
 	e.jsonEn = inspect.NewJSONEncoder(vm, &e.b, (*inspectHost)(e))
+	e.parity.Init(vm, &e.b.Builtins, (*parityHost)(e))
 	vm.SetPromiseRejectionTracker(func(p *goja.Promise, op goja.PromiseRejectionOperation) {
 		if op == goja.PromiseRejectionReject {
 			e.rejections = append(e.rejections, p)
@@ -357,16 +360,16 @@ func (e *Runtime) install(n need) {
 	e.installed |= n
 	vm := e.vm
 	if n&needRegExp != 0 {
-		e.installRegExp()
+		e.parity.InstallRegExp()
 	}
 	if n&needLocale != 0 {
-		e.installLocale()
+		e.parity.InstallLocale()
 	}
 	if n&needJSONParse != 0 {
-		e.installJSONParse()
+		e.parity.InstallJSONParse()
 	}
 	if n&needJSONStringify != 0 {
-		e.installJSONStringify()
+		e.parity.InstallJSONStringify()
 	}
 	if n&needCaptureStack != 0 {
 		e.installCaptureStackTrace()
@@ -653,3 +656,12 @@ func (h *inspectHost) ErrorStack(o *goja.Object, head, stack string, user bool) 
 	}
 	return formatStack(head, frames)
 }
+
+// parityHost is the Runtime as its patches' parity.Host.
+type parityHost Runtime
+
+func (h *parityHost) Throw(class, msg string) { (*Runtime)(h).throw(class, msg) }
+
+func (h *parityHost) MarkNative(fn *goja.Object, name string) { (*Runtime)(h).markNative(fn, name) }
+
+func (h *parityHost) Locale() *intl.Locale { return (*Runtime)(h).locale() }

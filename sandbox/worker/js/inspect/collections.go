@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	"github.com/dop251/goja"
+
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
 )
 
 func (e *Encoder) array(o *goja.Object, path string, depth int) any {
@@ -174,17 +176,6 @@ func (e *Encoder) setValues(o *goja.Object, path string, depth int) any {
 	return e.subclass(Tagged{"$t": "set", "values": values}, o, "Set")
 }
 
-// PrimitiveString returns v when it is a primitive string. An object is
-// never exported: Export reads its properties (getters) and recurses
-// through its cycles.
-func PrimitiveString(v goja.Value) (string, bool) {
-	if _, ok := v.(*goja.Object); ok || v == nil {
-		return "", false
-	}
-	s, ok := v.Export().(string)
-	return s, ok
-}
-
 // previewKeyText names a Map key in a circular reference's path. Only a
 // short primitive string is spelled out: exporting an object would read
 // its properties (getters) and recurse through its cycles.
@@ -212,7 +203,7 @@ func (e *Encoder) function(o *goja.Object) any {
 		t["kind"] = "class"
 		if p := e.Proto(o); p != nil && p.ClassName() == "Function" {
 			if n, ok := e.OwnData(p, "name"); ok {
-				if s, ok := PrimitiveString(n); ok && s != "" {
+				if s, ok := intrinsic.PrimitiveString(n); ok && s != "" {
 					t["extends"] = capName(s)
 				}
 			}

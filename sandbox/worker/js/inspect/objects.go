@@ -375,7 +375,7 @@ func (e *Encoder) toStringTag(o *goja.Object) string {
 			return ""
 		}
 	}
-	s, _ := PrimitiveString(v)
+	s, _ := intrinsic.PrimitiveString(v)
 	return s
 }
 

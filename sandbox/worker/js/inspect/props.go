@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
 )
 
 // errorExtras adds what Node prints after an error's stack: its own
@@ -382,7 +384,7 @@ func (e *Encoder) DataString(o *goja.Object, prop string) string {
 	if v == nil {
 		return "" // an accessor: not called
 	}
-	s, _ := PrimitiveString(v)
+	s, _ := intrinsic.PrimitiveString(v)
 	return s
 }
 
@@ -400,7 +402,7 @@ func (e *Encoder) domExceptionName(o *goja.Object) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	s, ok := PrimitiveString(v)
+	s, ok := intrinsic.PrimitiveString(v)
 	return s, ok && s != ""
 }
 
@@ -475,7 +477,7 @@ func (e *Encoder) ConstructorName(o *goja.Object) string {
 		return "Object"
 	}
 	if n, ok := e.OwnData(co, "name"); ok {
-		if s, ok := PrimitiveString(n); ok && s != "" {
+		if s, ok := intrinsic.PrimitiveString(n); ok && s != "" {
 			return capName(s)
 		}
 	}

@@ -318,3 +318,14 @@ var typedArrayTypes = map[reflect.Type]bool{
 // IsTypedArray reports whether o is a typed array (Uint8Array, …), by its
 // export type: no code runs.
 func IsTypedArray(o *goja.Object) bool { return typedArrayTypes[o.ExportType()] }
+
+// PrimitiveString returns v when it is a primitive string. An object is
+// never exported: Export reads its properties (getters) and recurses
+// through its cycles.
+func PrimitiveString(v goja.Value) (string, bool) {
+	if _, ok := v.(*goja.Object); ok || v == nil {
+		return "", false
+	}
+	s, ok := v.Export().(string)
+	return s, ok
+}

@@ -8,10 +8,15 @@
 // found), so that it can be deleted when goja is bumped and the upstream
 // fix is in.
 //
-// Contract: the functions here are pure (strings, numbers, goja's AST)
-// or take the goja.Runtime they patch; they never import the core package
-// js. The core installs the patches on each fresh runtime before any
-// snippet code runs.
+// Contract: the algorithms are pure functions (strings, numbers, goja's
+// AST: V8JSONError, IndentJSON, ExactParseInt, RelationalFix,
+// RewriteUnicodeProperties); the built-ins they replace are installed by a
+// Patcher, which the core keeps by value per runtime (Patcher.Init) and
+// calls before any snippet code runs, one Install method per patch the
+// program may reach. What a Patcher needs from the core is a Host: throw a
+// JS error, mark a function as native (for Function.prototype.toString),
+// and the run's intl.Locale; the intrinsics it reads or records are the
+// runtime's intrinsic.Builtins. It never imports the core package js.
 //
 // Concurrency: nothing here holds state across runtimes; what is built
 // for a runtime is used on that runtime's goroutine only.

@@ -122,3 +122,26 @@ func isNumber(v goja.Value) bool {
 	}
 	return false
 }
+
+// InstallJSONStringify replaces JSON.stringify with one that indents as
+// ECMA-262 says (SerializeJSONArray, SerializeJSONObject): goja's leaves
+// its indentation one level deeper after every empty [] or {} when given
+// a space argument, so `JSON.stringify({ errors: [], data: { a: 1 } },
+// null, 2)` came out misaligned. The intrinsic writes the JSON compactly
+// (replacer, toJSON, cycles and errors are its own), and a given gap is
+// laid out here (IndentJSON). One difference in order: the space argument
+// is converted before a replacer array's entries (ECMA-262 converts it
+// after them), which only a valueOf or toString of the snippet's sees.
+func (p *Patcher) InstallJSONStringify() {
+	vm := p.vm
+	holder := vm.Get("JSON").ToObject(vm)
+	stringify := builtinFunc(holder, "stringify")
+	p.replace(holder, "stringify", 3, func(c goja.FunctionCall) goja.Value {
+		gap := JSONGap(c.Argument(2))
+		out := call(stringify, c.This, c.Argument(0), c.Argument(1))
+		if gap == "" || !goja.IsString(out) {
+			return out // no space given, or undefined (a function, a symbol…)
+		}
+		return vm.ToValue(IndentJSON(out.String(), gap))
+	})
+}

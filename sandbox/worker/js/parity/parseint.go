@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/dop251/goja"
 )
 
 // ExactParseInt is f, goja's parseInt of s in radix (ToInt32 of the
@@ -53,4 +55,43 @@ func isJSSpace(r rune) bool {
 		return true
 	}
 	return unicode.Is(unicode.Zs, r)
+}
+
+// InstallParseInt replaces parseInt (Number.parseInt is the same
+// function): goja accumulates decimal digits in a float64, so past 2^53
+// its result drifts from the correctly rounded one V8 gives
+// (parseInt("123456789012345678901") was 123456789012345670000, Node's
+// 123456789012345680000). The intrinsic parses; a decimal result that
+// large is parsed again from its digits, rounded once. The arguments are
+// converted once, in ECMA-262's order (string, then radix).
+func (p *Patcher) InstallParseInt() {
+	vm := p.vm
+	global := vm.GlobalObject()
+	parseInt := builtinFunc(global, "parseInt")
+	replaced := func(c goja.FunctionCall) goja.Value {
+		s := c.Argument(0).ToString()
+		radix := goja.Value(goja.Undefined())
+		if !goja.IsUndefined(c.Argument(1)) {
+			radix = vm.ToValue(c.Argument(1).ToNumber())
+		}
+		v := call(parseInt, goja.Undefined(), s, radix)
+		if f := ExactParseInt(s.String(), toInt32(radix.ToFloat()), v.ToFloat()); f != v.ToFloat() {
+			return vm.ToValue(f)
+		}
+		return v
+	}
+	// %i keeps the intrinsic, read before any snippet code (lazyBuiltin
+	// would refuse the wrapper as a replacement), and corrects it alike.
+	p.b.ParseInt = parseInt
+	p.replace(global, "parseInt", 2, replaced)
+	must(vm.Get("Number").ToObject(vm).DefineDataProperty("parseInt", global.Get("parseInt"), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE))
+}
+
+// toInt32 is ECMA-262's ToInt32 of a number: NaN and ±∞ are 0, else
+// the integer part modulo 2^32, as a signed 32-bit integer.
+func toInt32(f float64) int32 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0
+	}
+	return int32(uint32(int64(math.Mod(math.Trunc(f), 1<<32))))
 }

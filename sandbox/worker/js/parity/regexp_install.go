@@ -1,4 +1,4 @@
-package js
+package parity
 
 import (
 	"fmt"
@@ -6,17 +6,15 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/dop251/goja"
 	lru "github.com/hashicorp/golang-lru/v2"
 
-	"github.com/dop251/goja"
-
-	"github.com/playground-dev/playground/sandbox/worker/js/inspect"
-	"github.com/playground-dev/playground/sandbox/worker/js/parity"
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
 )
 
-// installRegExp replaces the global RegExp with the rewriting Proxy.
-func (e *Runtime) installRegExp() {
-	vm := e.vm
+// InstallRegExp replaces the global RegExp with the rewriting Proxy.
+func (p *Patcher) InstallRegExp() {
+	vm := p.vm
 	g := vm.GlobalObject()
 	target := g.Get("RegExp").ToObject(vm)
 	construct, _ := goja.AssertConstructor(target) // no Reflect: a plain run need not build it
@@ -32,27 +30,27 @@ func (e *Runtime) installRegExp() {
 		for _, f := range "dv" {
 			if strings.ContainsRune(flags, f) {
 				name := map[rune]string{'d': "d (match indices, hasIndices)", 'v': "v (unicode sets)"}[f]
-				e.throw("SyntaxError", fmt.Sprintf("Invalid regular expression flags '%s': the %s flag is not supported in the playground", flags, name))
+				p.h.Throw("SyntaxError", fmt.Sprintf("Invalid regular expression flags '%s': the %s flag is not supported in the playground", flags, name))
 			}
 		}
-		s, ok := inspect.PrimitiveString(args[0]) // an object is never exported (getters, cycles)
+		s, ok := intrinsic.PrimitiveString(args[0]) // an object is never exported (getters, cycles)
 		if !ok || !strings.Contains(flags, "u") || !strings.Contains(s, `\p{`) && !strings.Contains(s, `\P{`) {
 			return args
 		}
-		out, err := parity.RewriteUnicodeProperties(s)
+		out, err := RewriteUnicodeProperties(s)
 		if err != nil {
-			e.throw("SyntaxError", fmt.Sprintf("Invalid regular expression: /%s/%s: %v", s, flags, err))
+			p.h.Throw("SyntaxError", fmt.Sprintf("Invalid regular expression: /%s/%s: %v", s, flags, err))
 		}
 		args = slices.Clone(args)
 		args[0] = vm.ToValue(out)
 		return args
 	}
 	var self *goja.Object // the Proxy: `new RegExp` passes it as newTarget
-	p := vm.NewProxy(target, &goja.ProxyTrapConfig{
+	proxy := vm.NewProxy(target, &goja.ProxyTrapConfig{
 		Construct: func(t *goja.Object, args []goja.Value, newTarget *goja.Object) *goja.Object {
 			args = fix(args)
 			if newTarget == t || newTarget == self { // not a subclass: its prototype is RegExp.prototype
-				if v, ok := e.cachedRegExp(args); ok {
+				if v, ok := p.cachedRegExp(args); ok {
 					return v.(*goja.Object)
 				}
 			}
@@ -64,7 +62,7 @@ func (e *Runtime) installRegExp() {
 		},
 		Apply: func(t *goja.Object, this goja.Value, args []goja.Value) goja.Value {
 			args = fix(args)
-			if v, ok := e.cachedRegExp(args); ok { // RegExp(string, flags) is new RegExp(string, flags)
+			if v, ok := p.cachedRegExp(args); ok { // RegExp(string, flags) is new RegExp(string, flags)
 				return v
 			}
 			v, err := call(this, args...)
@@ -81,7 +79,7 @@ func (e *Runtime) installRegExp() {
 	must(target.DefineDataPropertySymbol(goja.SymHasInstance, vm.ToValue(func(c goja.FunctionCall) goja.Value {
 		o, ok := c.Argument(0).(*goja.Object)
 		for ok {
-			pv, err := e.b.GetPrototypeOf(goja.Undefined(), o)
+			pv, err := p.b.GetPrototypeOf(goja.Undefined(), o)
 			if err != nil || goja.IsNull(pv) {
 				return vm.ToValue(false)
 			}
@@ -92,9 +90,9 @@ func (e *Runtime) installRegExp() {
 		}
 		return vm.ToValue(false)
 	}), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
-	po := vm.ToValue(p).(*goja.Object)
+	po := vm.ToValue(proxy).(*goja.Object)
 	self = po
-	e.markNative(po, "RegExp") // the Proxy prints as the native constructor
+	p.h.MarkNative(po, "RegExp") // the Proxy prints as the native constructor
 	must(g.DefineDataProperty("RegExp", po, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
 }
 
@@ -121,18 +119,18 @@ const maxCachedPattern = 4 << 10
 // terminator, not empty, not starting with "*" (a comment), flags only
 // from "gimsuy". Anything else — or a pattern goja refuses — takes the
 // intrinsic constructor, which throws its own SyntaxError.
-func (e *Runtime) cachedRegExp(args []goja.Value) (goja.Value, bool) {
+func (p *Patcher) cachedRegExp(args []goja.Value) (goja.Value, bool) {
 	if len(args) == 0 || len(args) > 2 {
 		return nil, false
 	}
-	pattern, ok := inspect.PrimitiveString(args[0])
+	pattern, ok := intrinsic.PrimitiveString(args[0])
 	if !ok || pattern == "" || len(pattern) > maxCachedPattern || pattern[0] == '*' ||
 		strings.ContainsAny(pattern, "/\n\r\u2028\u2029") {
 		return nil, false
 	}
 	flags := ""
 	if len(args) == 2 && !goja.IsUndefined(args[1]) {
-		if flags, ok = inspect.PrimitiveString(args[1]); !ok || strings.Trim(flags, "gimsuy") != "" {
+		if flags, ok = intrinsic.PrimitiveString(args[1]); !ok || strings.Trim(flags, "gimsuy") != "" {
 			return nil, false
 		}
 	}
@@ -146,7 +144,7 @@ func (e *Runtime) cachedRegExp(args []goja.Value) (goja.Value, bool) {
 		}
 		cache.Add(key, prg)
 	}
-	v, err := e.vm.RunProgram(prg)
+	v, err := p.vm.RunProgram(prg)
 	if err != nil {
 		return nil, false
 	}

@@ -42,7 +42,7 @@ var allowedImports = map[string][]string{
 	"sandbox/worker/js/intl":      {},                                                                          // Intl (goja + golang.org/x/text)
 	"sandbox/worker/js/intrinsic": {},                                                                          // the intrinsics the runtime calls, safe from a snippet's replacements
 	"sandbox/worker/js/parity":    {"sandbox/worker/js/intl", "sandbox/worker/js/intrinsic"},                   // goja-versus-V8 parity patches
-	"sandbox/worker/js/webapi":    {"sandbox/worker/js/intrinsic"},                                             // web APIs goja lacks: the polyfills, URL, Web Crypto
+	"sandbox/worker/js/webapi":    {"sandbox/worker/js/intrinsic", "sandbox/worker/js/parity"},                 // web APIs goja lacks: the polyfills, URL, Web Crypto
 	"sandbox/worker/js/inspect":   {"sandbox/pipe", "sandbox/worker/js/intrinsic", "sandbox/worker/js/parity"}, // Node's util.inspect
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/playground-dev/playground/sandbox/pipe"
 	"github.com/playground-dev/playground/sandbox/worker/js/inspect"
 	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
+	"github.com/playground-dev/playground/sandbox/worker/js/parity"
 )
 
 // console is the snippet's console object. Each call becomes one log event
@@ -33,7 +34,7 @@ func newConsole(e *Runtime, n need) *goja.Object {
 			panic("sandbox: console method " + name + " out of order")
 		}
 		if n&(needConsoleFirst<<i) != 0 {
-			must(e.setNative(o, name, fn))
+			must(parity.SetNative(e.vm, o, name, fn))
 		}
 		i++
 	}
@@ -325,10 +326,10 @@ func (e *Runtime) messageAccessor(o *goja.Object) goja.Callable {
 	if !ok || desc == nil {
 		return nil
 	}
-	if _, data := inspect.DescValue(desc); data {
+	if _, data := intrinsic.DescValue(desc); data {
 		return nil
 	}
-	get, _ := inspect.DescField(desc, "get")
+	get, _ := intrinsic.DescField(desc, "get")
 	fn, _ := goja.AssertFunction(get)
 	return fn
 }

@@ -510,3 +510,10 @@ func (e *Runtime) recoverEngineFault(err *error) {
 	e.fail()
 	*err = e.stop
 }
+
+// functionPrototype is Function.prototype, read before any snippet code
+// runs as the prototype of Object (built already: intrinsic.Builtins.Init), so that a
+// plain run does not build the Function constructor.
+func (e *Runtime) functionPrototype() *goja.Object {
+	return e.vm.Get("Object").ToObject(e.vm).Prototype()
+}

@@ -64,7 +64,7 @@ func (e *Runtime) hostObject() *goja.Object {
 		must(obj.Set(parts[len(parts)-1], e.hostFunction(name)))
 	}
 	for _, o := range append(nested, root) { // host.kv is as frozen as host
-		e.nameNatives(o)
+		e.parity.NameNatives(o)
 		_, _ = e.b.Freeze(goja.Undefined(), o)
 	}
 	g := e.vm.GlobalObject()

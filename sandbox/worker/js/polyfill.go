@@ -8,7 +8,7 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/playground-dev/playground/sandbox/worker/js/inspect"
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
 	"github.com/playground-dev/playground/sandbox/worker/js/webapi"
 )
 
@@ -80,9 +80,6 @@ type polyfills struct {
 	// (lazyName.holder + "." + lazyName.name): after a delete, a lookup
 	// must not bring them back.
 	settled map[string]bool
-	// natives are the functions Function.prototype.toString prints as
-	// native code, with their names (natives.go).
-	natives map[*goja.Object]string
 }
 
 // installPolyfills installs those of n's additions (usage.go) that are
@@ -103,7 +100,7 @@ func (e *Runtime) installPolyfills(n need) {
 	vm := e.vm
 	e.installGuards(n)
 	if n&needNativeToString != 0 {
-		e.installNativeToString()
+		e.parity.InstallNativeToString()
 	}
 	if n&(needPolyfills|needSortGuard) != 0 {
 		// The traps below (and the sort guard) run inside snippet code: take
@@ -133,7 +130,7 @@ func (e *Runtime) installPolyfills(n need) {
 	}
 	if n&needQueueMicrotask != 0 {
 		if fn, ok := vm.Get("queueMicrotask").(*goja.Object); ok {
-			e.markNative(fn, "queueMicrotask")
+			e.parity.MarkNative(fn, "queueMicrotask")
 		}
 	}
 	if n&needCrypto != 0 {
@@ -400,13 +397,13 @@ func (e *Runtime) group(name string) *goja.Object {
 		e.poly.groups = map[string]*goja.Object{}
 	}
 	e.poly.groups[name] = out
-	e.nativeExports(out)
+	e.parity.NativeExports(out)
 	e.enc.CaptureInspected(out)
 	if name == "DOMException" {
 		// No snippet code has seen the class yet: its name getter is ours.
 		proto := out.Get("DOMException").ToObject(e.vm).Get("prototype").ToObject(e.vm)
 		if d, err := e.b.GetDescriptor(goja.Undefined(), proto, e.vm.ToValue("name")); err == nil && !goja.IsUndefined(d) {
-			if get, ok := inspect.DescField(d.ToObject(e.vm), "get"); ok {
+			if get, ok := intrinsic.DescField(d.ToObject(e.vm), "get"); ok {
 				get, _ := get.(*goja.Object)
 				e.b.SetDOMExceptionName(get)
 			}

@@ -420,11 +420,11 @@ func (e *Runtime) install(n need) {
 	g := vm.GlobalObject()
 	for _, t := range timers {
 		if n&t.bit != 0 {
-			e.nameNatives(g, t.name)
+			e.parity.NameNatives(g, t.name)
 		}
 	}
 	if perf != nil {
-		e.nameNatives(perf) // console and crypto name theirs (setNative)
+		e.parity.NameNatives(perf) // console and crypto name theirs (setNative)
 	}
 	e.installPolyfills(n)
 	if n&needFactsGlobal != 0 {
@@ -661,7 +661,5 @@ func (h *inspectHost) ErrorStack(o *goja.Object, head, stack string, user bool) 
 type parityHost Runtime
 
 func (h *parityHost) Throw(class, msg string) { (*Runtime)(h).throw(class, msg) }
-
-func (h *parityHost) MarkNative(fn *goja.Object, name string) { (*Runtime)(h).markNative(fn, name) }
 
 func (h *parityHost) Locale() *intl.Locale { return (*Runtime)(h).locale() }

@@ -111,7 +111,7 @@ const needPolyfills = needGlobalHolder | needStringHolder | needIteratorHolder |
 	needFromAsync | needAsyncIterator | needDispose
 
 // needNatives are the additions (and globals) that hold functions
-// Function.prototype.toString must print as native (markNative).
+// Function.prototype.toString must print as native (parity.Patcher.MarkNative).
 const needNatives = needRegExp | needQueueMicrotask | needPolyfills
 
 // needByName maps a name to what it may reach.

@@ -2,6 +2,8 @@ package inspect
 
 import (
 	"github.com/dop251/goja"
+
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
 )
 
 // Web classes that Node's inspect shows by their fields (their
@@ -57,7 +59,7 @@ func (e *Encoder) CaptureInspected(out *goja.Object) {
 			if !ok || desc == nil {
 				break
 			}
-			get, ok := DescField(desc, "get")
+			get, ok := intrinsic.DescField(desc, "get")
 			g, isObj := get.(*goja.Object)
 			if !ok || !isObj {
 				break
@@ -109,7 +111,7 @@ func (e *Encoder) inspectedPreview(o *goja.Object, path string, depth int) (any,
 		if !ok || desc == nil {
 			continue
 		}
-		if get, ok := DescField(desc, "get"); !ok || !get.SameAs(c.getters[0]) {
+		if get, ok := intrinsic.DescField(desc, "get"); !ok || !get.SameAs(c.getters[0]) {
 			continue
 		}
 		props := make(object, 0, len(c.fields))
@@ -134,7 +136,7 @@ func (e *Encoder) inspectedPreview(o *goja.Object, path string, depth int) (any,
 	if !ok || desc == nil {
 		return nil, false
 	}
-	if v, data := DescValue(desc); !data || !v.SameAs(e.b.paramsForEach) {
+	if v, data := intrinsic.DescValue(desc); !data || !v.SameAs(e.b.paramsForEach) {
 		return nil, false
 	}
 	forEach, _ := goja.AssertFunction(e.b.paramsForEach)

@@ -366,7 +366,7 @@ func (e *Encoder) toStringTag(o *goja.Object) string {
 	if !ok || desc == nil {
 		return ""
 	}
-	v, data := DescValue(desc)
+	v, data := intrinsic.DescValue(desc)
 	if !data {
 		return ""
 	}

@@ -132,7 +132,7 @@ func (e *Encoder) symbolProps(o *goja.Object, path string, depth int, props obje
 		name, _ := e.value(sym, path, depth+1).(Tagged)
 		key := "[" + fmt.Sprint(name["v"]) + "]"
 		var v any
-		if dv, ok := DescValue(desc); ok {
+		if dv, ok := intrinsic.DescValue(desc); ok {
 			v = e.value(dv, path+"."+key, depth+1)
 		} else {
 			v = accessorPreview(desc)
@@ -168,8 +168,8 @@ func (e *Encoder) accessor(o *goja.Object, name string) any {
 // accessorPreview is [Getter], [Setter] or [Getter/Setter] for an accessor
 // property's descriptor (a plain object goja made).
 func accessorPreview(desc *goja.Object) any {
-	get, _ := DescField(desc, "get")
-	set, _ := DescField(desc, "set")
+	get, _ := intrinsic.DescField(desc, "get")
+	set, _ := intrinsic.DescField(desc, "set")
 	hasGet := get != nil && !goja.IsUndefined(get)
 	hasSet := set != nil && !goja.IsUndefined(set)
 	switch {
@@ -195,39 +195,12 @@ func (e *Encoder) EnumerableKeys(o *goja.Object) []string {
 // OwnData returns the value of o's own data property name, or false when it
 // is missing or an accessor (which a preview must not call).
 func (e *Encoder) OwnData(o *goja.Object, name string) (goja.Value, bool) {
-	d, err := e.b.GetDescriptor(goja.Undefined(), o, e.vm.ToValue(name))
-	if err != nil || goja.IsUndefined(d) {
-		return nil, false
-	}
-	return DescValue(d.ToObject(e.vm))
-}
-
-// DescValue is a property descriptor's value, false for an accessor's.
-// A data descriptor's own keys are value/writable/enumerable/configurable,
-// an accessor's get/set/enumerable/configurable: a key is read only when
-// it is the descriptor's own, so that a "value" or "get" accessor a snippet
-// installed on Object.prototype never runs.
-func DescValue(desc *goja.Object) (goja.Value, bool) {
-	return DescField(desc, "value")
-}
-
-// DescField is a property descriptor's own field key (value, get, set,
-// enumerable…), false when the descriptor has none. goja builds a
-// descriptor object by assignment, so a snippet's accessor of that name
-// on Object.prototype keeps the field from being made: only own keys are
-// read, never one inherited from Object.prototype.
-func DescField(desc *goja.Object, key string) (goja.Value, bool) {
-	for _, k := range desc.Keys() {
-		if k == key {
-			return desc.Get(key), true
-		}
-	}
-	return nil, false
+	return e.b.OwnData(o, name)
 }
 
 // descFlag is a descriptor's own boolean field (enumerable, configurable).
 func descFlag(desc *goja.Object, key string) bool {
-	v, ok := DescField(desc, key)
+	v, ok := intrinsic.DescField(desc, key)
 	return ok && v.ToBoolean()
 }
 
@@ -265,7 +238,7 @@ func (e *Encoder) BuiltInToString(o *goja.Object) bool {
 	if desc, on, ok := e.Lookup(o, e.vm.ToValue(goja.SymToPrimitive)); ok && desc != nil {
 		// A Symbol.toPrimitive of the snippet's (not Date's or Symbol's)
 		// decides String(obj), as in Node 20.
-		if v, data := DescValue(desc); data && !e.builtInHolder(on) {
+		if v, data := intrinsic.DescValue(desc); data && !e.builtInHolder(on) {
 			if _, fn := goja.AssertFunction(v); fn {
 				return false
 			}
@@ -275,7 +248,7 @@ func (e *Encoder) BuiltInToString(o *goja.Object) bool {
 	if !ok || desc == nil {
 		return true
 	}
-	v, data := DescValue(desc)
+	v, data := intrinsic.DescValue(desc)
 	if _, fn := goja.AssertFunction(v); !data || !fn {
 		return true
 	}
@@ -348,7 +321,7 @@ func (e *Encoder) stackSafe(o *goja.Object) bool {
 		if desc == nil {
 			continue
 		}
-		v, data := DescValue(desc)
+		v, data := intrinsic.DescValue(desc)
 		switch {
 		case !data:
 			if _, got := e.messages[o]; got && prop == "message" {
@@ -380,7 +353,7 @@ func (e *Encoder) DataString(o *goja.Object, prop string) string {
 	if !ok || desc == nil {
 		return ""
 	}
-	v, _ := DescValue(desc)
+	v, _ := intrinsic.DescValue(desc)
 	if v == nil {
 		return "" // an accessor: not called
 	}
@@ -412,10 +385,10 @@ func (e *Encoder) trustedNameGetter(desc *goja.Object) bool {
 	if e.b.domExceptionName == nil {
 		return false
 	}
-	if _, data := DescValue(desc); data {
+	if _, data := intrinsic.DescValue(desc); data {
 		return false
 	}
-	get, ok := DescField(desc, "get")
+	get, ok := intrinsic.DescField(desc, "get")
 	return ok && get.SameAs(e.b.domExceptionName)
 }
 

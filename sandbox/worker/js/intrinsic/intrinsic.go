@@ -329,3 +329,37 @@ func PrimitiveString(v goja.Value) (string, bool) {
 	s, ok := v.Export().(string)
 	return s, ok
 }
+
+// OwnData returns the value of o's own data property name, or false when it
+// is missing or an accessor (which must not be called), read through the
+// intrinsic Object.getOwnPropertyDescriptor: no snippet code runs.
+func (b *Builtins) OwnData(o *goja.Object, name string) (goja.Value, bool) {
+	d, err := b.GetDescriptor(goja.Undefined(), o, b.vm.ToValue(name))
+	if err != nil || goja.IsUndefined(d) {
+		return nil, false
+	}
+	return DescValue(d.ToObject(b.vm))
+}
+
+// DescValue is a property descriptor's value, false for an accessor's.
+// A data descriptor's own keys are value/writable/enumerable/configurable,
+// an accessor's get/set/enumerable/configurable: a key is read only when
+// it is the descriptor's own, so that a "value" or "get" accessor a snippet
+// installed on Object.prototype never runs.
+func DescValue(desc *goja.Object) (goja.Value, bool) {
+	return DescField(desc, "value")
+}
+
+// DescField is a property descriptor's own field key (value, get, set,
+// enumerable…), false when the descriptor has none. goja builds a
+// descriptor object by assignment, so a snippet's accessor of that name
+// on Object.prototype keeps the field from being made: only own keys are
+// read, never one inherited from Object.prototype.
+func DescField(desc *goja.Object, key string) (goja.Value, bool) {
+	for _, k := range desc.Keys() {
+		if k == key {
+			return desc.Get(key), true
+		}
+	}
+	return nil, false
+}

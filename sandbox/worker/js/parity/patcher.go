@@ -13,9 +13,6 @@ import (
 type Host interface {
 	// Throw throws a new error of the global class (TypeError, …).
 	Throw(class, msg string)
-	// MarkNative records fn as a built-in named name, which
-	// Function.prototype.toString prints as native code.
-	MarkNative(fn *goja.Object, name string)
 	// Locale is the run's intl.Locale, made on first use.
 	Locale() *intl.Locale
 }
@@ -27,6 +24,9 @@ type Patcher struct {
 	vm *goja.Runtime
 	b  *intrinsic.Builtins
 	h  Host
+	// natives are the functions Function.prototype.toString prints as
+	// native code, with their names (MarkNative).
+	natives map[*goja.Object]string
 }
 
 // Init makes p patch vm: b are vm's intrinsics (a patch that replaces one

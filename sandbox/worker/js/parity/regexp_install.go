@@ -92,7 +92,7 @@ func (p *Patcher) InstallRegExp() {
 	}), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
 	po := vm.ToValue(proxy).(*goja.Object)
 	self = po
-	p.h.MarkNative(po, "RegExp") // the Proxy prints as the native constructor
+	p.MarkNative(po, "RegExp") // the Proxy prints as the native constructor
 	must(g.DefineDataProperty("RegExp", po, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
 }
 

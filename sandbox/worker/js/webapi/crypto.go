@@ -15,6 +15,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
+	"github.com/playground-dev/playground/sandbox/worker/js/parity"
 )
 
 // integerTypedArray holds the export types of the integer typed arrays
@@ -52,7 +53,7 @@ func Crypto(vm *goja.Runtime, h Host, next func() float64) *goja.Object {
 		}
 	}
 	o := vm.NewObject()
-	must(setNative(vm, o, "getRandomValues", func(c goja.FunctionCall) goja.Value {
+	must(parity.SetNative(vm, o, "getRandomValues", func(c goja.FunctionCall) goja.Value {
 		if len(c.Arguments) == 0 {
 			h.Throw("TypeError", "Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present.")
 		}
@@ -80,7 +81,7 @@ func Crypto(vm *goja.Runtime, h Host, next func() float64) *goja.Object {
 		}
 		return arr
 	}))
-	must(setNative(vm, o, "randomUUID", func(goja.FunctionCall) goja.Value {
+	must(parity.SetNative(vm, o, "randomUUID", func(goja.FunctionCall) goja.Value {
 		var b [16]byte
 		fill(b[:])
 		b[6] = b[6]&0x0f | 0x40 // version 4 (RFC 9562, section 5.4)
@@ -88,7 +89,7 @@ func Crypto(vm *goja.Runtime, h Host, next func() float64) *goja.Object {
 		return vm.ToValue(fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]))
 	}))
 	subtle := vm.NewObject()
-	must(setNative(vm, subtle, "digest", func(c goja.FunctionCall) goja.Value { return digest(vm, h, c) }))
+	must(parity.SetNative(vm, subtle, "digest", func(c goja.FunctionCall) goja.Value { return digest(vm, h, c) }))
 	must(subtle.Get("digest").ToObject(vm).DefineDataProperty("length", vm.ToValue(2), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE))
 	must(o.Set("subtle", subtle))
 	return o
@@ -165,14 +166,6 @@ func bufferSourceBytes(h Host, v goja.Value) (_ []byte, ok bool) {
 	}
 	b, err := h.DataViewBytes(o) // the intrinsic getters throw for anything but a DataView
 	return b, err == nil
-}
-
-// setNative sets o[name] (writable, enumerable, configurable, as an
-// assignment does) to the Go function fn, named name as a built-in is.
-func setNative(vm *goja.Runtime, o *goja.Object, name string, fn func(goja.FunctionCall) goja.Value) error {
-	f := vm.ToValue(fn).(*goja.Object)
-	_ = f.DefineDataProperty("name", vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	return o.Set(name, f)
 }
 
 func must(err error) {

@@ -359,6 +359,10 @@ func (e *Runtime) userStack(o *goja.Object, frames []frame) []frame {
 // the snippet's (a built-in error thrown while super's arguments are
 // evaluated, or by a built-in parent such as URL, keeps its frame). At
 // least one frame is kept.
+//
+// Parity patch. Patch for: goja's stack of an error of a class keeps the
+// frames of its constructors' super(…) calls. Upstream: no upstream issue
+// found as of 2026-11.
 func (e *Runtime) constructorFrames(o *goja.Object, frames []frame) []frame {
 	s := summaryOf(e.program)
 	if s == nil || len(s.supers) == 0 || o == nil || o.ClassName() != "Error" {
@@ -383,6 +387,10 @@ var errorClasses = map[string]bool{"Error": true, "TypeError": true, "RangeError
 // custom error's constructor threw a TypeError in its place (issue 9). The
 // property attributes are V8's (captureStackTrace writable, configurable,
 // not enumerable; stackTraceLimit all three).
+//
+// Parity patch (kept in the core: it writes the run's stack layout). Patch
+// for: goja has no Error.captureStackTrace (a V8 API that Node libraries
+// call). Upstream: no upstream issue found as of 2026-11.
 func (e *Runtime) installCaptureStackTrace() {
 	ctor := e.vm.Get("Error").ToObject(e.vm)
 	e.replace(ctor, "captureStackTrace", 2, func(c goja.FunctionCall) goja.Value {

@@ -28,6 +28,12 @@ import (
 //
 // Intl itself is a lazy global (polyfill.go's lazyNames, group "intl"):
 // a run builds it when it first reads it.
+//
+// Patch for: goja's locale methods ignore their locales and options.
+// Upstream: dop251/goja#572 ("Builtin Date locale's methods ignore locale
+// argument", open as of 2026-11; the pull request dop251/goja#633 that
+// tried to fix it for dates was closed). Delete InstallLocale when goja
+// has ECMA-402.
 
 // InstallLocale replaces goja's locale methods (see the file comment).
 func (p *Patcher) InstallLocale() {

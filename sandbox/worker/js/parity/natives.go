@@ -17,6 +17,12 @@ import (
 // (native)`. goja uses the name property for all three. Every function
 // held there must be the runtime's own Go function (a JS one keeps its
 // name anyway). It costs a few µs per runtime.
+//
+// Patch for: goja names a Go function after its Go symbol, and
+// Function.prototype.toString prints a polyfill's JavaScript source where
+// V8 prints "[native code]". Upstream: no upstream issue found as of
+// 2026-11 (the Go symbol is goja's documented default). Delete when goja
+// lets an embedder name a Go function and mark it native.
 func (p *Patcher) NameNatives(o *goja.Object, keys ...string) {
 	if len(keys) == 0 {
 		keys = o.Keys()

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/playground-dev/playground/sandbox/worker/js/jstest"
 )
 
 // Hostile one-liners against the runtime's own code (previews, console,
@@ -23,22 +25,11 @@ type hostileCase struct {
 
 func runHostile(t *testing.T, cases []hostileCase) {
 	t.Helper()
-	h := newHarness(t, Config{})
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			res, rec := run(t, h, Request{Files: files("main.js", c.src), Timeout: 10 * time.Second})
-			want := c.outcome
-			if want == "" {
-				want = string(OutcomeOK)
-			}
-			if string(res.Outcome) != want {
-				t.Fatalf("outcome %s (errors %+v); want %s", res.Outcome, rec.errors(), want)
-			}
-			if got := rec.logs(); strings.Join(got, "\n") != strings.Join(c.want, "\n") {
-				t.Errorf("logs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
-			}
-		})
+	cs := make([]jstest.Case, len(cases))
+	for i, c := range cases {
+		cs[i] = jstest.Case{Name: c.name, Src: c.src, Want: c.want, Outcome: c.outcome}
 	}
+	jstest.RunCases(t, cs)
 }
 
 func TestPreviewCycles(t *testing.T) {
@@ -195,11 +186,10 @@ func TestPreviewBudgets(t *testing.T) {
 			// before the budgets, these runs took minutes or never ended.
 			res, rec := run(t, h, Request{Files: files("main.js", c.src+`;console.log("after")`), Timeout: 60 * time.Second})
 			if res.Outcome != OutcomeOK && res.Outcome != OutcomeOutputLimit {
-				t.Fatalf("outcome %s (errors %+v); want ok or output_limit", res.Outcome, rec.errors())
+				t.Fatalf("outcome %s (errors %+v); want ok or output_limit", res.Outcome, rec.Errors())
 			}
 			sent := 0
-			rec.mu.Lock()
-			for _, ev := range rec.events {
+			for _, ev := range rec.Events() {
 				b, _ := json.Marshal(ev)
 				if len(b) > 1<<20+64<<10 {
 					t.Errorf("one %s event of %d bytes; want at most about 1 MiB", ev.Kind, len(b))
@@ -211,7 +201,6 @@ func TestPreviewBudgets(t *testing.T) {
 					}
 				}
 			}
-			rec.mu.Unlock()
 			if res.Stats.OutputBytes != sent {
 				t.Errorf("outputBytes %d; the log events carried %d", res.Stats.OutputBytes, sent)
 			}
@@ -226,9 +215,9 @@ func TestHugeLogThenAfter(t *testing.T) {
 	h := newHarness(t, Config{})
 	res, rec := run(t, h, Request{Files: files("main.js", `console.log('x'.repeat(100 * 2 ** 20)); console.log('after')`), Timeout: 60 * time.Second})
 	if res.Outcome != OutcomeOK {
-		t.Fatalf("outcome %s %+v", res.Outcome, rec.errors())
+		t.Fatalf("outcome %s %+v", res.Outcome, rec.Errors())
 	}
-	logs := rec.logs()
+	logs := rec.Logs()
 	if len(logs) != 2 || logs[1] != "after" || !strings.HasSuffix(logs[0], "…") || len(logs[0]) > 20000 {
 		t.Errorf("logs %d: want a truncated line and after", len(logs))
 	}
@@ -240,7 +229,7 @@ func TestRepeatedUnhandledRejectionsOneError(t *testing.T) {
 	if res.Outcome != OutcomeError {
 		t.Fatalf("outcome %s", res.Outcome)
 	}
-	errs := rec.errors()
+	errs := rec.Errors()
 	if len(errs) != 1 || !strings.HasPrefix(errs[0].Message, "Uncaught (in promise) Error: rrr") || len(errs[0].Message) > 20000 {
 		t.Fatalf("%d errors; want one, capped", len(errs))
 	}
@@ -352,9 +341,9 @@ const far = setInterval(() => { const t = performance.now(); if (t < last) back+
 	for i := range 2 {
 		res, rec := run(t, h, Request{Files: files("main.js", src), Deterministic: true, Timeout: 10 * time.Second})
 		if res.Outcome != OutcomeOK {
-			t.Fatalf("run %d: outcome %s %+v", i, res.Outcome, rec.errors())
+			t.Fatalf("run %d: outcome %s %+v", i, res.Outcome, rec.Errors())
 		}
-		logs := rec.logs()
+		logs := rec.Logs()
 		want := "1704070800000 3600000 1704074400000 7200000 1704078000000 10800000 1704081600000 14400000 1704085200000 18000000"
 		if len(logs) != 4 || logs[0] != "overflow delay is 1 ms" || logs[1] != want || logs[3] != "ticks 10000 backwards 0" {
 			t.Fatalf("run %d: logs %q", i, logs)
@@ -384,12 +373,12 @@ func engineFault(t *testing.T, h *harness, src string) {
 	t.Helper()
 	res, rec := run(t, h, Request{Files: files("main.js", src)})
 	if res.Outcome != OutcomeError {
-		t.Fatalf("outcome %s %+v", res.Outcome, rec.errors())
+		t.Fatalf("outcome %s %+v", res.Outcome, rec.Errors())
 	}
-	if logs := rec.logs(); len(logs) != 1 || logs[0] != "before" {
+	if logs := rec.Logs(); len(logs) != 1 || logs[0] != "before" {
 		t.Errorf("logs %q; want [before]", logs)
 	}
-	errs := rec.errors()
+	errs := rec.Errors()
 	if len(errs) != 1 || errs[0].Kind != KindRuntime || !strings.HasPrefix(errs[0].Message, "RangeError: Maximum BigInt size exceeded") {
 		t.Errorf("errors %+v; want one RUNTIME_ERROR RangeError", errs)
 	}
@@ -409,7 +398,7 @@ func TestThrownValuesBounded(t *testing.T) {
 		if res.Outcome != OutcomeError {
 			t.Fatalf("%.40s: outcome %s", src, res.Outcome)
 		}
-		errs := rec.errors()
+		errs := rec.Errors()
 		if len(errs) != 1 || len(errs[0].Message)+len(errs[0].Stack) > 64<<10 {
 			t.Errorf("%.40s: %d errors, the first of %d bytes; want one, bounded", src, len(errs), len(errs[0].Message)+len(errs[0].Stack))
 		}
@@ -442,7 +431,7 @@ func TestArrayExtrasScan(t *testing.T) {
 	for n, want := range map[int]bool{1000: true, 1001: false} {
 		src := fmt.Sprintf("const a = new Array(%d).fill(0); a.extra = 'here'; console.log(a);", n)
 		_, rec := run(t, h, Request{Files: files("main.js", src)})
-		logs := strings.Join(rec.logs(), "\n")
+		logs := strings.Join(rec.Logs(), "\n")
 		if got := strings.Contains(logs, "extra: 'here'"); got != want || !strings.Contains(logs, "more items") {
 			t.Errorf("%d elements: extra listed %v, want %v:\n%.300s", n, got, want, logs)
 		}

@@ -16,7 +16,7 @@ console.log(fns.map((f) => f.name).join(","));
 console.log(String(console.log), String(host.echo));
 try { crypto.getRandomValues(1 as any) } catch (e: any) { console.log(e.stack) }
 `)})
-	out := strings.Join(rec.logs(), "\n")
+	out := strings.Join(rec.Logs(), "\n")
 	if res.Outcome != "ok" || strings.Contains(out, "github.com") {
 		t.Fatalf("outcome %s; output shows Go symbols:\n%s", res.Outcome, out)
 	}
@@ -25,11 +25,11 @@ try { crypto.getRandomValues(1 as any) } catch (e: any) { console.log(e.stack) }
 		"function log() { [native code] } function echo() { [native code] }",
 	}
 	for i, w := range want {
-		if got := rec.logs()[i]; got != w {
+		if got := rec.Logs()[i]; got != w {
 			t.Errorf("line %d = %q; want %q", i, got, w)
 		}
 	}
-	if !strings.Contains(rec.logs()[2], "\n    at getRandomValues (<anonymous>)\n") {
-		t.Errorf("stack = %q; want a native frame named getRandomValues, as V8 prints one", rec.logs()[2])
+	if !strings.Contains(rec.Logs()[2], "\n    at getRandomValues (<anonymous>)\n") {
+		t.Errorf("stack = %q; want a native frame named getRandomValues, as V8 prints one", rec.Logs()[2])
 	}
 }

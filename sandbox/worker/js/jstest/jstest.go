@@ -225,3 +225,13 @@ func RunCases(t *testing.T, cases []Case) {
 		})
 	}
 }
+
+// CheckLogs runs code as main.js, requires the run to end ok, and compares
+// its console lines with want.
+func CheckLogs(t *testing.T, code string, want ...string) {
+	t.Helper()
+	got := New(t, Config{}).RunOK(t, Request{Files: Files("main.js", code)})
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("logs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -4,7 +4,6 @@ package js_test
 // js/modulestest), shared with the modules' tests.
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -73,7 +72,3 @@ func runOK(t testing.TB, h *harness, req Request) []string { return h.RunOK(t, r
 // run bundles, compiles and executes req in a fresh runtime, as a worker
 // does, and returns the result with the events it emitted.
 func run(t testing.TB, h *harness, req Request) (Result, *recorder) { return h.Run(t, req) }
-
-func runContext(ctx context.Context, t testing.TB, h *harness, req Request) (Result, *recorder) {
-	return h.RunContext(ctx, t, req)
-}

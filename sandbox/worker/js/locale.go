@@ -1,9 +1,6 @@
 package js
 
 import (
-	"math/big"
-	"reflect"
-
 	"github.com/playground-dev/playground/sandbox/worker/js/intl"
 )
 
@@ -18,6 +15,3 @@ func (e *Runtime) locale() *intl.Locale {
 	}
 	return e.loc
 }
-
-// bigIntType is goja's export type of a BigInt wrapper object.
-var bigIntType = reflect.TypeOf((*big.Int)(nil))

@@ -663,3 +663,36 @@ type parityHost Runtime
 func (h *parityHost) Throw(class, msg string) { (*Runtime)(h).throw(class, msg) }
 
 func (h *parityHost) Locale() *intl.Locale { return (*Runtime)(h).locale() }
+
+// replace defines holder[name] as fn, a Go function that looks native
+// (parity.Replace).
+func (e *Runtime) replace(holder *goja.Object, name string, length int, fn func(goja.FunctionCall) goja.Value) {
+	parity.Replace(e.vm, holder, name, length, fn)
+}
+
+// jsString is ToString(v) as a goja string (parity.JSString).
+func (e *Runtime) jsString(v goja.Value) goja.String { return parity.JSString(e.vm, v) }
+
+// callOriginal calls a captured built-in, rethrowing what it throws.
+func (e *Runtime) callOriginal(f goja.Callable, this goja.Value, args ...goja.Value) goja.Value {
+	v, err := f(this, args...)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// installGuards installs the guards of package parity that n names.
+func (e *Runtime) installGuards(n need) {
+	var g parity.Guards
+	for _, m := range [...]struct {
+		need  need
+		guard parity.Guards
+	}{{needSortGuard, parity.GuardSort}, {needStringGuards, parity.GuardStrings}, {needBigIntGuards, parity.GuardBigInt},
+		{needApplyGuards, parity.GuardApply}, {needTypedArrayFrom, parity.GuardTypedArrayFrom}, {needParseInt, parity.GuardParseInt}} {
+		if n&m.need != 0 {
+			g |= m.guard
+		}
+	}
+	e.parity.InstallGuards(g)
+}

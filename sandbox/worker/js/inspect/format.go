@@ -8,6 +8,8 @@ import (
 	"unicode"
 
 	"golang.org/x/text/width"
+
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
 )
 
 // Render prints a preview as Node 20's console.log prints the value it
@@ -69,7 +71,7 @@ func (in *inspector) value(p any, recurse int) string {
 	case int:
 		return strconv.Itoa(x)
 	case float64:
-		return FormatNumber(x)
+		return intrinsic.FormatNumber(x)
 	case string:
 		return in.str(x)
 	case []any: // JSON-mode array
@@ -705,54 +707,4 @@ func stringWidth(s string) int {
 		}
 	}
 	return n
-}
-
-// FormatNumber formats f as JavaScript's Number::toString does
-// (ECMA-262, Number::toString with radix 10): the shortest digits that
-// round-trip, in positional notation for exponents from -7 to 20 and as
-// 1.5e+21 / 1e-7 outside.
-func FormatNumber(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	case f == 0:
-		return "0"
-	}
-	sign := ""
-	if f < 0 {
-		sign, f = "-", -f
-	}
-	e := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±XX
-	mant, exp, _ := strings.Cut(e, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	x, _ := strconv.Atoi(exp)
-	k, n := len(digits), x+1 // value = 0.digits × 10^n
-	switch {
-	case k <= n && n <= 21:
-		return sign + digits + strings.Repeat("0", n-k)
-	case 0 < n && n <= 21:
-		return sign + digits[:n] + "." + digits[n:]
-	case -6 < n && n <= 0:
-		return sign + "0." + strings.Repeat("0", -n) + digits
-	}
-	es := "+"
-	if n-1 < 0 {
-		es = "-"
-	}
-	m := digits[:1]
-	if k > 1 {
-		m += "." + digits[1:]
-	}
-	return sign + m + "e" + es + strconv.Itoa(abs(n-1))
-}
-
-func abs(i int) int {
-	if i < 0 {
-		return -i
-	}
-	return i
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
 	"github.com/playground-dev/playground/sandbox/worker/js/parity"
 )
 
@@ -47,7 +48,7 @@ func FormatDuration(ms float64) string {
 		return toFixed3(seconds) + "s"
 	}
 	rounded, _ := strconv.ParseFloat(toFixed3(ms), 64)
-	return FormatNumber(rounded) + "ms"
+	return intrinsic.FormatNumber(rounded) + "ms"
 }
 
 // toFixed3 is x.toFixed(3) for a non-negative x: the nearest multiple of
@@ -150,7 +151,7 @@ func writeJSON(bigint *bool, b *strings.Builder, p any) (ok, circular bool) {
 	case int64:
 		b.WriteString(strconv.FormatInt(x, 10))
 	case float64:
-		b.WriteString(FormatNumber(x))
+		b.WriteString(intrinsic.FormatNumber(x))
 	case string:
 		writeJSONString(b, x)
 	case []any:
@@ -273,7 +274,7 @@ func formatNumeric(b *Builtins, spec byte, v goja.Value) string {
 	if f == 0 && (math.Signbit(f) || spec == 'i' && strings.HasPrefix(strings.TrimSpace(v.String()), "-")) {
 		return "-0" // goja's parseInt("-0.5") is 0, V8's (and Node's %i) -0
 	}
-	return FormatNumber(f)
+	return intrinsic.FormatNumber(f)
 }
 
 // writeJSONString writes s as a JSON string the way JSON.stringify does:

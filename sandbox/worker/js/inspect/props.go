@@ -423,13 +423,7 @@ func (e *Encoder) ErrorName(o *goja.Object) string {
 	return "Error"
 }
 
-func (e *Encoder) Proto(o *goja.Object) *goja.Object {
-	p, err := e.b.GetPrototypeOf(goja.Undefined(), o)
-	if err != nil || goja.IsNull(p) || goja.IsUndefined(p) {
-		return nil
-	}
-	return p.ToObject(e.vm)
-}
+func (e *Encoder) Proto(o *goja.Object) *goja.Object { return e.b.Proto(o) }
 
 // ConstructorName is the name of the nearest prototype's constructor, read
 // through data descriptors only ("" for a null prototype).

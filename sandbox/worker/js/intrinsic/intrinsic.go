@@ -2,8 +2,10 @@ package intrinsic
 
 import (
 	"errors"
+	"math"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -362,4 +364,65 @@ func DescField(desc *goja.Object, key string) (goja.Value, bool) {
 		}
 	}
 	return nil, false
+}
+
+// Proto is o's prototype through the intrinsic Object.getPrototypeOf (a
+// Proxy's trap is not asked: getPrototypeOf of a Proxy is its target's
+// handler's, which the callers check for first), nil for none.
+func (b *Builtins) Proto(o *goja.Object) *goja.Object {
+	p, err := b.GetPrototypeOf(goja.Undefined(), o)
+	if err != nil || goja.IsNull(p) || goja.IsUndefined(p) {
+		return nil
+	}
+	return p.ToObject(b.vm)
+}
+
+// FormatNumber formats f as JavaScript's Number::toString does
+// (ECMA-262, Number::toString with radix 10): the shortest digits that
+// round-trip, in positional notation for exponents from -7 to 20 and as
+// 1.5e+21 / 1e-7 outside.
+func FormatNumber(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0:
+		return "0"
+	}
+	sign := ""
+	if f < 0 {
+		sign, f = "-", -f
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±XX
+	mant, exp, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	x, _ := strconv.Atoi(exp)
+	k, n := len(digits), x+1 // value = 0.digits × 10^n
+	switch {
+	case k <= n && n <= 21:
+		return sign + digits + strings.Repeat("0", n-k)
+	case 0 < n && n <= 21:
+		return sign + digits[:n] + "." + digits[n:]
+	case -6 < n && n <= 0:
+		return sign + "0." + strings.Repeat("0", -n) + digits
+	}
+	es := "+"
+	if n-1 < 0 {
+		es = "-"
+	}
+	m := digits[:1]
+	if k > 1 {
+		m += "." + digits[1:]
+	}
+	return sign + m + "e" + es + strconv.Itoa(absInt(n-1))
+}
+
+func absInt(i int) int {
+	if i < 0 {
+		return -i
+	}
+	return i
 }

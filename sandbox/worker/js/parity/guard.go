@@ -1,22 +1,17 @@
-package js
+package parity
 
 import (
 	"fmt"
 	"math"
 	"math/big"
-	"runtime"
-	"runtime/debug"
+	"reflect"
 	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
 
-	"github.com/playground-dev/playground/sandbox/pipe"
-	"github.com/playground-dev/playground/sandbox/worker/js/inspect"
 	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
-	"github.com/playground-dev/playground/sandbox/worker/js/parity"
 )
 
 // Guards: goja built-ins that a one-line snippet could make panic in Go
@@ -29,6 +24,14 @@ import (
 // either throws the RangeError Node throws or calls the original with
 // primitives that cannot make it panic. Replacements look native (name,
 // length, toString, stack frames), like every Go built-in here (natives.go).
+//
+// These are goja robustness patches rather than wordings: each turns a Go
+// panic of goja's into the error V8 throws. Patch for: goja's
+// Array.prototype.sort, String.prototype.repeat/padStart/padEnd,
+// BigInt.asUintN/asIntN and Function.prototype.apply/Reflect.apply/
+// Reflect.construct panic in Go on the inputs above. Upstream: no upstream
+// issue found as of 2026-11. Delete a guard when goja checks its
+// arguments (js.Runtime.recoverEngineFault stays for the operators).
 
 // V8's limits, so that the same snippet fails the same way as in Node.
 const (
@@ -46,95 +49,98 @@ const (
 	maxApplyArgs = 1 << 24
 )
 
-// builtinFunc is the function o holds as name, read before any snippet
-// code runs (so it is the intrinsic); a missing one is the runtime's bug.
-func (e *Runtime) builtinFunc(o *goja.Object, name string) goja.Callable {
-	f, ok := goja.AssertFunction(o.Get(name))
-	if !ok {
-		panic("sandbox: missing builtin " + name)
-	}
-	return f
-}
+// Guards selects the guards InstallGuards installs.
+type Guards uint8
 
-// installGuards replaces the built-ins above that n names. It runs before
-// any snippet code (from installPolyfills).
-func (e *Runtime) installGuards(n need) {
-	vm := e.vm
-	original := e.builtinFunc
-	if n&needSortGuard != 0 {
+// The guards, one per group of built-ins replaced.
+const (
+	GuardSort           Guards = 1 << iota // Array.prototype.sort
+	GuardStrings                           // String.prototype.repeat, padStart, padEnd
+	GuardBigInt                            // BigInt.asUintN, asIntN
+	GuardApply                             // Function.prototype.apply, Reflect.apply, Reflect.construct
+	GuardTypedArrayFrom                    // %TypedArray%.from (InstallTypedArrayFrom)
+	GuardParseInt                          // parseInt (InstallParseInt)
+)
+
+// InstallGuards replaces the built-ins above that g names. It runs before
+// any snippet code.
+func (p *Patcher) InstallGuards(g Guards) {
+	vm := p.vm
+	original := builtinFunc
+	if g&GuardSort != 0 {
 		// The prototype of an array, not the constructor's property: a
 		// run need not build Array.
 		arr := vm.NewArray().Prototype()
 		reflectSet := original(vm.Get("Reflect").ToObject(vm), "set")
-		e.replace(arr, "sort", 1, func(c goja.FunctionCall) goja.Value { return e.arraySort(c, reflectSet) })
+		p.replace(arr, "sort", 1, func(c goja.FunctionCall) goja.Value { return p.arraySort(c, reflectSet) })
 	}
-	if n&needStringGuards != 0 {
-		e.installStringGuards(original)
+	if g&GuardStrings != 0 {
+		p.installStringGuards(original)
 	}
-	if n&needBigIntGuards != 0 {
+	if g&GuardBigInt != 0 {
 		bigint := vm.Get("BigInt").ToObject(vm)
 		for _, name := range []string{"asUintN", "asIntN"} {
 			orig := original(bigint, name)
 			signed := name == "asIntN"
-			e.replace(bigint, name, 2, func(c goja.FunctionCall) goja.Value {
-				return e.bigintAsN(orig, signed, c)
+			p.replace(bigint, name, 2, func(c goja.FunctionCall) goja.Value {
+				return p.bigintAsN(orig, signed, c)
 			})
 		}
 	}
-	if n&needApplyGuards != 0 {
-		e.installApplyGuards(original)
+	if g&GuardApply != 0 {
+		p.installApplyGuards(original)
 	}
-	if n&needTypedArrayFrom != 0 {
-		e.parity.InstallTypedArrayFrom()
+	if g&GuardTypedArrayFrom != 0 {
+		p.InstallTypedArrayFrom()
 	}
-	if n&needParseInt != 0 {
-		e.parity.InstallParseInt()
+	if g&GuardParseInt != 0 {
+		p.InstallParseInt()
 	}
 }
 
 // installStringGuards replaces repeat, padStart and padEnd.
-func (e *Runtime) installStringGuards(original func(*goja.Object, string) goja.Callable) {
-	vm := e.vm
+func (p *Patcher) installStringGuards(original func(*goja.Object, string) goja.Callable) {
+	vm := p.vm
 	str := vm.ToValue("").ToObject(vm).Prototype() // without building String
 	repeat := original(str, "repeat")
-	e.replace(str, "repeat", 1, func(c goja.FunctionCall) goja.Value {
-		s := e.thisString(c.This, "repeat")
+	p.replace(str, "repeat", 1, func(c goja.FunctionCall) goja.Value {
+		s := p.thisString(c.This, "repeat")
 		n := c.Argument(0).ToNumber().ToFloat()
 		if math.IsNaN(n) {
 			n = 0
 		}
 		n = math.Trunc(n)
 		if n < 0 || math.IsInf(n, 1) {
-			e.throw("RangeError", "Invalid count value: "+inspect.FormatNumber(n))
+			p.h.Throw("RangeError", "Invalid count value: "+intrinsic.FormatNumber(n))
 		}
 		if s.Length() == 0 || n == 0 {
-			return e.vm.ToValue("")
+			return p.vm.ToValue("")
 		}
 		if n*float64(s.Length()) > maxStringLength {
-			e.throw("RangeError", "Invalid string length")
+			p.h.Throw("RangeError", "Invalid string length")
 		}
-		return e.callOriginal(repeat, s, e.vm.ToValue(int64(n)))
+		return call(repeat, s, p.vm.ToValue(int64(n)))
 	})
 	for _, name := range []string{"padStart", "padEnd"} {
 		orig := original(str, name)
-		e.replace(str, name, 1, func(c goja.FunctionCall) goja.Value {
-			s := e.thisString(c.This, name)
+		p.replace(str, name, 1, func(c goja.FunctionCall) goja.Value {
+			s := p.thisString(c.This, name)
 			n := toLength(c.Argument(0).ToNumber().ToFloat())
 			if n <= float64(s.Length()) {
 				return s
 			}
-			fill := goja.Value(e.vm.ToValue(" "))
+			fill := goja.Value(p.vm.ToValue(" "))
 			if f := c.Argument(1); !goja.IsUndefined(f) {
-				fs := e.jsString(f)
+				fs := p.jsString(f)
 				fill = fs
 				if fs.Length() == 0 {
 					return s
 				}
 			}
 			if n > maxStringLength {
-				e.throw("RangeError", "Invalid string length")
+				p.h.Throw("RangeError", "Invalid string length")
 			}
-			return e.callOriginal(orig, s, e.vm.ToValue(int64(n)), fill)
+			return call(orig, s, p.vm.ToValue(int64(n)), fill)
 		})
 	}
 
@@ -142,47 +148,41 @@ func (e *Runtime) installStringGuards(original func(*goja.Object, string) goja.C
 
 // installApplyGuards replaces Function.prototype.apply, Reflect.apply and
 // Reflect.construct.
-func (e *Runtime) installApplyGuards(original func(*goja.Object, string) goja.Callable) {
-	fn := e.functionPrototype()
-	reflect := e.vm.Get("Reflect").ToObject(e.vm)
+func (p *Patcher) installApplyGuards(original func(*goja.Object, string) goja.Callable) {
+	fn := p.functionPrototype()
+	reflect := p.vm.Get("Reflect").ToObject(p.vm)
 	apply := original(fn, "apply")
-	e.replace(fn, "apply", 2, func(c goja.FunctionCall) goja.Value {
+	p.replace(fn, "apply", 2, func(c goja.FunctionCall) goja.Value {
 		if len(c.Arguments) < 2 || goja.IsUndefined(c.Arguments[1]) || goja.IsNull(c.Arguments[1]) {
-			return e.callOriginal(apply, c.This, c.Arguments...)
+			return call(apply, c.This, c.Arguments...)
 		}
 		if _, ok := goja.AssertFunction(c.This); !ok {
-			return e.callOriginal(apply, c.This, c.Arguments...) // goja's TypeError
+			return call(apply, c.This, c.Arguments...) // goja's TypeError
 		}
-		return e.callOriginal(apply, c.This, c.Argument(0), e.argList(c.Argument(1)))
+		return call(apply, c.This, c.Argument(0), p.argList(c.Argument(1)))
 	})
 	reflectApply := original(reflect, "apply")
-	e.replace(reflect, "apply", 3, func(c goja.FunctionCall) goja.Value {
+	p.replace(reflect, "apply", 3, func(c goja.FunctionCall) goja.Value {
 		if _, ok := goja.AssertFunction(c.Argument(0)); !ok {
-			return e.callOriginal(reflectApply, c.This, c.Arguments...)
+			return call(reflectApply, c.This, c.Arguments...)
 		}
-		return e.callOriginal(reflectApply, c.This, c.Argument(0), c.Argument(1), e.argList(c.Argument(2)))
+		return call(reflectApply, c.This, c.Argument(0), c.Argument(1), p.argList(c.Argument(2)))
 	})
 	construct := original(reflect, "construct")
-	e.replace(reflect, "construct", 2, func(c goja.FunctionCall) goja.Value {
+	p.replace(reflect, "construct", 2, func(c goja.FunctionCall) goja.Value {
 		if _, ok := goja.AssertConstructor(c.Argument(0)); !ok {
-			return e.callOriginal(construct, c.This, c.Arguments...)
+			return call(construct, c.This, c.Arguments...)
 		}
-		args := []goja.Value{c.Argument(0), e.argList(c.Argument(1))}
+		args := []goja.Value{c.Argument(0), p.argList(c.Argument(1))}
 		if len(c.Arguments) > 2 {
 			args = append(args, c.Arguments[2])
 		}
-		return e.callOriginal(construct, c.This, args...)
+		return call(construct, c.This, args...)
 	})
 }
 
-// replace defines holder[name] as fn, a Go function that looks native
-// (parity.Replace).
-func (e *Runtime) replace(holder *goja.Object, name string, length int, fn func(goja.FunctionCall) goja.Value) {
-	parity.Replace(e.vm, holder, name, length, fn)
-}
-
 // callOriginal calls a captured built-in, rethrowing what it throws.
-func (e *Runtime) callOriginal(f goja.Callable, this goja.Value, args ...goja.Value) goja.Value {
+func (p *Patcher) callOriginal(f goja.Callable, this goja.Value, args ...goja.Value) goja.Value {
 	v, err := f(this, args...)
 	if err != nil {
 		panic(err)
@@ -191,15 +191,12 @@ func (e *Runtime) callOriginal(f goja.Callable, this goja.Value, args ...goja.Va
 }
 
 // thisString is RequireObjectCoercible(this) and ToString(this).
-func (e *Runtime) thisString(this goja.Value, method string) goja.String {
+func (p *Patcher) thisString(this goja.Value, method string) goja.String {
 	if this == nil || goja.IsUndefined(this) || goja.IsNull(this) {
-		e.throw("TypeError", "String.prototype."+method+" called on null or undefined")
+		p.h.Throw("TypeError", "String.prototype."+method+" called on null or undefined")
 	}
-	return e.jsString(this)
+	return p.jsString(this)
 }
-
-// jsString is ToString(v) as a goja string (parity.JSString).
-func (e *Runtime) jsString(v goja.Value) goja.String { return parity.JSString(e.vm, v) }
 
 // toLength is ECMA-262 ToLength on a number.
 func toLength(f float64) float64 {
@@ -212,17 +209,17 @@ func toLength(f float64) float64 {
 // argList is CreateListFromArrayLike(v) as a fresh array: the length read
 // once, each index read in order. A length past 2^32 - 1 is V8's RangeError
 // "Invalid array length"; past maxApplyArgs, its stack overflow.
-func (e *Runtime) argList(v goja.Value) goja.Value {
+func (p *Patcher) argList(v goja.Value) goja.Value {
 	o, ok := v.(*goja.Object)
 	if !ok {
-		e.throw("TypeError", "CreateListFromArrayLike called on non-object")
+		p.h.Throw("TypeError", "CreateListFromArrayLike called on non-object")
 	}
 	n := toLength(o.Get("length").ToNumber().ToFloat())
 	switch {
 	case n > math.MaxUint32:
-		e.throw("RangeError", "Invalid array length")
+		p.h.Throw("RangeError", "Invalid array length")
 	case n > maxApplyArgs:
-		e.throw("RangeError", "Maximum call stack size exceeded")
+		p.h.Throw("RangeError", "Maximum call stack size exceeded")
 	}
 	if o.ClassName() == "Array" && o.ExportType() != proxyType {
 		// A plain array: goja reads its values directly, and its length
@@ -233,16 +230,16 @@ func (e *Runtime) argList(v goja.Value) goja.Value {
 	for i := range items {
 		items[i] = o.Get(strconv.Itoa(i))
 	}
-	return e.vm.NewArray(items...)
+	return p.vm.NewArray(items...)
 }
 
 // bigintAsN is BigInt.asUintN / BigInt.asIntN (ECMA-262 21.2.2.1-2). Where
 // the result is the argument itself (it fits in bits), it is returned
 // without computing 2^bits; a result past V8's BigInt size is its
 // RangeError; the rest is goja's.
-func (e *Runtime) bigintAsN(orig goja.Callable, signed bool, c goja.FunctionCall) goja.Value {
+func (p *Patcher) bigintAsN(orig goja.Callable, signed bool, c goja.FunctionCall) goja.Value {
 	if len(c.Arguments) < 2 {
-		return e.callOriginal(orig, c.This, c.Arguments...) // goja's TypeError
+		return call(orig, c.This, c.Arguments...) // goja's TypeError
 	}
 	bits := c.Argument(0).ToNumber().ToFloat()
 	if math.IsNaN(bits) {
@@ -250,29 +247,29 @@ func (e *Runtime) bigintAsN(orig goja.Callable, signed bool, c goja.FunctionCall
 	}
 	bits = math.Trunc(bits)
 	if bits < 0 || bits > 1<<53-1 {
-		e.throw("RangeError", "Invalid value: not (convertible to) a safe integer")
+		p.h.Throw("RangeError", "Invalid value: not (convertible to) a safe integer")
 	}
 	v := c.Argument(1)
 	if !goja.IsBigInt(v) {
 		// Let goja convert it (a TypeError for a number, say): with
 		// 0 bits no large value is built.
-		if _, err := orig(goja.Undefined(), e.vm.ToValue(0), v); err != nil {
+		if _, err := orig(goja.Undefined(), p.vm.ToValue(0), v); err != nil {
 			panic(err)
 		}
-		return e.callOriginal(orig, goja.Undefined(), e.vm.ToValue(int64(min(bits, maxBigIntBits+1))), v)
+		return call(orig, goja.Undefined(), p.vm.ToValue(int64(min(bits, maxBigIntBits+1))), v)
 	}
 	x, _ := v.Export().(*big.Int)
 	if x == nil {
-		return e.callOriginal(orig, goja.Undefined(), e.vm.ToValue(int64(min(bits, maxBigIntBits+1))), v)
+		return call(orig, goja.Undefined(), p.vm.ToValue(int64(min(bits, maxBigIntBits+1))), v)
 	}
 	if float64(x.BitLen()) < bits && (signed || x.Sign() >= 0) {
 		return v // already in range: the result is x itself
 	}
 	if bits > maxBigIntBits {
 		// Only a negative x reaches here unsigned: 2^bits + x has bits bits.
-		e.throw("RangeError", "Maximum BigInt size exceeded")
+		p.h.Throw("RangeError", "Maximum BigInt size exceeded")
 	}
-	return e.callOriginal(orig, goja.Undefined(), e.vm.ToValue(int64(bits)), v)
+	return call(orig, goja.Undefined(), p.vm.ToValue(int64(bits)), v)
 }
 
 // arraySort is Array.prototype.sort (ECMA-262 23.1.3.30): the elements are
@@ -280,24 +277,24 @@ func (e *Runtime) bigintAsN(orig goja.Callable, signed bool, c goja.FunctionCall
 // sorted stably (a merge sort: the comparator is user code that may do
 // anything, including shrinking the array, and nothing it does can make the
 // sort index out of range), then written back, and the tail deleted.
-func (e *Runtime) arraySort(c goja.FunctionCall, reflectSet goja.Callable) goja.Value {
+func (p *Patcher) arraySort(c goja.FunctionCall, reflectSet goja.Callable) goja.Value {
 	var cmp goja.Callable
 	if f := c.Argument(0); !goja.IsUndefined(f) {
 		var ok bool
 		if cmp, ok = goja.AssertFunction(f); !ok {
-			e.throw("TypeError", "The comparison function must be either a function or undefined")
+			p.h.Throw("TypeError", "The comparison function must be either a function or undefined")
 		}
 	}
 	if c.This == nil || goja.IsUndefined(c.This) || goja.IsNull(c.This) {
-		e.throw("TypeError", "Array.prototype.sort called on null or undefined")
+		p.h.Throw("TypeError", "Array.prototype.sort called on null or undefined")
 	}
-	o := c.This.ToObject(e.vm)
+	o := c.This.ToObject(p.vm)
 	n := int64(toLength(o.Get("length").ToNumber().ToFloat()))
 	var items, undefs []goja.Value
 	var present []int64 // the indices that held an element
-	e.sortIndices(o, n, func(k int64) {
-		key := e.vm.ToValue(k)
-		has, err := e.b.ReflectHas(goja.Undefined(), o, key)
+	p.sortIndices(o, n, func(k int64) {
+		key := p.vm.ToValue(k)
+		has, err := p.b.ReflectHas(goja.Undefined(), o, key)
 		if err != nil {
 			panic(err)
 		}
@@ -312,16 +309,16 @@ func (e *Runtime) arraySort(c goja.FunctionCall, reflectSet goja.Callable) goja.
 		}
 		items = append(items, v)
 	})
-	less := e.sortLess(cmp, items)
+	less := p.sortLess(cmp, items)
 	sorted := mergeSort(items, less)
 	sorted = append(sorted, undefs...)
 	for j, v := range sorted { // Set(obj, j, v, true): a refused write is a TypeError
-		ok, err := reflectSet(goja.Undefined(), o, e.vm.ToValue(j), v)
+		ok, err := reflectSet(goja.Undefined(), o, p.vm.ToValue(j), v)
 		if err != nil {
 			panic(err)
 		}
 		if !ok.ToBoolean() {
-			e.throw("TypeError", fmt.Sprintf("Cannot assign to read only property '%d' of object", j))
+			p.h.Throw("TypeError", fmt.Sprintf("Cannot assign to read only property '%d' of object", j))
 		}
 	}
 	// The tail: DeletePropertyOrThrow on every index from the count of
@@ -351,7 +348,7 @@ func (e *Runtime) arraySort(c goja.FunctionCall, reflectSet goja.Callable) goja.
 // 0..n-1, or, for a long array-like that is not a Proxy (say {length:
 // 2**53 - 1}), only the integer keys below n its prototype chain has — the
 // same elements, found without counting to 2^53.
-func (e *Runtime) sortIndices(o *goja.Object, n int64, each func(int64)) {
+func (p *Patcher) sortIndices(o *goja.Object, n int64, each func(int64)) {
 	const dense = 1 << 22
 	if n <= dense || o.ExportType() == proxyType {
 		// A Proxy shows every index to its has trap, as the
@@ -362,15 +359,15 @@ func (e *Runtime) sortIndices(o *goja.Object, n int64, each func(int64)) {
 		return
 	}
 	var out []int64
-	for p := o; p != nil; p = e.enc.Proto(p) {
-		if p.ExportType() == proxyType {
+	for q := o; q != nil; q = p.b.Proto(q) {
+		if q.ExportType() == proxyType {
 			break
 		}
-		keys, err := e.b.OwnKeys(goja.Undefined(), p)
+		keys, err := p.b.OwnKeys(goja.Undefined(), q)
 		if err != nil {
 			panic(err)
 		}
-		kobj := keys.ToObject(e.vm)
+		kobj := keys.ToObject(p.vm)
 		m := int(kobj.Get("length").ToInteger())
 		for i := range m {
 			k, ok := intrinsic.PrimitiveString(kobj.Get(strconv.Itoa(i)))
@@ -391,7 +388,7 @@ func (e *Runtime) sortIndices(o *goja.Object, n int64, each func(int64)) {
 // sortLess is SortCompare: the comparator's result as a number (NaN is
 // +0), or, without one, the elements' strings compared by UTF-16 code
 // units (each element converted once).
-func (e *Runtime) sortLess(cmp goja.Callable, items []goja.Value) func(a, b int) bool {
+func (p *Patcher) sortLess(cmp goja.Callable, items []goja.Value) func(a, b int) bool {
 	if cmp != nil {
 		return func(a, b int) bool {
 			r, err := cmp(goja.Undefined(), items[a], items[b])
@@ -406,7 +403,7 @@ func (e *Runtime) sortLess(cmp goja.Callable, items []goja.Value) func(a, b int)
 	keys := make([]string, len(items))
 	ascii := true
 	for i, v := range items {
-		strs[i] = e.jsString(v) // once per element
+		strs[i] = p.jsString(v) // once per element
 		keys[i] = strs[i].String()
 		if ascii && len(keys[i]) != strs[i].Length() {
 			ascii = false
@@ -479,41 +476,12 @@ func mergeSort(items []goja.Value, less func(a, b int) bool) []goja.Value {
 	return out
 }
 
-// recoverEngineFault turns a Go panic out of goja (one no guard above
-// prevents: an operator, not a built-in, such as a BigInt shift by 2^62
-// computed at run time, which makes goja's math/big allocate past any
-// slice length) into the end of the run with a RUNTIME_ERROR, instead of
-// a lost worker. It is deferred around a task with err its named result;
-// a JS exception or an interrupt is not a panic here (goja returns them as
-// errors), so only engine faults arrive.
-//
-// The snippet cannot catch the error: goja has unwound the whole task by
-// the time Go sees the panic.
-func (e *Runtime) recoverEngineFault(err *error) {
-	x := recover()
-	if x == nil {
-		return
-	}
-	_, isRuntime := x.(runtime.Error)
-	msg, isString := x.(string)
-	if !isRuntime && !isString {
-		panic(x) // not an engine fault: a bug of ours, as before
-	}
-	if isRuntime {
-		msg = x.(runtime.Error).Error()
-	}
-	what := "RangeError: the operation exceeds what the engine can represent"
-	if strings.Contains(string(debug.Stack()), "math/big.") {
-		what = "RangeError: Maximum BigInt size exceeded"
-	}
-	e.emitError(&pipe.Error{Kind: pipe.KindRuntime, Message: fmt.Sprintf("%s (%s); the run ended: the engine cannot continue after this error, so it cannot be caught", what, msg)})
-	e.fail()
-	*err = e.stop
-}
-
 // functionPrototype is Function.prototype, read before any snippet code
 // runs as the prototype of Object (built already: intrinsic.Builtins.Init), so that a
 // plain run does not build the Function constructor.
-func (e *Runtime) functionPrototype() *goja.Object {
-	return e.vm.Get("Object").ToObject(e.vm).Prototype()
+func (p *Patcher) functionPrototype() *goja.Object {
+	return p.vm.Get("Object").ToObject(p.vm).Prototype()
 }
+
+// proxyType is goja's export type of a Proxy.
+var proxyType = reflect.TypeOf(goja.Proxy{})

@@ -209,7 +209,7 @@ func (e *Runtime) Preload(uses []bundle.LibraryUse) {
 // snippet can make the worker read a file. One walk over the parsed
 // program rewrites what goja would get wrong (\p{…} in regex literals,
 // constant-folded BigInt operators, right-to-left relational chains:
-// relational.go) and summarises what the program may
+// parity/relational.go) and summarises what the program may
 // reach (usage.go), which New and Execute read back to install only that.
 func Compile(code string) (*goja.Program, error) {
 	tree, err := goja.Parse("bundle.js", code, parser.WithSourceMapLoader(noSourceMapFiles))

@@ -27,7 +27,7 @@ import (
 // BenchmarkNewHello).
 //
 // What a group provides is listed in lazyNames; what Node has and the
-// playground does not is undefined (Intl: see locale.go).
+// playground does not is undefined (Intl: see parity/locale.go).
 
 // lazyName is one lazily installed property: holder.name is group[key]
 // (key "" means the group defines holder.name itself when it loads).
@@ -83,8 +83,8 @@ type polyfills struct {
 }
 
 // installPolyfills installs those of n's additions (usage.go) that are
-// not installed in New itself: the guards (guard.go), the native-looking
-// Function.prototype.toString (natives.go), Node's lengths of the timers,
+// not installed in New itself: the guards (parity/guard.go), the native-looking
+// Function.prototype.toString (parity/natives.go), Node's lengths of the timers,
 // and it makes the lazy names
 // resolvable without creating a function per name (each goja function
 // costs about a microsecond and 0.7 KiB, and a plain run would pay for 30 it
@@ -106,7 +106,7 @@ func (e *Runtime) installPolyfills(n need) {
 		// The traps below (and the sort guard) run inside snippet code: take
 		// Reflect.has and Reflect.get now, while they are surely the intrinsics
 		// (no snippet code has run), with plain Go reads rather than resolving
-		// them through descriptors (lazyBuiltin), which costs a run 4 KiB.
+		// them through descriptors (intrinsic.Builtins), which costs a run 4 KiB.
 		reflect := vm.Get("Reflect").ToObject(vm)
 		if f, ok := goja.AssertFunction(reflect.Get("has")); ok {
 			e.b.ReflectHas = f

@@ -124,7 +124,7 @@ type Runtime struct {
 	entry     string                // the entry file (script mode shifts its line 1)
 	security  map[*goja.Object]bool // errors the runtime threw as SECURITY_ERROR
 	poly      polyfills
-	loc       *intl.Locale // locale.go: made on first use
+	loc       *intl.Locale // locale.go: made on first use, for parity.Patcher.InstallLocale
 	// installed is what install added; consoleSet whether it defined
 	// console (every run has one).
 	installed     need
@@ -201,7 +201,7 @@ func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pip
 	e.useHost = e.mayCallHost(summaryOf(j.Program))
 	if e.useHost {
 		// Host replies are parsed while snippet code runs: find JSON.parse
-		// now, while it is surely the intrinsic (newBuiltins).
+		// now, while it is surely the intrinsic (intrinsic.Builtins.Init).
 		_, _ = e.b.JSONParse(goja.Undefined(), e.vm.ToValue("0"))
 	}
 	emit(pipe.Event{Kind: pipe.EventStarted, Timeout: j.Timeout, Mode: mode})
@@ -669,9 +669,6 @@ func (h *parityHost) Locale() *intl.Locale { return (*Runtime)(h).locale() }
 func (e *Runtime) replace(holder *goja.Object, name string, length int, fn func(goja.FunctionCall) goja.Value) {
 	parity.Replace(e.vm, holder, name, length, fn)
 }
-
-// jsString is ToString(v) as a goja string (parity.JSString).
-func (e *Runtime) jsString(v goja.Value) goja.String { return parity.JSString(e.vm, v) }
 
 // callOriginal calls a captured built-in, rethrowing what it throws.
 func (e *Runtime) callOriginal(f goja.Callable, this goja.Value, args ...goja.Value) goja.Value {

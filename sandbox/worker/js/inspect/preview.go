@@ -76,7 +76,7 @@ type Builtins struct {
 	// inspected are the polyfill classes previewed by their fields, as
 	// Node's inspect shows them (URL, events, encoders), and paramsForEach
 	// is URLSearchParams.prototype.forEach: both taken when their group
-	// loads (captureInspected).
+	// loads (CaptureInspected).
 	inspected     []inspectedClass
 	paramsForEach *goja.Object
 }

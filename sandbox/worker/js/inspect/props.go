@@ -361,7 +361,7 @@ func (e *Encoder) DataString(o *goja.Object, prop string) string {
 	return s
 }
 
-// domExceptionName is the name of a DOMException (polyfill.js), whose
+// domExceptionName is the name of a DOMException (webapi/polyfill.js), whose
 // name is a getter of its prototype, as in Node: the getter is called only
 // when it is the polyfill's own (it reads a private field; no snippet
 // code runs), found as the first "name" along o's prototype chain.

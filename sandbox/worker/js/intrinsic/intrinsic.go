@@ -101,7 +101,7 @@ type intrinsic struct {
 	getter bool
 	// regexp starts the path at the prototype of a fresh regular expression
 	// literal instead of the global object (the global RegExp is a Proxy:
-	// regexp.go).
+	// parity/regexp_install.go).
 	regexp bool
 }
 

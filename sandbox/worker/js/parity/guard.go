@@ -181,15 +181,6 @@ func (p *Patcher) installApplyGuards(original func(*goja.Object, string) goja.Ca
 	})
 }
 
-// callOriginal calls a captured built-in, rethrowing what it throws.
-func (p *Patcher) callOriginal(f goja.Callable, this goja.Value, args ...goja.Value) goja.Value {
-	v, err := f(this, args...)
-	if err != nil {
-		panic(err)
-	}
-	return v
-}
-
 // thisString is RequireObjectCoercible(this) and ToString(this).
 func (p *Patcher) thisString(this goja.Value, method string) goja.String {
 	if this == nil || goja.IsUndefined(this) || goja.IsNull(this) {

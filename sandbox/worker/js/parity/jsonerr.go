@@ -285,7 +285,7 @@ func (p *Patcher) InstallJSONParse() {
 	json := vm.Get("JSON").ToObject(vm)
 	parse := builtinFunc(json, "parse")
 	// The runtime's own parsing (input, host replies) keeps the intrinsic:
-	// no snippet code has run yet, so this is it (lazyBuiltin would refuse
+	// no snippet code has run yet, so this is it (intrinsic.Builtins.lazy would refuse
 	// the wrapper as a replacement).
 	p.b.JSONParse = parse
 	p.replace(json, "parse", 2, func(c goja.FunctionCall) goja.Value {

@@ -80,7 +80,7 @@ func (p *Patcher) InstallParseInt() {
 		}
 		return v
 	}
-	// %i keeps the intrinsic, read before any snippet code (lazyBuiltin
+	// %i keeps the intrinsic, read before any snippet code (intrinsic.Builtins.lazy
 	// would refuse the wrapper as a replacement), and corrects it alike.
 	p.b.ParseInt = parseInt
 	p.replace(global, "parseInt", 2, replaced)

@@ -27,7 +27,7 @@ var allowedImports = map[string][]string{
 	"sandbox/libs":          {},
 	"sandbox":               {"sandbox/pipe", "sandbox/libs"},
 	"sandbox/worker/bundle": {"sandbox/pipe", "sandbox/libs"},
-	"sandbox/worker/js":     {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js/intl"},
+	"sandbox/worker/js":     {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js/intl", "sandbox/worker/js/intrinsic", "sandbox/worker/js/inspect", "sandbox/worker/js/parity", "sandbox/worker/js/webapi"},
 	"sandbox/worker":        {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js"},
 
 	"session": {"ws", "sandbox"},
@@ -37,7 +37,14 @@ var allowedImports = map[string][]string{
 
 	"ratelimit/redistest": {}, // test support: a real redis-server for tests
 
-	"sandbox/worker/js/intl": {}, // Intl (goja + golang.org/x/text), for sandbox/worker/js
+	// The runtime's modules: leaves under the core package js, which none
+	// of them imports.
+	"sandbox/worker/js/intl":      {},                                                                             // Intl (goja + golang.org/x/text)
+	"sandbox/worker/js/intrinsic": {},                                                                             // the intrinsics the runtime calls, safe from a snippet's replacements
+	"sandbox/worker/js/parity":    {"sandbox/worker/js/intl", "sandbox/worker/js/intrinsic"},                      // goja-versus-V8 parity patches
+	"sandbox/worker/js/webapi":    {"sandbox/worker/js/intrinsic", "sandbox/worker/js/parity"},                    // web APIs goja lacks: the polyfills, URL, Web Crypto
+	"sandbox/worker/js/inspect":   {"sandbox/pipe", "sandbox/worker/js/intrinsic", "sandbox/worker/js/parity"},    // Node's util.inspect
+	"sandbox/worker/js/jstest":    {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js"}, // test support: the in-process harness
 }
 
 func goList(t *testing.T, args ...string) string {

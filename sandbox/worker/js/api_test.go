@@ -32,9 +32,9 @@ func TestUnsupportedIsAClearError(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res, rec := run(t, h, Request{Files: files("main.js", tt.code), Mode: "module"})
-			errs := rec.errors()
+			errs := rec.Errors()
 			if res.Outcome != OutcomeError || len(errs) != 1 {
-				t.Fatalf("%s %+v logs %q", res.Outcome, errs, rec.logs())
+				t.Fatalf("%s %+v logs %q", res.Outcome, errs, rec.Logs())
 			}
 			e := errs[0]
 			if e.File != "main.js" || e.Line != tt.line {
@@ -66,8 +66,8 @@ console.log(c.s.size, c.m.get(1));
 console.log(Symbol.asyncIterator === Symbol.asyncIterator, Object.getOwnPropertyDescriptor(Symbol, "asyncIterator").writable);
 `)})
 	want := "function,function,function,function,function,function,function|0|mine|2 2|true false"
-	if got := strings.Join(rec.logs(), "|"); res.Outcome != OutcomeOK || got != want {
-		t.Errorf("%s %q %+v; want %q", res.Outcome, got, rec.errors(), want)
+	if got := strings.Join(rec.Logs(), "|"); res.Outcome != OutcomeOK || got != want {
+		t.Errorf("%s %q %+v; want %q", res.Outcome, got, rec.Errors(), want)
 	}
 }
 
@@ -81,13 +81,13 @@ func TestHostCallRefusesFunctions(t *testing.T) {
 		`import { host } from "playground"; await host.log([1, [function f() {}]]);`,
 	} {
 		res, rec := run(t, h, Request{Mode: "module", Files: files("main.js", code)})
-		errs := rec.errors()
+		errs := rec.Errors()
 		if res.Outcome != OutcomeError || len(errs) != 1 || !strings.Contains(errs[0].Message, "TypeError: host.log: argument 1 is or holds a function") || errs[0].Line != 1 {
 			t.Errorf("%s: %s %+v", code, res.Outcome, errs)
 		}
 	}
 	res, rec := run(t, h, Request{Mode: "module", Files: files("main.js", `import { host } from "playground"; console.log(await host.log({ a: [1, "x"] }));`)})
-	if res.Outcome != OutcomeOK || strings.Join(rec.logs(), "") != "true" {
-		t.Errorf("data call: %s %q %+v", res.Outcome, rec.logs(), rec.errors())
+	if res.Outcome != OutcomeOK || strings.Join(rec.Logs(), "") != "true" {
+		t.Errorf("data call: %s %q %+v", res.Outcome, rec.Logs(), rec.Errors())
 	}
 }

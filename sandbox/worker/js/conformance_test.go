@@ -53,10 +53,10 @@ func TestConformance(t *testing.T) {
 			}
 			_, rec := run(t, h, Request{Files: files(name+".js", string(src)), Mode: "module", Timeout: 10 * time.Second})
 			var b strings.Builder
-			for _, l := range rec.logs() {
+			for _, l := range rec.Logs() {
 				b.WriteString(l + "\n")
 			}
-			for _, e := range rec.errors() {
+			for _, e := range rec.Errors() {
 				b.WriteString("UNCAUGHT: " + e.Message + "\n")
 			}
 			if got := b.String(); got != want {

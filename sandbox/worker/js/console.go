@@ -1,19 +1,18 @@
 package js
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
-	"math/big"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/dop251/goja"
 
 	"github.com/playground-dev/playground/sandbox/pipe"
+	"github.com/playground-dev/playground/sandbox/worker/js/inspect"
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
+	"github.com/playground-dev/playground/sandbox/worker/js/parity"
 )
 
 // console is the snippet's console object. Each call becomes one log event
@@ -35,7 +34,7 @@ func newConsole(e *Runtime, n need) *goja.Object {
 			panic("sandbox: console method " + name + " out of order")
 		}
 		if n&(needConsoleFirst<<i) != 0 {
-			must(e.setNative(o, name, fn))
+			must(parity.SetNative(e.vm, o, name, fn))
 		}
 		i++
 	}
@@ -120,18 +119,7 @@ func newConsole(e *Runtime, n need) *goja.Object {
 		if len(call.Arguments) == 0 {
 			return goja.Undefined()
 		}
-		data := c.e.enc.encode(call.Arguments[0])
-		var columns []string
-		if cols, ok := c.e.enc.encode(call.Argument(1)).(map[string]any); ok && cols["$t"] == "array" {
-			items, _ := cols["items"].([]any)
-			columns = []string{} // given, even when empty: (index) only
-			for _, it := range items {
-				if s, ok := it.(string); ok {
-					columns = append(columns, s)
-				}
-			}
-		}
-		if text, ok := renderTable(data, columns); ok {
+		if text, data, ok := c.e.enc.Table(call.Arguments[0], call.Argument(1)); ok {
 			c.emit("log", text, []json.RawMessage{mustJSON(data)})
 			return goja.Undefined()
 		}
@@ -150,7 +138,7 @@ func (c *console) method(level string) func(goja.FunctionCall) goja.Value {
 
 func (c *console) label(call goja.FunctionCall) string {
 	if v := call.Argument(0); !goja.IsUndefined(v) {
-		return render(c.e.enc.encode(v), true)
+		return inspect.Render(c.e.enc.Encode(v), true)
 	}
 	return "default"
 }
@@ -166,7 +154,7 @@ func (c *console) timeLog(call goja.FunctionCall, end bool) {
 		c.printText("warn", fmt.Sprintf("Warning: No such label '%s' for console.%s()", label, method))
 		return
 	}
-	text := label + ": " + formatDuration(millis(c.e.clock.now())-start)
+	text := label + ": " + inspect.FormatDuration(millis(c.e.clock.now())-start)
 	if end {
 		delete(c.timers, label)
 		c.printText("info", text)
@@ -184,56 +172,6 @@ func (c *console) timeLog(call goja.FunctionCall, end bool) {
 // about 0.5 MiB; a longer string (a snippet's data) is not converted to
 // Go's UTF-8 to look.
 const maxStackString = 1 << 20
-
-// formatDuration formats ms as Node's console.timeEnd does (formatTime in
-// lib/internal/console/constructor.js): "0.15ms" under a second (at most
-// three decimals, trailing zeros dropped), "1.234s" under a minute, else
-// "1:02.345 (m:ss.mmm)" or "1:02:03.456 (h:mm:ss.mmm)".
-func formatDuration(ms float64) string {
-	const second, minute, hour = 1000.0, 60_000.0, 3_600_000.0
-	var hours, minutes int
-	seconds := 0.0
-	if ms >= second {
-		if ms >= minute {
-			if ms >= hour {
-				hours = int(ms / hour)
-				ms = math.Mod(ms, hour)
-			}
-			minutes = int(ms / minute)
-			ms = math.Mod(ms, minute)
-		}
-		seconds = ms / second
-	}
-	if hours != 0 || minutes != 0 {
-		whole, frac, _ := strings.Cut(toFixed3(seconds), ".")
-		if len(whole) < 2 {
-			whole = "0" + whole
-		}
-		if hours != 0 {
-			return fmt.Sprintf("%d:%02d:%s.%s (h:mm:ss.mmm)", hours, minutes, whole, frac)
-		}
-		return fmt.Sprintf("%d:%s.%s (m:ss.mmm)", minutes, whole, frac)
-	}
-	if seconds != 0 {
-		return toFixed3(seconds) + "s"
-	}
-	rounded, _ := strconv.ParseFloat(toFixed3(ms), 64)
-	return formatNumber(rounded) + "ms"
-}
-
-// toFixed3 is x.toFixed(3) for a non-negative x: the nearest multiple of
-// 0.001, the larger one at an exact tie (ECMA-262 Number.prototype.toFixed),
-// where strconv rounds half to even (0.0625 is "0.063", not "0.062").
-func toFixed3(x float64) string {
-	t := new(big.Float).SetPrec(256).SetFloat64(x) // exact: x has at most 53 significant bits
-	t.Mul(t, big.NewFloat(1000).SetPrec(256))
-	whole, _ := t.Int(nil)
-	frac := new(big.Float).SetPrec(256).Sub(t, new(big.Float).SetPrec(256).SetInt(whole))
-	if frac.Cmp(big.NewFloat(0.5)) == 0 {
-		return strconv.FormatFloat((float64(whole.Int64())+1)/1000, 'f', 3, 64)
-	}
-	return strconv.FormatFloat(x, 'f', 3, 64)
-}
 
 // stackText is console.trace's stack: the calling user frames as an
 // error's stack lists them ("\n    at inner (main.ts:3:5)").
@@ -266,12 +204,16 @@ func (c *console) print(level string, args []goja.Value, head, suffix string) {
 		}
 		// The text repeats what the previews hold: each gets half of what
 		// is left.
-		previews[i] = c.e.enc.encodeBudget(a, budget/2)
-		budget -= 2 * c.e.enc.used(budget/2)
+		previews[i] = c.e.enc.EncodeBudget(a, budget/2)
+		budget -= 2 * c.e.enc.Used(budget/2)
 	}
-	text := formatLine(&c.e.b, previews, args, func(v goja.Value) string {
-		return jsonText(c.e, c.e.jsonEn.encodeBudget(v, max(budget/2, 1024)))
-	}, c.e.formatString)
+	text := inspect.FormatLine(&c.e.b, previews, args, func(v goja.Value) string {
+		s, ok := inspect.JSONText(c.e.jsonEn.EncodeBudget(v, max(budget/2, 1024)))
+		if !ok {
+			c.e.throw("TypeError", "Do not know how to serialize a BigInt")
+		}
+		return s
+	}, c.e.enc.FormatString)
 	switch {
 	case head == "":
 	case text == "":
@@ -287,49 +229,12 @@ func (c *console) print(level string, args []goja.Value, head, suffix string) {
 	c.emit(level, text, raw)
 }
 
-// dir prints v as util.inspect(v, options) does, as Node's console.dir:
-// a string quoted, and options.depth (a number; null or Infinity for no
-// limit) the levels shown before [Object]. Levels past the preview's depth
-// limit (hello.limits) show as what was cut.
+// dir prints v as util.inspect(v, options) does, as Node's console.dir
+// (inspect.Encoder.Dir).
 func (c *console) dir(v, options goja.Value) {
-	depth := inspectDepth
-	if o, ok := options.(*goja.Object); ok {
-		if d, ok := c.e.enc.ownData(o, "depth"); ok {
-			switch {
-			case goja.IsNull(d):
-				depth = math.MaxInt32
-			case isNumber(d):
-				if f := d.ToFloat(); f >= math.MaxInt32 {
-					depth = math.MaxInt32
-				} else if !math.IsNaN(f) {
-					depth = int(math.Floor(f))
-				}
-			}
-		}
-	}
-	depth = min(depth, maxDirDepth)
-	budget := c.budget() / 2 // the text repeats what the preview holds
-	var p, shown any
-	if depth < c.e.enc.lim.Depth {
-		p = c.e.enc.encodeBudget(v, budget)
-		shown = p
-	} else {
-		// The preview (the event's args) stops at hello.limits' depth; the
-		// text is laid out from a deeper encoding, within the same budget.
-		p = c.e.enc.encodeBudget(v, budget/2)
-		deep := c.e.enc
-		deep.lim.Depth = depth + 1
-		shown = deep.encodeBudget(v, budget/2)
-	}
-	in := inspector{depth: depth, breakLength: inspectBreakLength}
-	c.emit("log", in.value(shown, 0), []json.RawMessage{mustJSON(p)})
+	text, p := c.e.enc.Dir(v, options, c.budget()/2) // the text repeats what the preview holds
+	c.emit("log", text, []json.RawMessage{mustJSON(p)})
 }
-
-// maxDirDepth bounds console.dir's depth (null and Infinity included): the
-// layout's cost grows with the square of the nesting (1,000 levels took
-// 3.4 s of Go work the run's interrupt does not stop; 100 take ≈5 ms). A
-// value nested deeper shows as cut there.
-const maxDirDepth = 100
 
 // isNumber reports whether v is a number primitive.
 func isNumber(v goja.Value) bool {
@@ -376,8 +281,8 @@ func (c *console) emit(level, text string, args []json.RawMessage) {
 // accessor ([Getter]).
 func (e *Runtime) readMessages(vals []goja.Value, report bool) (outer map[*goja.Object]string) {
 	enc := &e.enc
-	outer, enc.messages = enc.messages, nil
-	if enc.busy {
+	outer = enc.SwapMessages(nil)
+	if enc.Busy() {
 		return outer // a getter's own console.log: its previews are opaque anyway
 	}
 	for _, v := range vals {
@@ -402,251 +307,31 @@ func (e *Runtime) readMessages(vals []goja.Value, report bool) (outer map[*goja.
 		} else {
 			got = e.callOriginal(get, o)
 		}
-		if s, ok := primitiveString(got); ok {
-			if enc.messages == nil {
-				enc.messages = map[*goja.Object]string{}
-			}
-			enc.messages[o] = s
-			enc.stackString(o)
+		if s, ok := intrinsic.PrimitiveString(got); ok {
+			enc.SetMessage(o, s)
+			enc.StackString(o)
 		}
 	}
 	return outer
 }
 
 // restoreMessages puts back the messages readMessages found.
-func (e *Runtime) restoreMessages(outer map[*goja.Object]string) { e.enc.messages = outer }
+func (e *Runtime) restoreMessages(outer map[*goja.Object]string) { e.enc.SwapMessages(outer) }
 
 // messageAccessor is the getter of the error o's message, the first
 // "message" along its prototype chain, nil when that is a data property
 // (or there is none, or a Proxy is in the way).
 func (e *Runtime) messageAccessor(o *goja.Object) goja.Callable {
-	desc, _, ok := e.enc.lookup(o, e.vm.ToValue("message"))
+	desc, _, ok := e.enc.Lookup(o, e.vm.ToValue("message"))
 	if !ok || desc == nil {
 		return nil
 	}
-	if _, data := descValue(desc); data {
+	if _, data := intrinsic.DescValue(desc); data {
 		return nil
 	}
-	get, _ := descField(desc, "get")
+	get, _ := intrinsic.DescField(desc, "get")
 	fn, _ := goja.AssertFunction(get)
 	return fn
-}
-
-// formatLine joins previews the way console.log does, applying printf-style
-// specifiers when the first argument is a string that holds them.
-func formatLine(b *builtins, previews []any, args []goja.Value, asJSON func(goja.Value) string, asString func(goja.Value, any) string) string {
-	if len(previews) == 0 {
-		return ""
-	}
-	var parts []string
-	rest := previews
-	if first, ok := previews[0].(string); ok && strings.ContainsRune(first, '%') {
-		var sb strings.Builder
-		i := 1
-		for j := 0; j < len(first); j++ {
-			ch := first[j]
-			if ch != '%' || j+1 == len(first) {
-				sb.WriteByte(ch)
-				continue
-			}
-			spec := first[j+1]
-			if spec == '%' {
-				sb.WriteByte('%')
-				j++
-				continue
-			}
-			if !strings.ContainsRune("sdifoOcj", rune(spec)) || i >= len(previews) {
-				sb.WriteByte(ch)
-				continue
-			}
-			j++
-			arg := previews[i]
-			switch spec {
-			case 's':
-				sb.WriteString(asString(args[i], arg))
-			case 'd', 'i', 'f':
-				sb.WriteString(formatNumeric(b, spec, args[i]))
-			case 'o', 'O':
-				sb.WriteString(render(arg, false))
-			case 'j':
-				sb.WriteString(asJSON(args[i]))
-			case 'c': // CSS: consumed, not printed
-			}
-			i++
-		}
-		parts = append(parts, sb.String())
-		rest = previews[i:]
-	} else {
-		parts = append(parts, render(previews[0], true))
-		rest = previews[1:]
-	}
-	for _, p := range rest {
-		parts = append(parts, render(p, true))
-	}
-	return strings.Join(parts, " ")
-}
-
-// jsonText prints a JSON-mode preview as %j does (JSON.stringify), from
-// the preview, so no toJSON, getter or Proxy trap runs (Node's %j calls
-// them: an accessor is left out here, a documented deviation). A cycle
-// prints [Circular] as Node's util.format does; a BigInt throws Node's
-// TypeError.
-func jsonText(e *Runtime, p any) string {
-	var b strings.Builder
-	top, circular := writeJSON(e, &b, p)
-	switch {
-	case circular:
-		return "[Circular]"
-	case !top:
-		return "undefined"
-	}
-	return b.String()
-}
-
-// writeJSON writes p as JSON; ok is false for a value JSON.stringify
-// leaves out (undefined, a function, a symbol, an accessor).
-func writeJSON(e *Runtime, b *strings.Builder, p any) (ok, circular bool) {
-	switch x := p.(type) {
-	case nil:
-		b.WriteString("null")
-	case bool:
-		b.WriteString(strconv.FormatBool(x))
-	case int64:
-		b.WriteString(strconv.FormatInt(x, 10))
-	case float64:
-		b.WriteString(formatNumber(x))
-	case string:
-		writeJSONString(b, x)
-	case []any:
-		b.WriteByte('[')
-		first := true
-		for _, it := range x {
-			if m, ok := it.(tagged); ok && m["$t"] == "more" {
-				break // cut by the preview limits
-			}
-			if !first {
-				b.WriteByte(',')
-			}
-			first = false
-			var sub strings.Builder
-			ok, c := writeJSON(e, &sub, it)
-			if c {
-				return true, true
-			}
-			if ok {
-				b.WriteString(sub.String())
-			} else {
-				b.WriteString("null")
-			}
-		}
-		b.WriteByte(']')
-	case object:
-		b.WriteByte('{')
-		n := 0
-		for _, f := range x {
-			if f.Key == "…" {
-				break
-			}
-			var sub strings.Builder
-			ok, c := writeJSON(e, &sub, f.Value)
-			if c {
-				return true, true
-			}
-			if !ok {
-				continue
-			}
-			if n > 0 {
-				b.WriteByte(',')
-			}
-			n++
-			writeJSONString(b, f.Key)
-			b.WriteByte(':')
-			b.WriteString(sub.String())
-		}
-		b.WriteByte('}')
-	case tagged:
-		switch x["$t"] {
-		case "undefined", "function", "symbol", "getter", "revoked":
-			return false, false
-		case "circular":
-			return true, true
-		case "number":
-			if x["v"] == "-0" {
-				b.WriteString("0")
-			} else {
-				b.WriteString("null")
-			}
-		case "bigint":
-			e.throw("TypeError", "Do not know how to serialize a BigInt")
-		case "date":
-			if v, _ := x["v"].(string); v != "Invalid Date" {
-				writeJSONString(b, v)
-			} else {
-				b.WriteString("null")
-			}
-		case "empty":
-			n, _ := x["count"].(int64)
-			for i := int64(0); i < n && i < 1000; i++ {
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				b.WriteString("null")
-			}
-		case "object":
-			if props, ok := x["props"].(object); ok {
-				return writeJSON(e, b, props)
-			}
-			b.WriteString("{}")
-		default: // map, set, regexp, error: no own enumerable data
-			b.WriteString("{}")
-		}
-	default:
-		b.WriteString("null")
-	}
-	return true, false
-}
-
-// formatNumeric prints v as Node's %d (Number(v): 1.5 stays 1.5), %i
-// (parseInt(v): truncated) and %f (parseFloat(v)) do, a BigInt as 5n under
-// %d and %i. The conversions are the intrinsics, called on primitives only,
-// where they run no snippet code. An object prints NaN: Node would call its
-// valueOf or toString, which a preview never does (a documented deviation).
-func formatNumeric(b *builtins, spec byte, v goja.Value) string {
-	if _, ok := v.(*goja.Object); ok {
-		return "NaN"
-	}
-	if _, ok := v.(*goja.Symbol); ok {
-		return "NaN"
-	}
-	if goja.IsBigInt(v) {
-		if spec == 'f' {
-			return v.String()
-		}
-		return v.String() + "n"
-	}
-	conv := map[byte]goja.Callable{'d': b.number, 'i': b.parseInt, 'f': b.parseFloat}[spec]
-	r, err := conv(goja.Undefined(), v)
-	if err != nil {
-		return "NaN"
-	}
-	f := r.ToFloat()
-	if spec == 'i' {
-		f = exactParseInt(v.String(), 0, f) // goja's drifts past 2^53
-	}
-	if f == 0 && (math.Signbit(f) || spec == 'i' && strings.HasPrefix(strings.TrimSpace(v.String()), "-")) {
-		return "-0" // goja's parseInt("-0.5") is 0, V8's (and Node's %i) -0
-	}
-	return formatNumber(f)
-}
-
-// writeJSONString writes s as a JSON string the way JSON.stringify does:
-// unlike json.Marshal, it leaves <, > and & as they are.
-func writeJSONString(b *strings.Builder, s string) {
-	var q bytes.Buffer
-	enc := json.NewEncoder(&q)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	b.Write(bytes.TrimSuffix(q.Bytes(), []byte("\n"))) // Encode ends the value with a newline
 }
 
 func mustJSON(v any) json.RawMessage {
@@ -655,21 +340,4 @@ func mustJSON(v any) json.RawMessage {
 		return json.RawMessage(`null`)
 	}
 	return b
-}
-
-// formatString is %s of v (p its preview), as Node's util.format: a
-// function is String(fn); an object whose toString is its own or its
-// class's (not a built-in's) is String(obj), which runs that toString, as
-// Node does; any other object is inspected at depth 0 ("{ a: [Object] }");
-// a primitive prints as console.log prints it.
-func (e *Runtime) formatString(v goja.Value, p any) string {
-	o, ok := v.(*goja.Object)
-	if !ok {
-		return render(p, true)
-	}
-	if _, fn := goja.AssertFunction(o); fn || !e.enc.builtInToString(o) {
-		return o.ToString().String()
-	}
-	in := inspector{depth: 0, breakLength: inspectBreakLength}
-	return in.value(p, 0)
 }

@@ -76,10 +76,10 @@ func TestConsoleGolden(t *testing.T) {
 	p := newHarness(t, Config{})
 	res, rec := run(t, p, Request{Deterministic: true, Files: files("src/main.ts", consoleSnippet)})
 	if res.Outcome != OutcomeOK {
-		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.Errors())
 	}
 	var b strings.Builder
-	for _, ev := range rec.events {
+	for _, ev := range rec.Events() {
 		if ev.Kind != EventLog {
 			continue
 		}
@@ -112,7 +112,7 @@ func TestConsoleGolden(t *testing.T) {
 func TestDirDepthBounded(t *testing.T) {
 	p := newHarness(t, Config{})
 	res, rec := run(t, p, Request{Files: files("main.ts", "let o: any = {}; const root = o;\nfor (let i = 0; i < 500; i++) { o.a = { b: i }; o = o.a; }\nconsole.dir(root, { depth: null });")})
-	logs := rec.logs()
+	logs := rec.Logs()
 	if res.Outcome != OutcomeOK || len(logs) != 1 {
 		t.Fatalf("outcome %s, %d logs; want one line", res.Outcome, len(logs))
 	}
@@ -126,7 +126,7 @@ func TestDirDepthBounded(t *testing.T) {
 func TestURLSearchParamsPreviewCapped(t *testing.T) {
 	p := newHarness(t, Config{})
 	res, rec := run(t, p, Request{Files: files("main.ts", "console.log(new URLSearchParams(Array.from({ length: 102 }, (_, i) => ['k' + i, 'v'])));")})
-	logs := rec.logs()
+	logs := rec.Logs()
 	if res.Outcome != OutcomeOK || len(logs) != 1 || strings.Count(logs[0], " => ") != 100 || !strings.HasSuffix(logs[0], "'k99' => 'v',\n  ... 2 more items }") {
 		t.Errorf("outcome %s, logs %q; want 100 entries and ... 2 more items", res.Outcome, logs)
 	}
@@ -163,7 +163,7 @@ console.log(s.length > 100_000, s);
 const fake = "Error: x\n\tat file-mem:main.ts:1:1(0)\n" + "\tat file-mem:main.ts:1:1(0)\n".repeat(40_000);
 console.log(fake.length > 1 << 20, fake === fake.trim() + "\n", fake.split("\n")[1]);
 console.log(fake);`)})
-	got := rec.logs()
+	got := rec.Logs()
 	if res.Outcome != OutcomeOK || len(got) != 3 || !strings.HasPrefix(got[0], "true Error: deep\n    at deep (main.ts:1:") || strings.Count(got[0], "\n    at ") != 10 {
 		t.Errorf("outcome %s, first log %.200q; want ten frames, V8's default stackTraceLimit", res.Outcome, got)
 	}
@@ -192,9 +192,9 @@ console.log(new Chatty());
 console.log({ nested: new Lazy(["c"]) }.nested.message, [new Proto()].length);
 `)})
 	if res.Outcome != OutcomeOK {
-		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.Errors())
 	}
-	logs := rec.logs()
+	logs := rec.Logs()
 	firstLines := make([]string, len(logs))
 	for i, l := range logs {
 		firstLines[i], _, _ = strings.Cut(l, "\n")
@@ -216,18 +216,18 @@ console.log({ nested: new Lazy(["c"]) }.nested.message, [new Proto()].length);
 	}
 	res, rec = run(t, p, Request{Files: files("main.ts", `class Lazy extends Error { get message() { return "a is required"; } }
 throw new Lazy();`)})
-	if errs := rec.errors(); res.Outcome != OutcomeError || len(errs) != 1 || errs[0].Message != "Lazy [Error]: a is required" || errs[0].Line != 2 || !strings.HasPrefix(errs[0].Stack, "Lazy [Error]: a is required\n    at main.ts:2:") {
+	if errs := rec.Errors(); res.Outcome != OutcomeError || len(errs) != 1 || errs[0].Message != "Lazy [Error]: a is required" || errs[0].Line != 2 || !strings.HasPrefix(errs[0].Stack, "Lazy [Error]: a is required\n    at main.ts:2:") {
 		t.Errorf("uncaught: outcome %s, errors %+v; want the getter's message reported", res.Outcome, errs)
 	}
 	res, rec = run(t, p, Request{Timeout: 200 * time.Millisecond, Files: files("main.ts", `class Loops extends Error { get message(): string { for (;;) {} } }
 setTimeout(() => { throw new Loops(); }, 0);`)})
 	if res.Outcome != OutcomeTimeout {
-		t.Errorf("an uncaught error whose message getter loops: outcome %s, errors %+v; want the run's timeout", res.Outcome, rec.errors())
+		t.Errorf("an uncaught error whose message getter loops: outcome %s, errors %+v; want the run's timeout", res.Outcome, rec.Errors())
 	}
 	res, rec = run(t, p, Request{Timeout: 200 * time.Millisecond, Files: files("main.ts", `class Loops extends Error { get message(): string { for (;;) {} } }
 console.log(new Proxy(new Loops(), {}));
 console.log(new Loops());`)})
-	if logs := rec.logs(); res.Outcome != OutcomeTimeout || len(logs) != 1 || logs[0] != "[Loops [Error]]" {
+	if logs := rec.Logs(); res.Outcome != OutcomeTimeout || len(logs) != 1 || logs[0] != "[Loops [Error]]" {
 		t.Errorf("outcome %s, logs %q; want a Proxy's error shown without its getter, then the looping getter ending at the run's limit", res.Outcome, logs)
 	}
 }

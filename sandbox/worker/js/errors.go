@@ -14,6 +14,7 @@ import (
 
 	"github.com/playground-dev/playground/sandbox/pipe"
 	"github.com/playground-dev/playground/sandbox/worker/bundle"
+	"github.com/playground-dev/playground/sandbox/worker/js/inspect"
 )
 
 // Errors a snippet throws, reported as the user sees them: mapped to the
@@ -65,7 +66,7 @@ func (e *Runtime) reportException(ex *goja.Exception) {
 	o, _ := ex.Value().(*goja.Object)
 	raw := userFrames(ex.Stack())
 	if o != nil && len(raw) == 0 && e.goThrown[o] {
-		raw = parseStack(capStack(e.enc.stackString(o)))
+		raw = parseStack(capStack(e.enc.StackString(o)))
 	}
 	frames := e.userStack(o, raw)
 	if st := ex.Stack(); len(frames) > 0 && len(st) > 0 && strings.HasPrefix(st[0].Position().Filename, bundle.FileNamespace+":") {
@@ -88,12 +89,12 @@ func (e *Runtime) errorExtrasText(o *goja.Object) string {
 	if o == nil || o.ClassName() != "Error" {
 		return ""
 	}
-	t, ok := e.enc.encodeBudget(o, maxThrownPreview).(tagged)
+	t, ok := e.enc.EncodeBudget(o, maxThrownPreview).(inspect.Tagged)
 	if !ok || t["props"] == nil && t["cause"] == nil && t["errors"] == nil {
 		return ""
 	}
 	stack, _ := t["stack"].(string)
-	text := render(t, true)
+	text := inspect.Render(t, true)
 	if _, ok := t["ref"]; ok { // it refers to itself: "<ref *1> Error: …"
 		if _, rest, found := strings.Cut(text, "> "); found {
 			text = rest
@@ -120,7 +121,7 @@ func (e *Runtime) reportThrown(v goja.Value, inPromise bool) {
 		// goja formats the stack on its first read (also of an error the
 		// runtime's Go code threw): stackString reads it only when that runs
 		// no snippet code.
-		s := capStack(e.enc.stackString(o))
+		s := capStack(e.enc.StackString(o))
 		if s != "" {
 			frames := e.userStack(o, parseStack(s))
 			if len(frames) > 0 && firstFrameIsUser(s) {
@@ -186,13 +187,13 @@ func (e *Runtime) securityThrown(er *pipe.Error, v goja.Value) {
 // an error's message getter, which Node's report reads, has run before
 // (readMessages).
 func (e *Runtime) thrownError(v goja.Value) *pipe.Error {
-	msg := render(e.enc.encodeBudget(v, maxThrownPreview), true)
+	msg := inspect.Render(e.enc.EncodeBudget(v, maxThrownPreview), true)
 	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Error" {
-		text, got := e.enc.messages[o] // its message getter's (readMessages)
+		text, got := e.enc.Message(o) // its message getter's (readMessages)
 		if !got {
-			text = e.enc.dataString(o, "message")
+			text = e.enc.DataString(o, "message")
 		}
-		msg = errorHead(e.enc.errorName(o), e.enc.capped(text), e.enc.constructorName(o))
+		msg = inspect.ErrorHead(e.enc.ErrorName(o), e.enc.Capped(text), e.enc.ConstructorName(o))
 		if reToPrimitive.MatchString(msg) {
 			msg = v8ToPrimitive // thrown inside a built-in too: never goja's Go struct
 		}
@@ -358,12 +359,16 @@ func (e *Runtime) userStack(o *goja.Object, frames []frame) []frame {
 // the snippet's (a built-in error thrown while super's arguments are
 // evaluated, or by a built-in parent such as URL, keeps its frame). At
 // least one frame is kept.
+//
+// Parity patch. Patch for: goja's stack of an error of a class keeps the
+// frames of its constructors' super(…) calls. Upstream: no upstream issue
+// found as of 2026-11.
 func (e *Runtime) constructorFrames(o *goja.Object, frames []frame) []frame {
 	s := summaryOf(e.program)
 	if s == nil || len(s.supers) == 0 || o == nil || o.ClassName() != "Error" {
 		return frames
 	}
-	if c := e.enc.constructorName(o); c == "" || c == "DOMException" || errorClasses[c] {
+	if c := e.enc.ConstructorName(o); c == "" || c == "DOMException" || errorClasses[c] {
 		return frames
 	}
 	for len(frames) > 1 && slices.Contains(s.supers, frames[0].position()) {
@@ -382,6 +387,10 @@ var errorClasses = map[string]bool{"Error": true, "TypeError": true, "RangeError
 // custom error's constructor threw a TypeError in its place (issue 9). The
 // property attributes are V8's (captureStackTrace writable, configurable,
 // not enumerable; stackTraceLimit all three).
+//
+// Parity patch (kept in the core: it writes the run's stack layout). Patch
+// for: goja has no Error.captureStackTrace (a V8 API that Node libraries
+// call). Upstream: no upstream issue found as of 2026-11.
 func (e *Runtime) installCaptureStackTrace() {
 	ctor := e.vm.Get("Error").ToObject(e.vm)
 	e.replace(ctor, "captureStackTrace", 2, func(c goja.FunctionCall) goja.Value {
@@ -416,7 +425,7 @@ func (e *Runtime) captureStackTrace(ctor *goja.Object, target, constructorOpt go
 	if fn, ok := constructorOpt.(*goja.Object); ok {
 		if _, callable := goja.AssertFunction(fn); callable {
 			name := ""
-			if v, ok := e.enc.ownData(fn, "name"); ok {
+			if v, ok := e.enc.OwnData(fn, "name"); ok {
 				name = v.String()
 			}
 			i := slices.IndexFunc(frames, func(f goja.StackFrame) bool { return sameFunction(f.FuncName(), name) })
@@ -434,7 +443,7 @@ func (e *Runtime) captureStackTrace(ctor *goja.Object, target, constructorOpt go
 		}
 	}
 	var stack goja.Value = goja.Undefined() // a stackTraceLimit that is not a number: V8 captures none
-	if v, ok := e.enc.ownData(ctor, "stackTraceLimit"); ok && isNumber(v) {
+	if v, ok := e.enc.OwnData(ctor, "stackTraceLimit"); ok && isNumber(v) {
 		limit := 0
 		if f := v.ToFloat(); f > 0 {
 			limit = int(min(f, 1<<20))

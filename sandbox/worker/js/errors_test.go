@@ -11,24 +11,24 @@ import (
 func TestUnhandledRejection(t *testing.T) {
 	p := newHarness(t, Config{})
 	res, rec := run(t, p, Request{Files: files("main.ts", "Promise.reject(new Error('nobody caught me'));\nsetTimeout(() => console.log('still running'), 10);")})
-	errs := rec.errors()
+	errs := rec.Errors()
 	if len(errs) != 1 || errs[0].Kind != KindRuntime || !strings.Contains(errs[0].Message, "Uncaught (in promise) Error: nobody caught me") || errs[0].Line != 1 || errs[0].File != "main.ts" {
 		t.Errorf("errors = %+v; want one RUNTIME_ERROR at main.ts:1", errs)
 	}
-	if res.Outcome != OutcomeError || len(rec.logs()) != 0 {
-		t.Errorf("outcome = %s, logs %q; want error and the pending timer dropped (the run ends, as Node's process does)", res.Outcome, rec.logs())
+	if res.Outcome != OutcomeError || len(rec.Logs()) != 0 {
+		t.Errorf("outcome = %s, logs %q; want error and the pending timer dropped (the run ends, as Node's process does)", res.Outcome, rec.Logs())
 	}
 	// A handled rejection is not reported.
 	res, rec = run(t, p, Request{Files: files("main.ts", "const p = Promise.reject(new Error('x'));\nawait null;\np.catch(() => console.log('handled'));")})
-	if res.Outcome != OutcomeOK || len(rec.errors()) != 0 || strings.Join(rec.logs(), "|") != "handled" {
-		t.Errorf("handled rejection: outcome %s, errors %+v, logs %q", res.Outcome, rec.errors(), rec.logs())
+	if res.Outcome != OutcomeOK || len(rec.Errors()) != 0 || strings.Join(rec.Logs(), "|") != "handled" {
+		t.Errorf("handled rejection: outcome %s, errors %+v, logs %q", res.Outcome, rec.Errors(), rec.Logs())
 	}
 }
 
 func TestThrowInTimerCallback(t *testing.T) {
 	p := newHarness(t, Config{})
 	res, rec := run(t, p, Request{Files: files("main.ts", "setTimeout(() => {\n  throw new RangeError('in timer');\n}, 1);")})
-	errs := rec.errors()
+	errs := rec.Errors()
 	if res.Outcome != OutcomeError || len(errs) != 1 || errs[0].Message != "RangeError: in timer" || errs[0].Line != 2 {
 		t.Errorf("outcome %s, errors %+v; want RangeError at main.ts:2", res.Outcome, errs)
 	}
@@ -48,7 +48,7 @@ func TestThrownNonErrors(t *testing.T) {
 		"class Named extends Error { name = 'Named' }\nthrow new Named('n');":     "Named: n",
 	} {
 		_, rec := run(t, p, Request{Files: files("main.ts", src)})
-		if errs := rec.errors(); len(errs) != 1 || errs[0].Kind != KindRuntime || !strings.Contains(errs[0].Message, want) {
+		if errs := rec.Errors(); len(errs) != 1 || errs[0].Kind != KindRuntime || !strings.Contains(errs[0].Message, want) {
 			t.Errorf("%s: errors = %+v; want a RUNTIME_ERROR containing %q", src, errs, want)
 		}
 	}
@@ -68,9 +68,9 @@ for (let i = 0; i < 9990; i++) setTimeout(() => console.log("late", i), 1000 + i
 setTimeout(() => { throw new Error("first"); }, 1);
 setTimeout(() => { throw new Error("second"); }, 2);
 `)})
-	errs := rec.errors()
-	if res.Outcome != OutcomeError || len(errs) != 1 || errs[0].Message != "Error: first" || len(rec.logs()) != 0 {
-		t.Errorf("outcome %s, errors %+v, logs %d; want error with only the first exception and no timer after it", res.Outcome, errs, len(rec.logs()))
+	errs := rec.Errors()
+	if res.Outcome != OutcomeError || len(errs) != 1 || errs[0].Message != "Error: first" || len(rec.Logs()) != 0 {
+		t.Errorf("outcome %s, errors %+v, logs %d; want error with only the first exception and no timer after it", res.Outcome, errs, len(rec.Logs()))
 	}
 	if res.End > time.Second {
 		t.Errorf("the run's clock ended at %v; want it ended right after the throw", res.End)
@@ -89,8 +89,8 @@ let o: any = input, depth = 0;
 while (typeof o.a === "object") { o = o.a; depth++; }
 console.log(depth, Object.isFrozen(o), Object.isFrozen(host), Object.isFrozen((host as any).kv));
 `)})
-	if res.Outcome != OutcomeOK || strings.Join(rec.logs(), "|") != "2999 true true true" {
-		t.Errorf("outcome %s logs %q errors %+v; want the deepest level and host.kv frozen", res.Outcome, rec.logs(), rec.errors())
+	if res.Outcome != OutcomeOK || strings.Join(rec.Logs(), "|") != "2999 true true true" {
+		t.Errorf("outcome %s logs %q errors %+v; want the deepest level and host.kv frozen", res.Outcome, rec.Logs(), rec.Errors())
 	}
 }
 
@@ -108,11 +108,11 @@ function inner() {
 try { inner(); } catch (e) { console.log(e); }
 inner();`
 	res, rec := run(t, p, Request{Files: files("src/main.ts", src)})
-	errs := rec.errors()
+	errs := rec.Errors()
 	if res.Outcome != OutcomeError || len(errs) != 1 || errs[0].Message != "AppError: not allowed" || errs[0].File != "src/main.ts" || errs[0].Line != 5 {
 		t.Fatalf("outcome %s, errors %+v; want one AppError at src/main.ts:5", res.Outcome, errs)
 	}
-	logs := rec.logs()
+	logs := rec.Logs()
 	if len(logs) != 1 || !strings.HasPrefix(logs[0], "AppError: not allowed\n    at inner (src/main.ts:5:") || strings.Contains(logs[0], ":2:") {
 		t.Errorf("logs %q; want the stack from inner, without the constructor's line 2", logs)
 	}
@@ -132,8 +132,8 @@ try { using c = new Res("c"); throw new Error("fail inside"); } catch (e) { cons
 console.log(String(Symbol.dispose), String(Symbol.asyncDispose));`
 	res, rec := run(t, p, Request{Files: files("main.ts", src)})
 	want := "open a|open b|working|close b|close a|done|open c|close c|caught fail inside|using conn|async close|Symbol(nodejs.dispose) Symbol(nodejs.asyncDispose)"
-	if got := strings.Join(rec.logs(), "|"); res.Outcome != OutcomeOK || got != want {
-		t.Errorf("outcome %s, logs %q; want %q (errors %+v)", res.Outcome, got, want, rec.errors())
+	if got := strings.Join(rec.Logs(), "|"); res.Outcome != OutcomeOK || got != want {
+		t.Errorf("outcome %s, logs %q; want %q (errors %+v)", res.Outcome, got, want, rec.Errors())
 	}
 }
 
@@ -168,12 +168,12 @@ export class Plain extends Error {}
 		{"class U extends URL {\n  constructor(s: string) {\n    super(s);\n  }\n}\nnew U('bad');", "src/main.ts", 3, ""},
 	} {
 		res, rec := run(t, p, Request{Files: files("src/main.ts", c.main, "src/errors.ts", errs)})
-		got := rec.errors()
+		got := rec.Errors()
 		if res.Outcome != OutcomeError || len(got) != 1 || got[0].File != c.file || got[0].Line != c.line || strings.Contains(got[0].Stack, "errors.ts") {
 			t.Errorf("%q: outcome %s, errors %+v; want one at %s:%d with no frame in errors.ts", c.main, res.Outcome, got, c.file, c.line)
 		}
 		if c.logs != "" {
-			if logs := strings.Join(rec.logs(), "|"); !strings.Contains(logs, c.logs) || strings.Contains(logs, "errors.ts") {
+			if logs := strings.Join(rec.Logs(), "|"); !strings.Contains(logs, c.logs) || strings.Contains(logs, "errors.ts") {
 				t.Errorf("%q: logs %q; want the preview's stack from %q, without errors.ts", c.main, logs, c.logs)
 			}
 		}
@@ -206,14 +206,14 @@ func TestUncaughtInV8Words(t *testing.T) {
 		"Promise.resolve().then(() => { throw new TypeError('Not a constructor'); });": "Uncaught (in promise) TypeError: Not a constructor",
 	} {
 		_, rec := run(t, p, Request{Files: files("main.ts", src)})
-		errs := rec.errors()
+		errs := rec.Errors()
 		if len(errs) != 1 || errs[0].Message != want || !strings.HasPrefix(errs[0].Stack, want+"\n") {
 			t.Errorf("%q: errors %+v; want message %q", src, errs, want)
 		}
 	}
 	// In script mode, on the entry's first line (behind the script's prefix).
 	_, rec := run(t, p, Request{Mode: "script", Input: json.RawMessage(`{}`), Files: files("agent.js", "const z = input.missing(); output = z;")})
-	if errs := rec.errors(); len(errs) != 1 || errs[0].Message != "TypeError: input.missing is not a function" || errs[0].Line != 1 {
+	if errs := rec.Errors(); len(errs) != 1 || errs[0].Message != "TypeError: input.missing is not a function" || errs[0].Line != 1 {
 		t.Errorf("script: errors %+v; want input.missing is not a function at line 1", errs)
 	}
 }
@@ -266,7 +266,7 @@ Promise.reject(e);`,
 		{`const e: any = new Error("self"); e.self = e; throw e;`, "Error: self\n    at main.ts:1:16 {\n  self: [Circular *1]\n}"},
 	} {
 		_, rec := run(t, p, Request{Files: files("main.ts", c.src)})
-		if errs := rec.errors(); len(errs) != 1 || errs[0].Stack != c.want {
+		if errs := rec.Errors(); len(errs) != 1 || errs[0].Stack != c.want {
 			t.Errorf("%s\nerrors %+v\nwant stack %q", c.src, errs, c.want)
 		}
 	}
@@ -285,7 +285,7 @@ for (let i = 0; i < 1100; i++) {
   }
 }
 console.log(good, bad);`)})
-	if got := rec.logs(); res.Outcome != OutcomeOK || len(got) != 1 || got[0] != "1100 " {
+	if got := rec.Logs(); res.Outcome != OutcomeOK || len(got) != 1 || got[0] != "1100 " {
 		t.Errorf("outcome %s, logs %q; want all 1,100 reworded", res.Outcome, got)
 	}
 }

@@ -3,6 +3,7 @@ package js
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -63,8 +64,8 @@ func (e *Runtime) hostObject() *goja.Object {
 		must(obj.Set(parts[len(parts)-1], e.hostFunction(name)))
 	}
 	for _, o := range append(nested, root) { // host.kv is as frozen as host
-		e.nameNatives(o)
-		_, _ = e.b.freeze(goja.Undefined(), o)
+		e.parity.NameNatives(o)
+		_, _ = e.b.Freeze(goja.Undefined(), o)
 	}
 	g := e.vm.GlobalObject()
 	for _, name := range e.globals {
@@ -83,7 +84,7 @@ func (e *Runtime) hostObject() *goja.Object {
 // that property (GetOwnPropertyNames on the global object would build every
 // goja built-in: a fifth of a plain run's worker CPU).
 func (e *Runtime) ownProperty(o *goja.Object, name string) bool {
-	d, err := e.b.getDescriptor(goja.Undefined(), o, e.vm.ToValue(name))
+	d, err := e.b.GetDescriptor(goja.Undefined(), o, e.vm.ToValue(name))
 	return err == nil && d != nil && !goja.IsUndefined(d)
 }
 
@@ -145,7 +146,7 @@ func (e *Runtime) settleCall(r pipe.HostReply) {
 		_ = pc.resolve(goja.Undefined())
 		return
 	}
-	v, err := e.b.jsonParse(goja.Undefined(), e.vm.ToValue(string(r.Result)))
+	v, err := e.b.JSONParse(goja.Undefined(), e.vm.ToValue(string(r.Result)))
 	if err != nil {
 		_ = pc.reject(err.Error())
 		return
@@ -288,11 +289,11 @@ func (w *argWriter) object(o *goja.Object, path string, depth int) *argError {
 	case "Function":
 		return w.fail("TypeError", path, "a function", "a function cannot cross to the host")
 	case "Date":
-		if t, err := w.e.b.dateValue(o); err == nil && goja.IsNaN(t) {
+		if t, err := w.e.b.DateValue(o); err == nil && goja.IsNaN(t) {
 			w.buf = append(w.buf, "null"...)
 			return nil
 		}
-		iso, err := w.e.b.dateISO(o)
+		iso, err := w.e.b.DateISO(o)
 		if err != nil {
 			w.buf = append(w.buf, "null"...)
 			return nil
@@ -307,15 +308,15 @@ func (w *argWriter) object(o *goja.Object, path string, depth int) *argError {
 	defer func() { w.ancestors = w.ancestors[:len(w.ancestors)-1] }()
 	if class == "Array" {
 		w.buf = append(w.buf, '[')
-		n := en.arrayLength(o)
+		n := en.ArrayLength(o)
 		for i := int64(0); i < n; i++ {
 			if i > 0 {
 				w.buf = append(w.buf, ',')
 			}
 			idx := strconv.FormatInt(i, 10)
 			p := path + "[" + idx + "]"
-			v, ok := en.ownData(o, idx)
-			if !ok && en.hasOwn(o, idx) {
+			v, ok := en.OwnData(o, idx)
+			if !ok && en.HasOwn(o, idx) {
 				return w.fail("TypeError", p, "a getter", "a host call runs no snippet code: pass the value")
 			}
 			if err := w.value(v, p, depth+1); err != nil { // a hole is null, as in JSON
@@ -327,9 +328,9 @@ func (w *argWriter) object(o *goja.Object, path string, depth int) *argError {
 	}
 	w.buf = append(w.buf, '{')
 	first := true
-	for _, k := range en.enumerableKeys(o) {
+	for _, k := range en.EnumerableKeys(o) {
 		p := path + "." + k
-		v, ok := en.ownData(o, k)
+		v, ok := en.OwnData(o, k)
 		if !ok {
 			return w.fail("TypeError", p, "a getter", "a host call runs no snippet code: pass the value")
 		}
@@ -349,3 +350,10 @@ func (w *argWriter) object(o *goja.Object, path string, depth int) *argError {
 	w.buf = append(w.buf, '}')
 	return nil
 }
+
+// goja reports Map and Set with class "Object"; their export types
+// (builtin_map.go, builtin_set.go) tell them apart without running code.
+var (
+	mapType = reflect.TypeOf([][2]any{})
+	setType = reflect.TypeOf([]any{})
+)

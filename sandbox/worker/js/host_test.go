@@ -16,10 +16,8 @@ func echoHost() map[string]HostFunc {
 }
 
 func callEvents(rec *recorder) []Event {
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
 	var out []Event
-	for _, e := range rec.events {
+	for _, e := range rec.Events() {
 		if e.Kind == EventCall {
 			out = append(out, e)
 		}
@@ -40,9 +38,9 @@ const [b, c] = await Promise.all([log({ n: 1 }), kv.get("k")]);
 console.log(JSON.stringify(a), JSON.stringify(b), c, host.log === log, host.kv === kv, typeof echo);
 `)})
 	if res.Outcome != OutcomeOK {
-		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.Errors())
 	}
-	if got := strings.Join(rec.logs(), "\n"); got != `["hello"] [{"n":1}] v true true undefined` {
+	if got := strings.Join(rec.Logs(), "\n"); got != `["hello"] [{"n":1}] v true true undefined` {
 		t.Errorf("logs = %q", got)
 	}
 	calls := callEvents(rec)
@@ -90,7 +88,7 @@ func TestHostCallRefusesNonJSON(t *testing.T) {
 		{`"x".repeat(2 * 1024 * 1024)`, `RangeError: host.log: argument 1 makes the call's arguments larger than 1048576 bytes`},
 	} {
 		res, rec := run(t, h, Request{Files: files("main.js", "try { await log(1, "+tc.arg+"); } catch (e) { console.log(String(e)); }")})
-		logs := rec.logs()
+		logs := rec.Logs()
 		want := strings.Replace(tc.want, "argument 1", "argument 2", 1)
 		if res.Outcome != OutcomeOK || len(logs) != 1 || !strings.HasPrefix(logs[0], want) {
 			t.Errorf("log(1, %s): %s %q; want %q…", tc.arg, res.Outcome, logs, want)
@@ -114,10 +112,10 @@ const r = await host.echo(undefined, NaN, -Infinity, new Date(0), { u: undefined
 console.log(JSON.stringify(r));
 `)})
 	if res.Outcome != OutcomeOK {
-		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.Errors())
 	}
 	want := `[null,null,null,"1970-01-01T00:00:00.000Z",{"n":null,"d":[1,null,null]},{"x":1},"é😀",9007199254740992,true]`
-	if got := strings.Join(rec.logs(), ""); got != want {
+	if got := strings.Join(rec.Logs(), ""); got != want {
 		t.Errorf("echoed %s; want %s", got, want)
 	}
 }
@@ -139,9 +137,9 @@ console.log(a, Date.now(), performance.now());`
 	for i := range runs {
 		res, rec := run(t, h, Request{Deterministic: true, Files: files("main.js", src)})
 		if res.Outcome != OutcomeOK {
-			t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+			t.Fatalf("outcome %s: %+v", res.Outcome, rec.Errors())
 		}
-		runs[i] = rec.events
+		runs[i] = rec.Events()
 	}
 	a, _ := json.Marshal(runs[0])
 	b, _ := json.Marshal(runs[1])
@@ -166,7 +164,7 @@ func TestReservedGlobalsCoverTheRuntime(t *testing.T) {
 		}
 		res, rec := run(t, h, Request{Mode: mode, Files: files("main.js", src)})
 		if res.Outcome != OutcomeOK {
-			t.Fatalf("%s: outcome %s: %+v", mode, res.Outcome, rec.errors())
+			t.Fatalf("%s: outcome %s: %+v", mode, res.Outcome, rec.Errors())
 		}
 		var names []string
 		if err := json.Unmarshal(res.Output, &names); err != nil || len(names) < 40 {
@@ -199,7 +197,7 @@ console.log("never");
 	if res.Outcome != OutcomeOutputLimit {
 		t.Fatalf("outcome %s; want output_limit", res.Outcome)
 	}
-	errs := rec.errors()
+	errs := rec.Errors()
 	if len(errs) != 1 || errs[0].Kind != KindOutputLimit || !strings.Contains(errs[0].Message, "facts limit (100 bytes") {
 		t.Errorf("errors = %+v; want one OUTPUT_LIMIT naming the facts limit", errs)
 	}
@@ -207,8 +205,8 @@ console.log("never");
 	if want := `{"a":"` + strings.Repeat("x", 40) + `","list":["` + strings.Repeat("y", 20) + `"]}`; string(got) != want {
 		t.Errorf("facts = %s; want %s", got, want)
 	}
-	if len(rec.logs()) != 0 {
-		t.Errorf("logs %q after the cap", rec.logs())
+	if len(rec.Logs()) != 0 {
+		t.Errorf("logs %q after the cap", rec.Logs())
 	}
 }
 
@@ -221,8 +219,8 @@ f.n = 1; f.gone = true; delete f.gone;
 import { facts } from "playground";
 console.log(f === facts, Object.getOwnPropertySymbols(globalThis).includes(Symbol.for("playground.facts")));
 `)})
-	if res.Outcome != OutcomeOK || strings.Join(rec.logs(), "") != "true true" {
-		t.Fatalf("outcome %s logs %q %+v", res.Outcome, rec.logs(), rec.errors())
+	if res.Outcome != OutcomeOK || strings.Join(rec.Logs(), "") != "true true" {
+		t.Fatalf("outcome %s logs %q %+v", res.Outcome, rec.Logs(), rec.Errors())
 	}
 	if got, _ := json.Marshal(res.Facts); string(got) != `{"n":1}` {
 		t.Errorf("facts %s", got)
@@ -237,8 +235,8 @@ func TestLargeArgumentsSentOnce(t *testing.T) {
 	}}})
 	res, rec := run(t, h, Request{Files: files("main.js", `import { host } from "playground";
 console.log(await host.log("x".repeat(600000)));`)})
-	if res.Outcome != OutcomeOK || strings.Join(rec.logs(), "") != "600002" {
-		t.Fatalf("outcome %s logs %q %+v", res.Outcome, rec.logs(), rec.errors())
+	if res.Outcome != OutcomeOK || strings.Join(rec.Logs(), "") != "600002" {
+		t.Fatalf("outcome %s logs %q %+v", res.Outcome, rec.Logs(), rec.Errors())
 	}
 	calls := callEvents(rec)
 	if len(calls) != 2 || len(calls[0].Args) != 1 || len(calls[0].Args[0]) != 600002 || string(calls[1].Args[0]) != `{"$t":"more","count":600002}` {
@@ -262,10 +260,10 @@ func TestHostGlobalsReachedEveryWay(t *testing.T) {
 	} {
 		res, rec := run(t, h, Request{Files: files("main.js", c.src)})
 		if res.Outcome != OutcomeOK {
-			t.Errorf("%s: outcome %s: %+v", c.name, res.Outcome, rec.errors())
+			t.Errorf("%s: outcome %s: %+v", c.name, res.Outcome, rec.Errors())
 			continue
 		}
-		if got := strings.Join(rec.logs(), "\n"); got != c.want {
+		if got := strings.Join(rec.Logs(), "\n"); got != c.want {
 			t.Errorf("%s: logs %q, want %q", c.name, got, c.want)
 		}
 	}
@@ -284,7 +282,7 @@ func TestOutputCapCountsEveryEvent(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			res, rec := run(t, h, Request{Files: files("main.ts", tc.src), Timeout: 10 * time.Second})
 			if res.Outcome != OutcomeOutputLimit {
-				t.Fatalf("outcome %s (errors %+v); want output_limit", res.Outcome, rec.errors())
+				t.Fatalf("outcome %s (errors %+v); want output_limit", res.Outcome, rec.Errors())
 			}
 			if res.Stats.OutputBytes > 4<<10 {
 				t.Errorf("stats.outputBytes %d past the 4 KiB cap", res.Stats.OutputBytes)
@@ -307,7 +305,7 @@ facts.text = "t".repeat(20000);
 export default { list: Array.from({ length: 300 }, (_, i) => i), text: "o".repeat(30000) };
 `)})
 	if res.Outcome != OutcomeOK {
-		t.Fatalf("outcome %s %+v; want ok", res.Outcome, rec.errors())
+		t.Fatalf("outcome %s %+v; want ok", res.Outcome, rec.Errors())
 	}
 	var facts struct {
 		List []int           `json:"list"`
@@ -337,13 +335,13 @@ export default { list: Array.from({ length: 300 }, (_, i) => i), text: "o".repea
 		"output over the output cap": `export default "x".repeat(2 << 20);`,
 	} {
 		res, rec := run(t, h, Request{Files: files("main.js", src)})
-		if errs := rec.errors(); res.Outcome != OutcomeOutputLimit || len(errs) != 1 || errs[0].Kind != KindOutputLimit || res.Output != nil {
+		if errs := rec.Errors(); res.Outcome != OutcomeOutputLimit || len(errs) != 1 || errs[0].Kind != KindOutputLimit || res.Output != nil {
 			t.Errorf("%s: outcome %s, errors %+v, output %.40s; want output_limit with one OUTPUT_LIMIT error and no output", name, res.Outcome, errs, res.Output)
 		}
 		if _, ok := res.Facts["big"]; ok {
 			t.Errorf("%s: the fact over the limit was sent", name)
 		}
-		if slices.Contains(rec.logs(), "after") {
+		if slices.Contains(rec.Logs(), "after") {
 			t.Errorf("%s: the run went on past the facts limit", name)
 		}
 	}
@@ -362,7 +360,7 @@ facts.items.push({ id: 3000, name: "last" });
 console.log("done");
 `), Timeout: 10 * time.Second})
 	if res.Outcome != OutcomeOK {
-		t.Fatalf("outcome %s %+v; want ok", res.Outcome, rec.errors())
+		t.Fatalf("outcome %s %+v; want ok", res.Outcome, rec.Errors())
 	}
 	var items []struct{ ID int }
 	if err := json.Unmarshal(res.Facts["items"], &items); err != nil || len(items) != 3001 || items[3000].ID != 3000 {

@@ -2,7 +2,6 @@ package js
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -10,11 +9,11 @@ import (
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/parser"
-	"github.com/dop251/goja/token"
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/playground-dev/playground/sandbox/libs"
 	"github.com/playground-dev/playground/sandbox/worker/bundle"
+	"github.com/playground-dev/playground/sandbox/worker/js/parity"
 )
 
 // Libraries compiles each library of a set once and shares the immutable
@@ -210,7 +209,7 @@ func (e *Runtime) Preload(uses []bundle.LibraryUse) {
 // snippet can make the worker read a file. One walk over the parsed
 // program rewrites what goja would get wrong (\p{…} in regex literals,
 // constant-folded BigInt operators, right-to-left relational chains:
-// relational.go) and summarises what the program may
+// parity/relational.go) and summarises what the program may
 // reach (usage.go), which New and Execute read back to install only that.
 func Compile(code string) (*goja.Program, error) {
 	tree, err := goja.Parse("bundle.js", code, parser.WithSourceMapLoader(noSourceMapFiles))
@@ -218,9 +217,9 @@ func Compile(code string) (*goja.Program, error) {
 		return nil, err
 	}
 	rewriteRE := strings.Contains(code, `\p{`) || strings.Contains(code, `\P{`)
-	unfold := bigIntLiteral.MatchString(code) && (strings.Contains(code, "**") || strings.Contains(code, "<<") || strings.Contains(code, ">>"))
+	unfold := parity.MayFoldBigInt(code)
 	u := &usage{}
-	rel := &relationalFix{src: code, tree: tree}
+	rel := parity.NewRelationalFix(code, tree)
 	var supers []position // super(…) calls' "(": constructorFrames
 	findSupers := strings.Contains(code, "super")
 	var reErr error
@@ -248,7 +247,7 @@ func Compile(code string) (*goja.Program, error) {
 			// further only for the rewrites below that need every node.
 			more = rewriteRE || unfold
 		}
-		rel.visit(n)
+		rel.Visit(n)
 		if c, ok := n.(*ast.CallExpression); ok && findSupers {
 			if _, ok := c.Callee.(*ast.SuperExpression); ok {
 				supers = append(supers, positionOf(tree, c.LeftParenthesis))
@@ -256,14 +255,14 @@ func Compile(code string) (*goja.Program, error) {
 		}
 		if rewriteRE && reErr == nil {
 			if re, ok := n.(*ast.RegExpLiteral); ok {
-				reErr = rewriteRegExpLiteral(re)
+				reErr = parity.RewriteRegExpLiteral(re)
 			}
 			if reErr != nil {
 				more = false
 			}
 		}
 		if unfold {
-			unfoldBigIntOperator(n)
+			parity.UnfoldBigIntOperator(n)
 		}
 		return more
 	})
@@ -309,44 +308,12 @@ func callCaught(c *ast.CatchStatement) {
 	c.Body.List = append([]ast.Statement{&ast.ExpressionStatement{Expression: call}}, c.Body.List...)
 }
 
-// bigIntLiteral finds a BigInt literal (or something like one: the check
-// only decides whether to walk the tree).
-var bigIntLiteral = regexp.MustCompile(`[0-9a-fA-F]n\b`)
-
-// unfoldBigIntOperators keeps goja's compiler from folding `**`, `<<` and
-// `>>` of constants: it evaluates a constant expression while compiling,
-// outside any run's deadline or memory watchdog, and keeps the result in
-// the program, so `7n ** 40000000n` took seconds to compile and a
-// `1n << 400000000n` program held 50 MB in the worker's cache. The right
-// operand becomes `(0, operand)`, which the compiler does not treat as a
-// constant; the run computes the value under its own limits, with the same
-// result.
-func unfoldBigIntOperators(prg *ast.Program) {
-	walkAST(prg, func(n any) bool {
-		unfoldBigIntOperator(n)
-		return true
-	})
-}
-
-// unfoldBigIntOperator unfolds one node (see unfoldBigIntOperators).
-func unfoldBigIntOperator(n any) {
-	if b, ok := n.(*ast.BinaryExpression); ok {
-		switch b.Operator {
-		case token.EXPONENT, token.SHIFT_LEFT, token.SHIFT_RIGHT:
-			if _, seq := b.Right.(*ast.SequenceExpression); !seq {
-				b.Right = &ast.SequenceExpression{Sequence: []ast.Expression{
-					&ast.NumberLiteral{Idx: b.Right.Idx0(), Literal: "0", Value: int64(0)}, b.Right}}
-			}
-		}
-	}
-}
-
 // walkAST calls visit once for every node of a parsed program (as a
 // pointer, also a node held by value in its parent), parents first, descending into a node's exported fields
 // while visit returns true. goja's ast has no walker of its own; this one
 // skips the source files the nodes point at and keeps its own stack, so no
 // nesting depth escapes it (a depth cap would let deeply nested code slip
-// past unfoldBigIntOperators).
+// past parity.UnfoldBigIntOperators).
 func walkAST(prg *ast.Program, visit func(n any) bool) { walkNode(prg, visit) }
 
 func noSourceMapFiles(string) ([]byte, error) { return nil, errNoFS }

@@ -8,6 +8,8 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/parser"
+
+	"github.com/playground-dev/playground/sandbox/worker/js/parity"
 )
 
 // TestUnfoldBigIntOperators: the right operand of **, << and >> becomes a
@@ -18,7 +20,7 @@ func TestUnfoldBigIntOperators(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	unfoldBigIntOperators(prg)
+	parity.UnfoldBigIntOperators(prg)
 	arr := prg.Body[0].(*ast.ExpressionStatement).Expression.(*ast.AssignExpression).Right.(*ast.ArrayLiteral)
 	for i, v := range arr.Value {
 		if u, ok := v.(*ast.UnaryExpression); ok {
@@ -76,7 +78,7 @@ func TestUnfoldReachesDeeplyNestedOperators(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	unfoldBigIntOperators(prg)
+	parity.UnfoldBigIntOperators(prg)
 	var found []*ast.BinaryExpression
 	walkAST(prg, func(n any) bool {
 		if b, ok := n.(*ast.BinaryExpression); ok {

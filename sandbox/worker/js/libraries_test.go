@@ -29,10 +29,10 @@ const User = z.object({ name: z.string(), age: z.number().int() });
 console.log(User.safeParse({ name: "x", age: 1.5 }).success, User.parse({ name: "y", age: 2 }).name);
 `)})
 	if res.Outcome != OutcomeOK {
-		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.Errors())
 	}
 	want := "[[1,2],[3]]|[[1,2],[3]]|4.18.1\n2024-02-02\ntrue\n[{\"a\":\"1\",\"b\":\"2\"}]\nfalse y"
-	got := strings.ReplaceAll(strings.Join(rec.logs(), "\n"), " ", "|")
+	got := strings.ReplaceAll(strings.Join(rec.Logs(), "\n"), " ", "|")
 	want = strings.ReplaceAll(want, " ", "|")
 	if got != want {
 		t.Errorf("logs:\n%s\nwant:\n%s", got, want)
@@ -60,9 +60,9 @@ import { twice } from "@acme/tools";
 console.log(greet("op"), cfg.version, twice(21));
 `)})
 	if res.Outcome != OutcomeOK {
-		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.Errors())
 	}
-	if got := rec.logs(); len(got) != 1 || got[0] != "hi op 3 42" {
+	if got := rec.Logs(); len(got) != 1 || got[0] != "hi op 3 42" {
 		t.Errorf("logs = %q", got)
 	}
 
@@ -98,7 +98,7 @@ func TestNewLibrariesMatchNode(t *testing.T) {
 	h := newHarness(t, Config{})
 	res, rec := run(t, h, Request{Files: files("agent.js", nodeCalls), Input: json.RawMessage(`{"values":[10,20,30,40,50]}`), Timeout: time.Minute})
 	if res.Outcome != OutcomeOK {
-		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.Errors())
 	}
 	jsonEqual(t, res.Output, nodeOutput)
 }
@@ -131,10 +131,10 @@ const User = z.object({ name: z.string(), age: z.number().int() });
 console.log(User.safeParse({ name: "x", age: 1.5 }).success, User.parse({ name: "y", age: 2 }).name, Object.isExtensible(z));
 `)})
 	if res.Outcome != OutcomeOK {
-		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.Errors())
 	}
 	want := `2.5 3 2.138089935299395|0.3|true false function|2024-02-01 true|3 true|{"1":[1.3],"2":[2.1,2.4]} 1,2,3 3|false y false`
-	if got := strings.Join(rec.logs(), "|"); got != want {
+	if got := strings.Join(rec.Logs(), "|"); got != want {
 		t.Errorf("logs %q; want %q", got, want)
 	}
 }
@@ -157,10 +157,10 @@ const _ = await import("lodash");
 console.log(_.default.sum([1, 2]));
 `, "src/lib/util.ts", "export const where = () => import.meta.filename;\n")})
 	if res.Outcome != OutcomeOK {
-		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.Errors())
 	}
 	want := "file:///src/main.ts /src true /src/lib/util.ts|true true|3"
-	if got := strings.Join(rec.logs(), "|"); got != want {
+	if got := strings.Join(rec.Logs(), "|"); got != want {
 		t.Errorf("logs %q; want %q", got, want)
 	}
 }
@@ -170,7 +170,7 @@ console.log(_.default.sum([1, 2]));
 func TestMissingLibraryExport(t *testing.T) {
 	h := newHarness(t, Config{})
 	res, rec := run(t, h, Request{Files: files("main.ts", "import { notAThing } from 'mathjs';\nconsole.log(notAThing);\n")})
-	errs := rec.errors()
+	errs := rec.Errors()
 	if res.Outcome != OutcomeError || len(errs) == 0 || !strings.Contains(errs[0].Message, "notAThing") {
 		t.Errorf("outcome %s, errors %+v; want an error naming notAThing", res.Outcome, errs)
 	}
@@ -199,8 +199,8 @@ console.log(want.length, want[255]);
 		"whole": `const { stringify } = require("uuid"); const _keep = require("uuid");`,
 	} {
 		res, rec := run(t, p, Request{Timeout: time.Minute, Files: files("main.js", head+check)})
-		if res.Outcome != OutcomeOK || strings.Join(rec.logs(), "|") != "256 ffffffff-ffff-4fff-bfff-ffffffffffff" {
-			t.Errorf("%s: %s %q %+v", name, res.Outcome, rec.logs(), rec.errors())
+		if res.Outcome != OutcomeOK || strings.Join(rec.Logs(), "|") != "256 ffffffff-ffff-4fff-bfff-ffffffffffff" {
+			t.Errorf("%s: %s %q %+v", name, res.Outcome, rec.Logs(), rec.Errors())
 		}
 	}
 }
@@ -220,8 +220,8 @@ import { z } from "zod/v4";
 console.log(groupBy([1.2, 1.5, 2.1], Math.floor), sortBy([3, 1, 2]));
 console.log(format(addDays(new Date(0), 1), "yyyy-MM-dd"), isEmail("a@b.co"), z.string().parse("ok"));`)})
 	want := "{ '1': [ 1.2, 1.5 ], '2': [ 2.1 ] } [ 1, 2, 3 ]|1970-01-02 true ok"
-	if got := strings.Join(rec.logs(), "|"); res.Outcome != OutcomeOK || got != want {
-		t.Errorf("outcome %s, logs %q (errors %+v); want %q", res.Outcome, got, rec.errors(), want)
+	if got := strings.Join(rec.Logs(), "|"); res.Outcome != OutcomeOK || got != want {
+		t.Errorf("outcome %s, logs %q (errors %+v); want %q", res.Outcome, got, rec.Errors(), want)
 	}
 	res, _ = run(t, p, Request{Mode: "script", Files: files("agent.js", `const groupBy = require("lodash/groupBy");
 const { addDays } = require("date-fns/addDays");
@@ -232,7 +232,7 @@ return [Object.keys(groupBy(input.values, (v) => v % 2)), addDays(0, 1).getTime(
 	}
 	res, rec = run(t, p, Request{Files: files("main.ts", `import { de } from "date-fns/locale";
 console.log(de);`)})
-	if errs := rec.errors(); res.Outcome != OutcomeError || len(errs) != 1 || errs[0].Kind != KindBundle || !strings.Contains(errs[0].Message, "date-fns/<name>") {
+	if errs := rec.Errors(); res.Outcome != OutcomeError || len(errs) != 1 || errs[0].Kind != KindBundle || !strings.Contains(errs[0].Message, "date-fns/<name>") {
 		t.Errorf("date-fns/locale: outcome %s, errors %+v; want a BUNDLE_ERROR naming the subpaths served", res.Outcome, errs)
 	}
 }
@@ -247,7 +247,7 @@ const r = z.object({ name: z.string() }).safeParse({ name: 1 });
 console.log(r.error);
 `)})
 	if res.Outcome != OutcomeOK {
-		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.Errors())
 	}
 	// Node 20 (zod 4): [ZodError: [ …the issues… ]]; zod captures no frames
 	// (it sets Error.stackTraceLimit to 0, which goja's Error ignores), so
@@ -263,7 +263,7 @@ console.log(r.error);
   }
 ]
     at main.ts:3:` // zod makes the error when r.error is first read
-	if logs := rec.logs(); len(logs) != 1 || !strings.HasPrefix(logs[0], want) || strings.Contains(logs[0], "Getter") {
+	if logs := rec.Logs(); len(logs) != 1 || !strings.HasPrefix(logs[0], want) || strings.Contains(logs[0], "Getter") {
 		t.Errorf("logs %q; want the issues as Node prints them", logs)
 	}
 }
@@ -279,8 +279,8 @@ func TestUnusedLibraryImports(t *testing.T) {
 		"const v = require(\"validator\");\nconsole.log(\"ran\");",
 	} {
 		res, rec := run(t, p, Request{Timeout: time.Minute, Files: files("main.js", src)})
-		if res.Outcome != OutcomeOK || strings.Join(rec.logs(), ",") != "ran" {
-			t.Errorf("%q: outcome %s, logs %q, errors %+v", src, res.Outcome, rec.logs(), rec.errors())
+		if res.Outcome != OutcomeOK || strings.Join(rec.Logs(), ",") != "ran" {
+			t.Errorf("%q: outcome %s, logs %q, errors %+v", src, res.Outcome, rec.Logs(), rec.Errors())
 		}
 	}
 }
@@ -294,7 +294,7 @@ import { template } from "lodash";
 console.log(_.template("<% _.forEach(xs, x => { %>[<%= x %>]<% }) %>")({ xs: [1, 2] }));
 console.log(template("<%= _.upperFirst(a) %>")({ a: "hi" }));
 `)})
-	if got := strings.Join(rec.logs(), "|"); res.Outcome != OutcomeOK || got != "[1][2]|Hi" {
-		t.Errorf("outcome %s, logs %q, errors %+v", res.Outcome, got, rec.errors())
+	if got := strings.Join(rec.Logs(), "|"); res.Outcome != OutcomeOK || got != "[1][2]|Hi" {
+		t.Errorf("outcome %s, logs %q, errors %+v", res.Outcome, got, rec.Errors())
 	}
 }

@@ -5,6 +5,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
+	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/dop251/goja"
@@ -254,4 +257,36 @@ func (e *Runtime) clearTimer(c goja.FunctionCall) goja.Value {
 		}
 	}
 	return goja.Undefined()
+}
+
+// recoverEngineFault turns a Go panic out of goja (one no guard above
+// prevents: an operator, not a built-in, such as a BigInt shift by 2^62
+// computed at run time, which makes goja's math/big allocate past any
+// slice length) into the end of the run with a RUNTIME_ERROR, instead of
+// a lost worker. It is deferred around a task with err its named result;
+// a JS exception or an interrupt is not a panic here (goja returns them as
+// errors), so only engine faults arrive.
+//
+// The snippet cannot catch the error: goja has unwound the whole task by
+// the time Go sees the panic.
+func (e *Runtime) recoverEngineFault(err *error) {
+	x := recover()
+	if x == nil {
+		return
+	}
+	_, isRuntime := x.(runtime.Error)
+	msg, isString := x.(string)
+	if !isRuntime && !isString {
+		panic(x) // not an engine fault: a bug of ours, as before
+	}
+	if isRuntime {
+		msg = x.(runtime.Error).Error()
+	}
+	what := "RangeError: the operation exceeds what the engine can represent"
+	if strings.Contains(string(debug.Stack()), "math/big.") {
+		what = "RangeError: Maximum BigInt size exceeded"
+	}
+	e.emitError(&pipe.Error{Kind: pipe.KindRuntime, Message: fmt.Sprintf("%s (%s); the run ended: the engine cannot continue after this error, so it cannot be caught", what, msg)})
+	e.fail()
+	*err = e.stop
 }

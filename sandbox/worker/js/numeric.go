@@ -5,8 +5,9 @@ import (
 	"strings"
 
 	"github.com/dop251/goja/ast"
-	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/token"
+
+	"github.com/playground-dev/playground/sandbox/worker/js/parity"
 )
 
 // Numeric keys (usage.go). A computed key reaches a property by the
@@ -322,42 +323,5 @@ func hasNumberText(name string) bool {
 		strings.Contains(name, "undefined")
 }
 
-// walkNode is walkAST from any node.
-func walkNode(root any, visit func(n any) bool) {
-	fileType := reflect.TypeOf(file.File{})
-	stack := []reflect.Value{reflect.ValueOf(root)}
-	for len(stack) > 0 {
-		v := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		switch v.Kind() {
-		case reflect.Interface: // the node is the pointer inside: visited once, there
-			if !v.IsNil() {
-				stack = append(stack, v.Elem())
-			}
-		case reflect.Pointer:
-			if !v.IsNil() && visit(v.Interface()) {
-				stack = append(stack, v.Elem())
-			}
-		case reflect.Struct:
-			if v.Type() == fileType {
-				continue
-			}
-			for i := v.NumField() - 1; i >= 0; i-- { // pushed in reverse: visited in order
-				if !v.Type().Field(i).IsExported() {
-					continue
-				}
-				f := v.Field(i)
-				if f.Kind() == reflect.Struct && f.CanAddr() {
-					// A node held by value (DotExpression.Identifier,
-					// PropertyShort.Name): visited as a pointer too.
-					f = f.Addr()
-				}
-				stack = append(stack, f)
-			}
-		case reflect.Slice:
-			for i := v.Len() - 1; i >= 0; i-- {
-				stack = append(stack, v.Index(i))
-			}
-		}
-	}
-}
+// walkNode is walkAST from any node (parity.Walk).
+func walkNode(root any, visit func(n any) bool) { parity.Walk(root, visit) }

@@ -7,10 +7,13 @@ import (
 	"sync"
 
 	"github.com/dop251/goja"
+
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
+	"github.com/playground-dev/playground/sandbox/worker/js/webapi"
 )
 
-// The APIs goja lacks and Node has (polyfill.js, and URL/URLSearchParams
-// from core-js-pure, thirdparty/url.js: WHATWG-conformant, where
+// The APIs goja lacks and Node has (webapi/polyfill.js, and URL/URLSearchParams
+// from core-js-pure, webapi/thirdparty/url.js: WHATWG-conformant, where
 // github.com/dop251/goja_nodejs/url, a layer over net/url, resolved "../"
 // wrongly, dropped the port from origin and did not write searchParams
 // changes back to href), installed lazily: no name is defined in a fresh
@@ -24,23 +27,7 @@ import (
 // BenchmarkNewHello).
 //
 // What a group provides is listed in lazyNames; what Node has and the
-// playground does not is undefined (Intl: see locale.go).
-
-//go:embed polyfill.js
-var polyfillSource string
-
-var polyfillProgram = sync.OnceValue(func() *goja.Program {
-	return goja.MustCompile("polyfill.js", polyfillSource, true)
-})
-
-//go:embed thirdparty/url.js
-var urlSource string
-
-// urlProgram evaluates to {URL, URLSearchParams}; about 1 ms the first time
-// a run touches URL.
-var urlProgram = sync.OnceValue(func() *goja.Program {
-	return goja.MustCompile("url.js", urlSource+";__url", false)
-})
+// playground does not is undefined (Intl: see parity/locale.go).
 
 // lazyName is one lazily installed property: holder.name is group[key]
 // (key "" means the group defines holder.name itself when it loads).
@@ -93,14 +80,11 @@ type polyfills struct {
 	// (lazyName.holder + "." + lazyName.name): after a delete, a lookup
 	// must not bring them back.
 	settled map[string]bool
-	// natives are the functions Function.prototype.toString prints as
-	// native code, with their names (natives.go).
-	natives map[*goja.Object]string
 }
 
 // installPolyfills installs those of n's additions (usage.go) that are
-// not installed in New itself: the guards (guard.go), the native-looking
-// Function.prototype.toString (natives.go), Node's lengths of the timers,
+// not installed in New itself: the guards (parity/guard.go), the native-looking
+// Function.prototype.toString (parity/natives.go), Node's lengths of the timers,
 // and it makes the lazy names
 // resolvable without creating a function per name (each goja function
 // costs about a microsecond and 0.7 KiB, and a plain run would pay for 30 it
@@ -116,19 +100,19 @@ func (e *Runtime) installPolyfills(n need) {
 	vm := e.vm
 	e.installGuards(n)
 	if n&needNativeToString != 0 {
-		e.installNativeToString()
+		e.parity.InstallNativeToString()
 	}
 	if n&(needPolyfills|needSortGuard) != 0 {
 		// The traps below (and the sort guard) run inside snippet code: take
 		// Reflect.has and Reflect.get now, while they are surely the intrinsics
 		// (no snippet code has run), with plain Go reads rather than resolving
-		// them through descriptors (lazyBuiltin), which costs a run 4 KiB.
+		// them through descriptors (intrinsic.Builtins), which costs a run 4 KiB.
 		reflect := vm.Get("Reflect").ToObject(vm)
 		if f, ok := goja.AssertFunction(reflect.Get("has")); ok {
-			e.b.reflectHas = f
+			e.b.ReflectHas = f
 		}
 		if f, ok := goja.AssertFunction(reflect.Get("get")); ok {
-			e.b.reflectGet = f
+			e.b.ReflectGet = f
 		}
 	}
 	// Node's lengths (setTimeout(callback, after, arg1, arg2, arg3)).
@@ -146,7 +130,7 @@ func (e *Runtime) installPolyfills(n need) {
 	}
 	if n&needQueueMicrotask != 0 {
 		if fn, ok := vm.Get("queueMicrotask").(*goja.Object); ok {
-			e.markNative(fn, "queueMicrotask")
+			e.parity.MarkNative(fn, "queueMicrotask")
 		}
 	}
 	if n&needCrypto != 0 {
@@ -225,7 +209,7 @@ func (e *Runtime) lazyHolder(h *goja.Object, names map[string]lazyName) {
 			if _, ok := lookup(property); ok {
 				return true
 			}
-			ok, err := e.b.reflectHas(goja.Undefined(), target, vm.ToValue(property))
+			ok, err := e.b.ReflectHas(goja.Undefined(), target, vm.ToValue(property))
 			must(err)
 			return ok.ToBoolean()
 		},
@@ -233,7 +217,7 @@ func (e *Runtime) lazyHolder(h *goja.Object, names map[string]lazyName) {
 			if l, ok := lookup(property); ok {
 				return settle(l)
 			}
-			v, err := e.b.reflectGet(goja.Undefined(), target, vm.ToValue(property), receiver)
+			v, err := e.b.ReflectGet(goja.Undefined(), target, vm.ToValue(property), receiver)
 			if err != nil {
 				panic(err)
 			}
@@ -337,10 +321,6 @@ func (e *Runtime) captureIntrinsics() *goja.Object {
 	return in
 }
 
-// polyfillFiles are the program names of the polyfills' code: their
-// frames are dropped from the stacks of the errors they throw.
-var polyfillFiles = []string{"polyfill.js:", "url.js:"}
-
 // cleanStack is the polyfills' I.clean(err): it fixes err.stack now
 // (goja formats it on first read) without the polyfills' own frames, so the
 // snippet's frame is on top, and returns err.
@@ -349,14 +329,14 @@ func (e *Runtime) cleanStack(c goja.FunctionCall) goja.Value {
 	if !ok || o.ClassName() != "Error" {
 		return c.Argument(0)
 	}
-	st, ok := e.enc.ownData(o, "stack")
+	st, ok := e.enc.OwnData(o, "stack")
 	if !ok {
 		return o
 	}
 	lines := strings.Split(st.String(), "\n")
 	kept := lines[:0]
 	for i, l := range lines {
-		if i > 0 && slices.ContainsFunc(polyfillFiles, func(f string) bool { return strings.Contains(l, "("+f) || strings.Contains(l, "at "+f) }) {
+		if i > 0 && slices.ContainsFunc(webapi.Files, func(f string) bool { return strings.Contains(l, "("+f) || strings.Contains(l, "at "+f) }) {
 			continue
 		}
 		kept = append(kept, l)
@@ -386,7 +366,7 @@ func (e *Runtime) group(name string) *goja.Object {
 		return out
 	}
 	if name == "url" {
-		v, err := e.vm.RunProgram(urlProgram())
+		v, err := e.vm.RunProgram(webapi.URLProgram())
 		if err != nil {
 			panic(err)
 		}
@@ -394,7 +374,7 @@ func (e *Runtime) group(name string) *goja.Object {
 	} else {
 		if e.poly.factories == nil {
 			e.poly.intrinsics = e.captureIntrinsics()
-			fv, err := e.vm.RunProgram(polyfillProgram())
+			fv, err := e.vm.RunProgram(webapi.PolyfillProgram())
 			must(err)
 			fn, _ := goja.AssertFunction(fv)
 			fs, err := fn(goja.Undefined(), e.poly.intrinsics)
@@ -417,14 +397,15 @@ func (e *Runtime) group(name string) *goja.Object {
 		e.poly.groups = map[string]*goja.Object{}
 	}
 	e.poly.groups[name] = out
-	e.nativeExports(out)
-	e.captureInspected(out)
+	e.parity.NativeExports(out)
+	e.enc.CaptureInspected(out)
 	if name == "DOMException" {
 		// No snippet code has seen the class yet: its name getter is ours.
 		proto := out.Get("DOMException").ToObject(e.vm).Get("prototype").ToObject(e.vm)
-		if d, err := e.b.getDescriptor(goja.Undefined(), proto, e.vm.ToValue("name")); err == nil && !goja.IsUndefined(d) {
-			if get, ok := descField(d.ToObject(e.vm), "get"); ok {
-				e.b.domExceptionName, _ = get.(*goja.Object)
+		if d, err := e.b.GetDescriptor(goja.Undefined(), proto, e.vm.ToValue("name")); err == nil && !goja.IsUndefined(d) {
+			if get, ok := intrinsic.DescField(d.ToObject(e.vm), "get"); ok {
+				get, _ := get.(*goja.Object)
+				e.b.SetDOMExceptionName(get)
 			}
 		}
 	}

@@ -20,10 +20,10 @@ f(0);
 	if res.Outcome != OutcomeError {
 		t.Fatalf("outcome = %s; want error", res.Outcome)
 	}
-	if logs := rec.logs(); len(logs) != 1 || logs[0] != "before" {
+	if logs := rec.Logs(); len(logs) != 1 || logs[0] != "before" {
 		t.Errorf("logs = %q; want [before]", logs)
 	}
-	errs := rec.errors()
+	errs := rec.Errors()
 	if len(errs) != 1 || errs[0].Kind != KindRuntime || errs[0].Message != "RangeError: Maximum call stack size exceeded" || errs[0].File != "main.ts" || errs[0].Line != 3 {
 		t.Fatalf("errors = %+v; want one RUNTIME_ERROR RangeError at main.ts:3", errs)
 	}
@@ -32,7 +32,7 @@ f(0);
 	}
 	next, rec := run(t, p, Request{Files: files("main.ts", "console.log('next')")})
 	if next.Outcome != OutcomeOK {
-		t.Errorf("next run: %s %+v", next.Outcome, rec.errors())
+		t.Errorf("next run: %s %+v", next.Outcome, rec.Errors())
 	}
 }
 
@@ -54,9 +54,9 @@ let sum = 0; for await (const v of gen()) sum += v;
 console.log(new A().p, A.s, new A().has(new A()), o.a?.b ?? "none", String(big), g, at, own, n, e.cause, sum, 2 ** 10, [[1, [2]]].flat(2).length, "a-b".replaceAll("-", "+"));
 `)})
 	if res.Outcome != OutcomeOK {
-		t.Fatalf("outcome %s; errors %+v", res.Outcome, rec.errors())
+		t.Fatalf("outcome %s; errors %+v", res.Outcome, rec.Errors())
 	}
-	if got, want := rec.logs(), "1 3 true none 18446744073709551616 2024 3 true 5 inner 3 1024 2 a+b"; len(got) != 1 || got[0] != want {
+	if got, want := rec.Logs(), "1 3 true none 18446744073709551616 2024 3 true 5 inner 3 1024 2 a+b"; len(got) != 1 || got[0] != want {
 		t.Errorf("logs = %q; want %q", got, want)
 	}
 }
@@ -72,7 +72,7 @@ let list: Node | null = null;
 for (let i = 0; i < 10000; i++) list = { next: list };
 function length(n: Node | null): number { return n === null ? 0 : 1 + length(n.next); }
 console.log(length(list));`)})
-	if res.Outcome != OutcomeOK || strings.Join(rec.logs(), "|") != "10000" {
-		t.Errorf("outcome %s, logs %q, errors %+v; want 10000", res.Outcome, rec.logs(), rec.errors())
+	if res.Outcome != OutcomeOK || strings.Join(rec.Logs(), "|") != "10000" {
+		t.Errorf("outcome %s, logs %q, errors %+v; want 10000", res.Outcome, rec.Logs(), rec.Errors())
 	}
 }

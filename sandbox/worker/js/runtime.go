@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
-	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/dop251/goja"
@@ -15,7 +13,10 @@ import (
 
 	"github.com/playground-dev/playground/sandbox/pipe"
 	"github.com/playground-dev/playground/sandbox/worker/bundle"
+	"github.com/playground-dev/playground/sandbox/worker/js/inspect"
 	"github.com/playground-dev/playground/sandbox/worker/js/intl"
+	"github.com/playground-dev/playground/sandbox/worker/js/parity"
+	"github.com/playground-dev/playground/sandbox/worker/js/webapi"
 )
 
 // Reasons a runtime is interrupted; they decide the outcome. The worker
@@ -74,13 +75,14 @@ type Job struct {
 // Interrupt. A Runtime serves one run only.
 type Runtime struct {
 	vm     *goja.Runtime
-	b      builtins
+	b      inspect.Builtins
 	lim    pipe.Limits
 	emit   func(pipe.Event)
 	clock  clock
 	facts  *factStore
-	enc    encoder // previews (console)
-	jsonEn encoder // facts and output
+	enc    inspect.Encoder // previews (console)
+	jsonEn inspect.Encoder // facts and output
+	parity parity.Patcher  // the goja-versus-V8 patches (package parity)
 
 	timers         timerHeap
 	timerByID      map[int64]*timer                      // the pending ones
@@ -122,7 +124,7 @@ type Runtime struct {
 	entry     string                // the entry file (script mode shifts its line 1)
 	security  map[*goja.Object]bool // errors the runtime threw as SECURITY_ERROR
 	poly      polyfills
-	loc       *intl.Locale // locale.go: made on first use
+	loc       *intl.Locale // locale.go: made on first use, for parity.Patcher.InstallLocale
 	// installed is what install added; consoleSet whether it defined
 	// console (every run has one).
 	installed     need
@@ -199,8 +201,8 @@ func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pip
 	e.useHost = e.mayCallHost(summaryOf(j.Program))
 	if e.useHost {
 		// Host replies are parsed while snippet code runs: find JSON.parse
-		// now, while it is surely the intrinsic (newBuiltins).
-		_, _ = e.b.jsonParse(goja.Undefined(), e.vm.ToValue("0"))
+		// now, while it is surely the intrinsic (intrinsic.Builtins.Init).
+		_, _ = e.b.JSONParse(goja.Undefined(), e.vm.ToValue("0"))
 	}
 	emit(pipe.Event{Kind: pipe.EventStarted, Timeout: j.Timeout, Mode: mode})
 	e.clock.start = time.Now()
@@ -312,9 +314,10 @@ func (e *Runtime) setup(j Job) {
 		vm.SetRandSource(newRand(0x5eed))
 		vm.SetTimeSource(func() time.Time { return e.clock.base.Add(e.clock.elapsed) })
 	}
-	e.b = e.newBuiltins()
-	e.enc = encoder{vm: vm, b: &e.b, lim: e.lim.PreviewLimits, rt: e}
-	e.jsonEn = encoder{vm: vm, b: &e.b, lim: jsonLimits, json: true}
+	e.b.Init(vm)
+	e.enc = inspect.NewEncoder(vm, &e.b, e.lim.PreviewLimits, (*inspectHost)(e), true)
+	e.jsonEn = inspect.NewJSONEncoder(vm, &e.b, (*inspectHost)(e))
+	e.parity.Init(vm, &e.b.Builtins, (*parityHost)(e))
 	vm.SetPromiseRejectionTracker(func(p *goja.Promise, op goja.PromiseRejectionOperation) {
 		if op == goja.PromiseRejectionReject {
 			e.rejections = append(e.rejections, p)
@@ -357,16 +360,16 @@ func (e *Runtime) install(n need) {
 	e.installed |= n
 	vm := e.vm
 	if n&needRegExp != 0 {
-		e.installRegExp()
+		e.parity.InstallRegExp()
 	}
 	if n&needLocale != 0 {
-		e.installLocale()
+		e.parity.InstallLocale()
 	}
 	if n&needJSONParse != 0 {
-		e.installJSONParse()
+		e.parity.InstallJSONParse()
 	}
 	if n&needJSONStringify != 0 {
-		e.installJSONStringify()
+		e.parity.InstallJSONStringify()
 	}
 	if n&needCaptureStack != 0 {
 		e.installCaptureStackTrace()
@@ -408,16 +411,20 @@ func (e *Runtime) install(n need) {
 		must(vm.Set("performance", perf))
 	}
 	if n&needCrypto != 0 {
-		must(vm.Set("crypto", e.cryptoObject(e.deterministic)))
+		var next func() float64
+		if e.deterministic {
+			next = newRand(0xc0ffee)
+		}
+		must(vm.Set("crypto", webapi.Crypto(vm, (*webapiHost)(e), next)))
 	}
 	g := vm.GlobalObject()
 	for _, t := range timers {
 		if n&t.bit != 0 {
-			e.nameNatives(g, t.name)
+			e.parity.NameNatives(g, t.name)
 		}
 	}
 	if perf != nil {
-		e.nameNatives(perf) // console and crypto name theirs (setNative)
+		e.parity.NameNatives(perf) // console and crypto name theirs (setNative)
 	}
 	e.installPolyfills(n)
 	if n&needFactsGlobal != 0 {
@@ -508,7 +515,7 @@ func (e *Runtime) parseInput() (goja.Value, error) {
 	if len(e.input) == 0 {
 		return goja.Undefined(), nil
 	}
-	v, err := e.b.jsonParse(goja.Undefined(), e.vm.ToValue(string(e.input)))
+	v, err := e.b.JSONParse(goja.Undefined(), e.vm.ToValue(string(e.input)))
 	if err != nil {
 		return nil, err
 	}
@@ -529,7 +536,7 @@ func (e *Runtime) deepFreeze(v goja.Value) {
 		for _, k := range o.Keys() {
 			stack = append(stack, o.Get(k))
 		}
-		_, _ = e.b.freeze(goja.Undefined(), o)
+		_, _ = e.b.Freeze(goja.Undefined(), o)
 	}
 }
 
@@ -618,11 +625,11 @@ func (e *Runtime) limit(cause error) {
 
 // jsonValue encodes v for facts and output, whole, within about budget
 // bytes of JSON; ok is false when v does not fit (or nests deeper than
-// jsonLimits.Depth): facts and output are data, and a cut copy would be
+// inspect.NewJSONEncoder): facts and output are data, and a cut copy would be
 // silently wrong.
 func (e *Runtime) jsonValue(v goja.Value, budget int) (_ json.RawMessage, ok bool) {
-	p := e.jsonEn.encodeBudget(v, budget)
-	if !e.jsonEn.complete() {
+	p := e.jsonEn.EncodeBudget(v, budget)
+	if !e.jsonEn.Complete() {
 		return nil, false
 	}
 	b, err := json.Marshal(p)
@@ -632,238 +639,57 @@ func (e *Runtime) jsonValue(v goja.Value, budget int) (_ json.RawMessage, ok boo
 	return b, true
 }
 
-// Builtins, captured lazily (issue 12). The encoder, the input and reply
-// parsers and the polyfills' Proxy traps call intrinsics (builtins) that a
-// snippet may have replaced by the time they are needed, so they must be
-// the runtime's own. Capturing them all in New built the Reflect, JSON,
-// Map, Set, RegExp, Symbol, BigInt and Date objects of every runtime: half
-// of a plain run's set-up. Now only Object's functions are captured in New
-// (Object is built from a template, one function at a time); every other
-// intrinsic is found the first time it is called, by reading own data
-// properties through Object.getOwnPropertyDescriptor (no getter, no Proxy
-// trap: no snippet code), and accepted only if it is the intrinsic itself:
-// a Go-backed function whose Go code is the code of the same intrinsic in
-// a pristine runtime (intrinsicCode). Anything else, such as a snippet's
-// replacement, fails the call with a TypeError (errReplaced), which callers
-// already treat as a builtin that threw (the encoder shows an opaque value).
+// proxyType is goja's export type of a Proxy.
+var proxyType = reflect.TypeOf(goja.Proxy{})
 
-// errReplaced is the error of an intrinsic that a snippet replaced before
-// the runtime first needed it.
-var errReplaced = errors.New("a built-in the playground needs was replaced")
+// inspectHost is the Runtime as its encoders' inspect.Host; a conversion,
+// not a second value, so that the encoders hold no closure.
+type inspectHost Runtime
 
-// intrinsic names a builtin by its path from the global object; getter
-// selects the getter of the last property instead of its value.
-type intrinsic struct {
-	path   []string
-	getter bool
-	// regexp starts the path at the prototype of a fresh regular expression
-	// literal instead of the global object (the global RegExp is a Proxy:
-	// regexp.go).
-	regexp bool
+// ErrorStack lays out the stack of the error o as a preview shows it:
+// goja's stack text parsed back into frames, the user's ones when user
+// (as error events show them).
+func (h *inspectHost) ErrorStack(o *goja.Object, head, stack string, user bool) string {
+	frames := parseStack(capStack(stack))
+	if user {
+		frames = (*Runtime)(h).userStack(o, frames)
+	}
+	return formatStack(head, frames)
 }
 
-var (
-	inReflectOwnKeys = intrinsic{path: []string{"Reflect", "ownKeys"}}
-	inReflectGet     = intrinsic{path: []string{"Reflect", "get"}}
-	inReflectHas     = intrinsic{path: []string{"Reflect", "has"}}
-	inJSONParse      = intrinsic{path: []string{"JSON", "parse"}}
-	inDateISO        = intrinsic{path: []string{"Date", "prototype", "toISOString"}}
-	inDateValue      = intrinsic{path: []string{"Date", "prototype", "getTime"}}
-	inRegExpSource   = intrinsic{path: []string{"source"}, getter: true, regexp: true}
-	inRegExpFlags    = intrinsic{path: []string{"flags"}, getter: true, regexp: true}
-	inMapForEach     = intrinsic{path: []string{"Map", "prototype", "forEach"}}
-	inSetForEach     = intrinsic{path: []string{"Set", "prototype", "forEach"}}
-	inSymbolString   = intrinsic{path: []string{"Symbol", "prototype", "toString"}}
-	inBigIntString   = intrinsic{path: []string{"BigInt", "prototype", "toString"}}
-	inMapSize        = intrinsic{path: []string{"Map", "prototype", "size"}, getter: true}
-	inSetSize        = intrinsic{path: []string{"Set", "prototype", "size"}, getter: true}
-	inStringValue    = intrinsic{path: []string{"String", "prototype", "valueOf"}}
-	inNumber         = intrinsic{path: []string{"Number"}}
-	inParseInt       = intrinsic{path: []string{"parseInt"}}
-	inParseFloat     = intrinsic{path: []string{"parseFloat"}}
-	inViewBuffer     = intrinsic{path: []string{"DataView", "prototype", "buffer"}, getter: true}
-	inViewByteLength = intrinsic{path: []string{"DataView", "prototype", "byteLength"}, getter: true}
-	inViewByteOffset = intrinsic{path: []string{"DataView", "prototype", "byteOffset"}, getter: true}
+// parityHost is the Runtime as its patches' parity.Host.
+type parityHost Runtime
 
-	lazyIntrinsics = []intrinsic{inReflectOwnKeys, inReflectGet, inReflectHas, inJSONParse, inDateISO, inDateValue,
-		inRegExpSource, inRegExpFlags, inMapForEach, inSetForEach, inSymbolString, inBigIntString,
-		inMapSize, inSetSize, inStringValue, inNumber, inParseInt, inParseFloat,
-		inViewBuffer, inViewByteLength, inViewByteOffset}
-)
+func (h *parityHost) Throw(class, msg string) { (*Runtime)(h).throw(class, msg) }
 
-func (in intrinsic) key() string {
-	k := strings.Join(in.path, ".")
-	if in.regexp {
-		k = "RegExp.prototype." + k
-	}
-	if in.getter {
-		k = "get " + k
-	}
-	return k
+func (h *parityHost) Locale() *intl.Locale { return (*Runtime)(h).locale() }
+
+// replace defines holder[name] as fn, a Go function that looks native
+// (parity.Replace).
+func (e *Runtime) replace(holder *goja.Object, name string, length int, fn func(goja.FunctionCall) goja.Value) {
+	parity.Replace(e.vm, holder, name, length, fn)
 }
 
-// intrinsicCode maps each lazy intrinsic (intrinsic.key) to the address of
-// its Go code, read once per process from a pristine runtime.
-var intrinsicCode = sync.OnceValue(func() map[string]uintptr {
-	vm := goja.New()
-	gopd, _ := goja.AssertFunction(vm.Get("Object").ToObject(vm).Get("getOwnPropertyDescriptor"))
-	gpo, _ := goja.AssertFunction(vm.Get("Object").ToObject(vm).Get("getPrototypeOf"))
-	m := map[string]uintptr{}
-	for _, in := range lazyIntrinsics {
-		o, err := findIntrinsic(vm, gopd, gpo, in)
-		if err != nil {
-			panic("sandbox: intrinsic " + in.key() + ": " + err.Error())
-		}
-		pc, ok := nativeCode(o)
-		if !ok {
-			panic("sandbox: intrinsic " + in.key() + " is not Go-backed")
-		}
-		m[in.key()] = pc
-	}
-	return m
-})
-
-// nativeCode is the address of the Go code of o when o is a Go-backed
-// function (goja exports those as their Go function).
-func nativeCode(o *goja.Object) (uintptr, bool) {
-	if o.ExportType() != nativeFuncType {
-		return 0, false
-	}
-	f, ok := o.Export().(func(goja.FunctionCall) goja.Value)
-	if !ok || f == nil {
-		return 0, false
-	}
-	return reflect.ValueOf(f).Pointer(), true
-}
-
-// emptyRegExpProgram makes a fresh regular expression from a literal (no
-// global is read).
-var emptyRegExpProgram = goja.MustCompile("regexp.js", "/(?:)/", true)
-
-var nativeFuncType = reflect.TypeOf(func(goja.FunctionCall) goja.Value { return nil })
-
-// findIntrinsic follows in.path from vm's global object through own data
-// properties (the last one's getter when in.getter), read as descriptors:
-// no getter runs and no Proxy is entered, so no snippet code runs.
-func findIntrinsic(vm *goja.Runtime, gopd, gpo goja.Callable, in intrinsic) (*goja.Object, error) {
-	o := vm.GlobalObject()
-	if in.regexp {
-		re, err := vm.RunProgram(emptyRegExpProgram)
-		if err != nil {
-			return nil, errReplaced
-		}
-		p, err := gpo(goja.Undefined(), re) // a fresh literal's prototype is the intrinsic one
-		if err != nil {
-			return nil, errReplaced
-		}
-		if o, _ = p.(*goja.Object); o == nil {
-			return nil, errReplaced
-		}
-	}
-	for i, name := range in.path {
-		if o.ExportType() == proxyType {
-			return nil, errReplaced
-		}
-		d, err := gopd(goja.Undefined(), o, vm.ToValue(name))
-		if err != nil {
-			return nil, errReplaced
-		}
-		desc, ok := d.(*goja.Object)
-		if !ok {
-			return nil, errReplaced
-		}
-		field := "value"
-		if in.getter && i == len(in.path)-1 {
-			field = "get"
-		}
-		// The descriptor is a plain object goja made; its fields are own
-		// data properties, and an absent one must not be looked up on
-		// Object.prototype (a snippet may have put a getter there).
-		if !slices.Contains(desc.GetOwnPropertyNames(), field) {
-			return nil, errReplaced
-		}
-		next, ok := desc.Get(field).(*goja.Object)
-		if !ok {
-			return nil, errReplaced
-		}
-		o = next
-	}
-	return o, nil
-}
-
-// lazyBuiltin returns a Callable that finds and checks intrinsic in on its
-// first call (see above) and calls it; it fails with errReplaced if the
-// runtime's property is no longer the intrinsic.
-func (e *Runtime) lazyBuiltin(in intrinsic) goja.Callable {
-	var f goja.Callable
-	var ferr error
-	return func(this goja.Value, args ...goja.Value) (goja.Value, error) {
-		if f == nil && ferr == nil {
-			f, ferr = e.resolveIntrinsic(in)
-		}
-		if ferr != nil {
-			// A JS TypeError, as a builtin that throws returns it: callers
-			// that rethrow it (the polyfills' traps) throw it into the snippet.
-			return nil, e.vm.Try(func() { panic(e.vm.NewTypeError(in.key() + ": " + ferr.Error())) })
-		}
-		return f(this, args...)
-	}
-}
-
-func (e *Runtime) resolveIntrinsic(in intrinsic) (goja.Callable, error) {
-	return resolveIntrinsic(e.vm, &e.b, in)
-}
-
-// resolveIntrinsic finds in (see lazyBuiltin) with b's Object functions.
-func resolveIntrinsic(vm *goja.Runtime, b *builtins, in intrinsic) (goja.Callable, error) {
-	o, err := findIntrinsic(vm, b.getDescriptor, b.getPrototypeOf, in)
+// callOriginal calls a captured built-in, rethrowing what it throws.
+func (e *Runtime) callOriginal(f goja.Callable, this goja.Value, args ...goja.Value) goja.Value {
+	v, err := f(this, args...)
 	if err != nil {
-		return nil, err
+		panic(err)
 	}
-	if pc, ok := nativeCode(o); !ok || pc != intrinsicCode()[in.key()] {
-		return nil, errReplaced
-	}
-	f, ok := goja.AssertFunction(o)
-	if !ok {
-		return nil, errReplaced
-	}
-	return f, nil
+	return v
 }
 
-// newBuiltins captures Object's functions now and every other builtin
-// lazily (lazyBuiltin).
-func (e *Runtime) newBuiltins() builtins {
-	vm := e.vm
-	object := vm.Get("Object").ToObject(vm)
-	fn := func(name string) goja.Callable {
-		f, ok := goja.AssertFunction(object.Get(name))
-		if !ok {
-			panic("sandbox: missing builtin Object." + name)
+// installGuards installs the guards of package parity that n names.
+func (e *Runtime) installGuards(n need) {
+	var g parity.Guards
+	for _, m := range [...]struct {
+		need  need
+		guard parity.Guards
+	}{{needSortGuard, parity.GuardSort}, {needStringGuards, parity.GuardStrings}, {needBigIntGuards, parity.GuardBigInt},
+		{needApplyGuards, parity.GuardApply}, {needTypedArrayFrom, parity.GuardTypedArrayFrom}, {needParseInt, parity.GuardParseInt}} {
+		if n&m.need != 0 {
+			g |= m.guard
 		}
-		return f
 	}
-	return builtins{
-		getDescriptor:  fn("getOwnPropertyDescriptor"),
-		getPrototypeOf: fn("getPrototypeOf"),
-		setPrototypeOf: fn("setPrototypeOf"),
-		freeze:         fn("freeze"),
-		ownKeys:        e.lazyBuiltin(inReflectOwnKeys),
-		reflectGet:     e.lazyBuiltin(inReflectGet),
-		reflectHas:     e.lazyBuiltin(inReflectHas),
-		jsonParse:      e.lazyBuiltin(inJSONParse),
-		dateISO:        e.lazyBuiltin(inDateISO),
-		dateValue:      e.lazyBuiltin(inDateValue),
-		regexpSource:   e.lazyBuiltin(inRegExpSource),
-		regexpFlags:    e.lazyBuiltin(inRegExpFlags),
-		mapForEach:     e.lazyBuiltin(inMapForEach),
-		setForEach:     e.lazyBuiltin(inSetForEach),
-		symbolString:   e.lazyBuiltin(inSymbolString),
-		bigintString:   e.lazyBuiltin(inBigIntString),
-		mapSize:        e.lazyBuiltin(inMapSize),
-		setSize:        e.lazyBuiltin(inSetSize),
-		stringValue:    e.lazyBuiltin(inStringValue),
-		number:         e.lazyBuiltin(inNumber),
-		parseInt:       e.lazyBuiltin(inParseInt),
-		parseFloat:     e.lazyBuiltin(inParseFloat),
-	}
+	e.parity.InstallGuards(g)
 }

@@ -9,9 +9,7 @@ import (
 
 // startedMode returns the mode the started event announced.
 func startedMode(rec *recorder) string {
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	for _, e := range rec.events {
+	for _, e := range rec.Events() {
 		if e.Kind == EventStarted {
 			return e.Mode
 		}
@@ -105,7 +103,7 @@ return { max: Math.max(...input.values) };
 			res, rec := run(t, h, Request{Files: files("script.js", tt.code), Input: json.RawMessage(tt.input),
 				Timeout: time.Minute}) // the first mathjs run bundles its chunk: slow under -race
 			if res.Outcome != OutcomeOK {
-				t.Fatalf("outcome %s, errors %+v, logs %q", res.Outcome, rec.errors(), rec.logs())
+				t.Fatalf("outcome %s, errors %+v, logs %q", res.Outcome, rec.Errors(), rec.Logs())
 			}
 			if m := startedMode(rec); m != "script" {
 				t.Errorf("started.mode = %q; want script (detected)", m)
@@ -119,8 +117,8 @@ func TestScriptModeExplicitAndDetection(t *testing.T) {
 	h := newHarness(t, Config{})
 	// Explicit script mode for code that detection would not flag.
 	res, rec := run(t, h, Request{Files: files("a.js", "console.log(typeof input, typeof output, typeof require); 1;"), Mode: "script", Input: json.RawMessage(`{}`)})
-	if res.Outcome != OutcomeOK || strings.Join(rec.logs(), "|") != "object undefined function" || startedMode(rec) != "script" {
-		t.Errorf("explicit script: %s %q mode %q %+v", res.Outcome, rec.logs(), startedMode(rec), rec.errors())
+	if res.Outcome != OutcomeOK || strings.Join(rec.Logs(), "|") != "object undefined function" || startedMode(rec) != "script" {
+		t.Errorf("explicit script: %s %q mode %q %+v", res.Outcome, rec.Logs(), startedMode(rec), rec.Errors())
 	}
 	// Detection leaves modules and plain snippets alone.
 	for _, src := range []string{
@@ -138,7 +136,7 @@ func TestScriptModeExplicitAndDetection(t *testing.T) {
 	}
 	// Explicit module mode keeps require a host global.
 	res, rec = run(t, h, Request{Files: files("main.js", "const fs = require('fs');"), Mode: "module"})
-	if errs := rec.errors(); res.Outcome != OutcomeError || len(errs) != 1 || errs[0].Kind != KindSecurity || !strings.HasPrefix(errs[0].Message, "require is not available") {
+	if errs := rec.Errors(); res.Outcome != OutcomeError || len(errs) != 1 || errs[0].Kind != KindSecurity || !strings.HasPrefix(errs[0].Message, "require is not available") {
 		t.Errorf("module require: %s %+v", res.Outcome, errs)
 	}
 	// Two files are never detected as a script.
@@ -167,7 +165,7 @@ func TestScriptModeRequireErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res, rec := run(t, h, Request{Files: files("s.js", tt.code), Mode: "script", Input: json.RawMessage(`{}`)})
-			errs := rec.errors()
+			errs := rec.Errors()
 			if res.Outcome != OutcomeError || len(errs) != 1 {
 				t.Fatalf("%s %+v", res.Outcome, errs)
 			}

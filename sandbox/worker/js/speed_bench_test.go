@@ -37,21 +37,6 @@ func runSnippet(t *testing.T, code string) ([]pipe.Event, pipe.Result) {
 	return evs, res
 }
 
-func TestLazyIntrinsicsResolve(t *testing.T) {
-	codes := map[uintptr]string{}
-	for _, in := range lazyIntrinsics {
-		pc := intrinsicCode()[in.key()]
-		if other, dup := codes[pc]; dup {
-			t.Errorf("%s and %s share their Go code: the check could not tell them apart", in.key(), other)
-		}
-		codes[pc] = in.key()
-		e := New(Job{Limits: pipe.DefaultLimits()})
-		if _, err := e.resolveIntrinsic(in); err != nil {
-			t.Errorf("%s in a fresh runtime: %v", in.key(), err)
-		}
-	}
-}
-
 func TestLazyIntrinsicsRefuseReplacements(t *testing.T) {
 	evs, res := runSnippet(t, `
 const spy = function () { globalThis.ran = (globalThis.ran || 0) + 1; return "spy"; };

@@ -4,6 +4,8 @@ import (
 	"container/heap"
 
 	"github.com/dop251/goja"
+
+	"github.com/playground-dev/playground/sandbox/worker/js/parity"
 )
 
 // Timer handles: setTimeout and setInterval return a Timeout object, as
@@ -62,7 +64,7 @@ func (e *Runtime) makeTimeoutProto() {
 		e.throw("TypeError", "Illegal constructor")
 		return nil
 	}).(*goja.Object)
-	nameFn(vm, ctor, "Timeout")
+	parity.NameFn(vm, ctor, "Timeout")
 	must(ctor.DefineDataProperty("prototype", proto, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
 	must(proto.DefineDataProperty("constructor", ctor, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE))
 	this := func(c goja.FunctionCall, method string) *timer {
@@ -74,7 +76,7 @@ func (e *Runtime) makeTimeoutProto() {
 	}
 	method := func(name string, fn func(c goja.FunctionCall, t *timer) goja.Value) {
 		f := vm.ToValue(func(c goja.FunctionCall) goja.Value { return fn(c, this(c, name)) }).(*goja.Object)
-		nameFn(vm, f, name)
+		parity.NameFn(vm, f, name)
 		must(proto.DefineDataProperty(name, f, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE))
 	}
 	// refresh re-arms the timer its delay from now: a pending one moves, a
@@ -113,7 +115,7 @@ func (e *Runtime) makeTimeoutProto() {
 	})
 	symbolMethod := func(sym *goja.Symbol, name string, fn func(goja.FunctionCall) goja.Value) {
 		f := vm.ToValue(fn).(*goja.Object)
-		nameFn(vm, f, name)
+		parity.NameFn(vm, f, name)
 		must(proto.DefineDataPropertySymbol(sym, f, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE))
 	}
 	if d := e.disposeSymbol; d != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/dop251/goja/token"
 
 	"github.com/playground-dev/playground/sandbox/worker/bundle"
+	"github.com/playground-dev/playground/sandbox/worker/js/webapi"
 )
 
 // Pay-per-use set-up (issue 12). Each Node-compatibility addition (guards,
@@ -54,20 +55,20 @@ const (
 	needStringGuards   need = 1 << iota // String.prototype.repeat, padStart, padEnd
 	needSortGuard                       // Array.prototype.sort
 	needBigIntGuards                    // BigInt.asUintN, asIntN
-	needTypedArrayFrom                  // %TypedArray%.from of a primitive (guard.go)
-	needParseInt                        // parseInt, Number.parseInt: decimal digits past 2^53 (guard.go)
+	needTypedArrayFrom                  // %TypedArray%.from of a primitive (parity/typedarray.go)
+	needParseInt                        // parseInt, Number.parseInt: decimal digits past 2^53 (parity/parseint.go)
 	needApplyGuards                     // Function.prototype.apply, Reflect.apply, Reflect.construct
 	needNativeToString                  // Function.prototype.toString that prints polyfills as native
-	needRegExp                          // the global RegExp wrapper (regexp.go)
-	needLocale                          // toLocale…, localeCompare (locale.go)
+	needRegExp                          // the global RegExp wrapper (parity/regexp_install.go)
+	needLocale                          // toLocale…, localeCompare (parity/locale.go)
 	needGlobalHolder                    // lazy globals (structuredClone, URL, …)
 	needStringHolder                    // String.prototype.isWellFormed, toWellFormed
 	needIteratorHolder                  // iterator helpers on %IteratorPrototype%
 	needGroupBy                         // Object.groupBy, Map.groupBy
 	needWithResolvers                   // Promise.withResolvers
 	needPromiseAny                      // Promise.any (its AggregateError's message)
-	needJSONParse                       // JSON.parse (V8's syntax error messages: jsonerr.go)
-	needJSONStringify                   // JSON.stringify (its indentation after an empty [] or {}: jsonindent.go)
+	needJSONParse                       // JSON.parse (V8's syntax error messages: parity/jsonerr.go)
+	needJSONStringify                   // JSON.stringify (its indentation after an empty [] or {}: parity/jsonindent.go)
 	needFromAsync                       // Array.fromAsync
 	needCaptureStack                    // Error.captureStackTrace, Error.stackTraceLimit (errors.go)
 	needAsyncIterator                   // Symbol.asyncIterator
@@ -110,7 +111,7 @@ const needPolyfills = needGlobalHolder | needStringHolder | needIteratorHolder |
 	needFromAsync | needAsyncIterator | needDispose
 
 // needNatives are the additions (and globals) that hold functions
-// Function.prototype.toString must print as native (markNative).
+// Function.prototype.toString must print as native (parity.Patcher.MarkNative).
 const needNatives = needRegExp | needQueueMicrotask | needPolyfills
 
 // needByName maps a name to what it may reach.
@@ -427,14 +428,14 @@ func closeNeeds(n need) need {
 	return n
 }
 
-// polyfillNeeds is what the polyfills' own code names (polyfill.js and
+// polyfillNeeds is what the polyfills' own code names (webapi/polyfill.js and
 // url.js), read once per process. Their computed members index their own
 // objects and the values handed to them, and they run no code by name, so
 // only their names count (not their dynamic flag); the queueMicrotask
 // program is ours too and names nothing of the additions.
 var polyfillNeeds = sync.OnceValue(func() need {
 	var n need
-	for _, src := range []struct{ name, code string }{{"polyfill.js", polyfillSource}, {"url.js", urlSource}} {
+	for _, src := range []struct{ name, code string }{{"polyfill.js", webapi.PolyfillSource}, {"url.js", webapi.URLSource}} {
 		prg, err := goja.Parse(src.name, src.code)
 		if err != nil {
 			panic("sandbox: " + src.name + ": " + err.Error())

@@ -20,6 +20,11 @@ import (
 // The callee is printed from the program's source at the error's position
 // as V8's CallPrinter prints it ("f.go", "a(...).b", "(intermediate
 // value)"). A snippet that catches the error reads goja's message.
+//
+// Parity patch (kept in the core: it reads the run's parsed program and
+// its caught errors). Patch for: goja's TypeError wordings ("Value is not
+// an object: undefined") name no callee. Upstream: no upstream issue found
+// as of 2026-11.
 
 var (
 	// Cannot read property 'c' of undefined
@@ -301,7 +306,7 @@ func (e *Runtime) caught(c goja.FunctionCall) goja.Value {
 	} else {
 		// The stack, formatted now (the name and message are the
 		// intrinsic's and a string: no snippet code runs), says where.
-		stack = e.enc.stackString(o)
+		stack = e.enc.StackString(o)
 		var top frame
 		if frames := e.userStack(o, parseStack(capStack(stack))); len(frames) > 0 && firstFrameIsUser(stack) {
 			top = frames[0]

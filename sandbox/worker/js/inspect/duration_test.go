@@ -1,4 +1,4 @@
-package js
+package inspect
 
 import "testing"
 
@@ -22,8 +22,8 @@ func TestFormatDuration(t *testing.T) {
 		{1062.5, "1.063s"},
 		{0.0615, "0.061ms"}, // not a tie in binary (0.06149999…)
 	} {
-		if got := formatDuration(c.ms); got != c.want {
-			t.Errorf("formatDuration(%v) = %q; want %q", c.ms, got, c.want)
+		if got := FormatDuration(c.ms); got != c.want {
+			t.Errorf("FormatDuration(%v) = %q; want %q", c.ms, got, c.want)
 		}
 	}
 }

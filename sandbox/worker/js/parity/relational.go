@@ -1,4 +1,4 @@
-package js
+package parity
 
 import (
 	"slices"
@@ -13,8 +13,13 @@ import (
 // parentheses of (a < b) < c as redundant, so a snippet that wrote them
 // gets the same wrong tree; lo < x < hi is false for lo=0, x=20, hi=10
 // instead of true. Compile rotates every such chain back to the left
-// (relationalFix), except where the right operand was parenthesized in
+// (RelationalFix), except where the right operand was parenthesized in
 // the source (a < (b < c) means what goja read).
+//
+// Patch for: goja's parser associates the relational operators to the
+// right. Upstream: no upstream issue found as of 2026-11. Delete
+// RelationalFix and its use in js.Compile when goja's parser reads them
+// left to right.
 
 // relational reports whether op is one of RelationalExpression's operators.
 func relational(op token.Token) bool {
@@ -25,9 +30,9 @@ func relational(op token.Token) bool {
 	return false
 }
 
-// relationalFix rotates the relational chains of one parsed program
+// RelationalFix rotates the relational chains of one parsed program
 // (visit, for each node of the walk, parents first).
-type relationalFix struct {
+type RelationalFix struct {
 	src  string
 	tree *ast.Program
 	// match maps the offset of each "(" that is syntax to the offset of
@@ -36,11 +41,11 @@ type relationalFix struct {
 	match map[int]int
 }
 
-// visit rotates n, a relational expression whose right operand is an
+// Visit rotates n, a relational expression whose right operand is an
 // unparenthesized relational expression, into the left-associative tree
 // the source means: a op1 (b op2 c) becomes (a op1 b) op2 c, and again
 // while the right operand is still such a chain.
-func (f *relationalFix) visit(n any) {
+func (f *RelationalFix) Visit(n any) {
 	b, ok := n.(*ast.BinaryExpression)
 	if !ok || !relational(b.Operator) {
 		return
@@ -61,7 +66,7 @@ func (f *relationalFix) visit(n any) {
 // before c starts). Only start positions are used: goja's are byte
 // offsets plus one, while an end (Idx1) counts a non-ASCII identifier in
 // its own units.
-func (f *relationalFix) parenthesized(r *ast.BinaryExpression) bool {
+func (f *RelationalFix) parenthesized(r *ast.BinaryExpression) bool {
 	start, right := int(r.Idx0())-1, int(r.Right.Idx0())-1
 	if start <= 0 || start >= right || right > len(f.src) {
 		return false
@@ -84,7 +89,7 @@ func (f *relationalFix) parenthesized(r *ast.BinaryExpression) bool {
 // template text (a template's ${…} is code), sorted.
 func literalRanges(tree *ast.Program) [][2]int {
 	var out [][2]int
-	walkAST(tree, func(n any) bool {
+	Walk(tree, func(n any) bool {
 		switch l := n.(type) {
 		case *ast.StringLiteral:
 			out = append(out, [2]int{int(l.Idx) - 1, int(l.Idx) - 1 + len(l.Literal)})
@@ -127,4 +132,9 @@ func parenMatches(src string, literals [][2]int) map[int]int {
 
 func isSpaceByte(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r'
+}
+
+// NewRelationalFix returns the fix for tree, parsed from src.
+func NewRelationalFix(src string, tree *ast.Program) *RelationalFix {
+	return &RelationalFix{src: src, tree: tree}
 }

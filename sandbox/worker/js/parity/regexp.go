@@ -1,15 +1,11 @@
-package js
+package parity
 
 import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 
-	lru "github.com/hashicorp/golang-lru/v2"
-
-	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
 )
 
@@ -23,150 +19,17 @@ import (
 // unicode tables (Unicode 15, as Node 20's ICU), and refuse d and v with a
 // SyntaxError that names the flag, at the snippet's line. A property the
 // tables lack (Emoji, Script_Extensions, …) is a SyntaxError that names it.
+//
+// Patch for: goja accepts \p{…} in a unicode pattern and never matches
+// it, and refuses the d and v flags. Upstream: dop251/goja#715 ("Enable
+// unicode matchers in regexp", open pull request as of 2026-11); the same
+// gap in k6's fork is grafana/sobek#18. Delete this file, js.installRegExp
+// and the libs.EngineFeatures rewrite when goja matches \p{…}.
 
-// installRegExp replaces the global RegExp with the rewriting Proxy.
-func (e *Runtime) installRegExp() {
-	vm := e.vm
-	g := vm.GlobalObject()
-	target := g.Get("RegExp").ToObject(vm)
-	construct, _ := goja.AssertConstructor(target) // no Reflect: a plain run need not build it
-	call, _ := goja.AssertFunction(target)
-	fix := func(args []goja.Value) []goja.Value {
-		if len(args) == 0 {
-			return args
-		}
-		flags := ""
-		if len(args) > 1 && !goja.IsUndefined(args[1]) {
-			flags = args[1].String()
-		}
-		for _, f := range "dv" {
-			if strings.ContainsRune(flags, f) {
-				name := map[rune]string{'d': "d (match indices, hasIndices)", 'v': "v (unicode sets)"}[f]
-				e.throw("SyntaxError", fmt.Sprintf("Invalid regular expression flags '%s': the %s flag is not supported in the playground", flags, name))
-			}
-		}
-		s, ok := primitiveString(args[0]) // an object is never exported (getters, cycles)
-		if !ok || !strings.Contains(flags, "u") || !strings.Contains(s, `\p{`) && !strings.Contains(s, `\P{`) {
-			return args
-		}
-		out, err := rewriteUnicodeProperties(s)
-		if err != nil {
-			e.throw("SyntaxError", fmt.Sprintf("Invalid regular expression: /%s/%s: %v", s, flags, err))
-		}
-		args = slices.Clone(args)
-		args[0] = vm.ToValue(out)
-		return args
-	}
-	var self *goja.Object // the Proxy: `new RegExp` passes it as newTarget
-	p := vm.NewProxy(target, &goja.ProxyTrapConfig{
-		Construct: func(t *goja.Object, args []goja.Value, newTarget *goja.Object) *goja.Object {
-			args = fix(args)
-			if newTarget == t || newTarget == self { // not a subclass: its prototype is RegExp.prototype
-				if v, ok := e.cachedRegExp(args); ok {
-					return v.(*goja.Object)
-				}
-			}
-			v, err := construct(newTarget, args...)
-			if err != nil {
-				panic(err)
-			}
-			return v
-		},
-		Apply: func(t *goja.Object, this goja.Value, args []goja.Value) goja.Value {
-			args = fix(args)
-			if v, ok := e.cachedRegExp(args); ok { // RegExp(string, flags) is new RegExp(string, flags)
-				return v
-			}
-			v, err := call(this, args...)
-			if err != nil {
-				panic(err)
-			}
-			return v
-		},
-	})
-	// goja's instanceof cannot see through a Proxy of a function; the
-	// target's own @@hasInstance (which the Proxy forwards to) walks the
-	// prototype chain as OrdinaryHasInstance does.
-	proto := target.Get("prototype")
-	must(target.DefineDataPropertySymbol(goja.SymHasInstance, vm.ToValue(func(c goja.FunctionCall) goja.Value {
-		o, ok := c.Argument(0).(*goja.Object)
-		for ok {
-			pv, err := e.b.getPrototypeOf(goja.Undefined(), o)
-			if err != nil || goja.IsNull(pv) {
-				return vm.ToValue(false)
-			}
-			if pv.StrictEquals(proto) {
-				return vm.ToValue(true)
-			}
-			o, ok = pv.(*goja.Object)
-		}
-		return vm.ToValue(false)
-	}), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
-	po := vm.ToValue(p).(*goja.Object)
-	self = po
-	e.markNative(po, "RegExp") // the Proxy prints as the native constructor
-	must(g.DefineDataProperty("RegExp", po, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
-}
-
-// regexpPrograms caches, per process, a program that is just the regex
-// literal /pattern/flags for patterns that `new RegExp(string, flags)`
-// builds at run time: goja compiles a literal's pattern once, when the
-// program is compiled, and each evaluation makes a fresh RegExp object
-// (ECMA-262 RegularExpressionLiteral evaluation), while new RegExp compiles
-// the pattern again in every fresh runtime — a library such as
-// validator builds its IPv4/IPv6 patterns that way at load, a third of its
-// import. Keys are pattern + NUL + flags; at most 512 programs.
-var regexpPrograms = sync.OnceValue(func() *lru.Cache[string, *goja.Program] {
-	c, err := lru.New[string, *goja.Program](512)
-	must(err)
-	return c
-})
-
-// maxCachedPattern bounds the patterns regexpPrograms keeps (bytes).
-const maxCachedPattern = 4 << 10
-
-// cachedRegExp returns a fresh RegExp for args = (pattern, flags) from the
-// program cache, or false when args are not a pattern string and a flags
-// string (or none) that a literal can spell exactly: no "/", no line
-// terminator, not empty, not starting with "*" (a comment), flags only
-// from "gimsuy". Anything else — or a pattern goja refuses — takes the
-// intrinsic constructor, which throws its own SyntaxError.
-func (e *Runtime) cachedRegExp(args []goja.Value) (goja.Value, bool) {
-	if len(args) == 0 || len(args) > 2 {
-		return nil, false
-	}
-	pattern, ok := primitiveString(args[0])
-	if !ok || pattern == "" || len(pattern) > maxCachedPattern || pattern[0] == '*' ||
-		strings.ContainsAny(pattern, "/\n\r\u2028\u2029") {
-		return nil, false
-	}
-	flags := ""
-	if len(args) == 2 && !goja.IsUndefined(args[1]) {
-		if flags, ok = primitiveString(args[1]); !ok || strings.Trim(flags, "gimsuy") != "" {
-			return nil, false
-		}
-	}
-	key := pattern + "\x00" + flags
-	cache := regexpPrograms()
-	prg, ok := cache.Get(key)
-	if !ok {
-		var err error
-		if prg, err = goja.Compile("", "/"+pattern+"/"+flags, true); err != nil {
-			return nil, false
-		}
-		cache.Add(key, prg)
-	}
-	v, err := e.vm.RunProgram(prg)
-	if err != nil {
-		return nil, false
-	}
-	return v, true
-}
-
-// rewriteUnicodeProperties replaces each \p{…} and \P{…} of a unicode
+// RewriteUnicodeProperties replaces each \p{…} and \P{…} of a unicode
 // pattern with the code point ranges it stands for: a class outside
 // brackets, the bare ranges inside (the complement for \P).
-func rewriteUnicodeProperties(s string) (string, error) {
+func RewriteUnicodeProperties(s string) (string, error) {
 	var b strings.Builder
 	inClass := false
 	for i := 0; i < len(s); i++ {
@@ -376,13 +239,13 @@ func writeRanges(b *strings.Builder, t *unicode.RangeTable) {
 	}
 }
 
-// rewriteRegExpLiteral rewrites \p{…} in a unicode regex literal of a
+// RewriteRegExpLiteral rewrites \p{…} in a unicode regex literal of a
 // parsed bundle (esbuild leaves a literal whose \p{…} is inside a class as
 // a literal; Compile calls it for each). Only the pattern goja compiles
 // changes; positions, and so the source map, do not.
-func rewriteRegExpLiteral(re *ast.RegExpLiteral) error {
+func RewriteRegExpLiteral(re *ast.RegExpLiteral) error {
 	if strings.Contains(re.Flags, "u") && (strings.Contains(re.Pattern, `\p{`) || strings.Contains(re.Pattern, `\P{`)) {
-		out, err := rewriteUnicodeProperties(re.Pattern)
+		out, err := RewriteUnicodeProperties(re.Pattern)
 		if err != nil {
 			return fmt.Errorf("SyntaxError: Invalid regular expression: /%s/%s: %v", re.Pattern, re.Flags, err)
 		}

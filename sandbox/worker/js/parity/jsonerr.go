@@ -1,4 +1,4 @@
-package js
+package parity
 
 import (
 	"fmt"
@@ -17,57 +17,18 @@ import (
 // is scanned again here and the error rethrown with V8's message. Valid
 // JSON goja refuses (a number past float64's range, which V8 reads as
 // Infinity) is a SyntaxError that says so.
+//
+// Patch for: goja's JSON.parse (Go's encoding/json underneath) words a
+// syntax error in Go's terms and refuses numbers past float64's range.
+// Upstream: dop251/goja#503 ("Improve JSON.parse error message"; the
+// maintainer means to replace the JSON parser). Delete V8JSONError
+// and js.installJSONParse when goja's messages are V8's.
 
-// installJSONParse replaces JSON.parse with the wrapper (see above).
-func (e *Runtime) installJSONParse() {
-	vm := e.vm
-	json := vm.Get("JSON").ToObject(vm)
-	parse := e.builtinFunc(json, "parse")
-	// The runtime's own parsing (input, host replies) keeps the intrinsic:
-	// no snippet code has run yet, so this is it (lazyBuiltin would refuse
-	// the wrapper as a replacement).
-	e.b.jsonParse = parse
-	e.replace(json, "parse", 2, func(c goja.FunctionCall) goja.Value {
-		// ToString(text) once, here (its toString is the snippet's and may
-		// count its calls); the intrinsic then gets the string.
-		text := c.Argument(0).ToString()
-		args := append([]goja.Value{text}, c.Arguments[min(1, len(c.Arguments)):]...)
-		v, err := parse(c.This, args...)
-		if err == nil {
-			return v
-		}
-		if s, ok := text.Export().(string); ok && isThrownError(err) {
-			if msg, bad := v8JSONError(s); bad {
-				e.throw("SyntaxError", msg) // the reviver runs only after a successful parse: this is the parser's
-			}
-			if strings.Contains(err.Error(), "cannot unmarshal number") {
-				// Valid JSON that goja's parser (Go's encoding/json) refuses:
-				// a number past float64's range.
-				e.throw("SyntaxError", "JSON.parse: a number in this JSON is beyond ±1.8e308, which this runtime cannot read (Node reads it as ±Infinity)")
-			}
-		}
-		panic(err) // the reviver's own error, or not a syntax error
-	})
-}
-
-// isThrownError reports whether err is an error object thrown in JS (not
-// the run's interrupt, a timeout or a memory limit, which pass through).
-// Which class it is needs no check: on text that is not JSON only the
-// parser can have thrown (a reviver runs after a successful parse).
-func isThrownError(err error) bool {
-	ex, ok := err.(*goja.Exception)
-	if !ok {
-		return false
-	}
-	o, ok := ex.Value().(*goja.Object)
-	return ok && o.ClassName() == "Error"
-}
-
-// v8JSONError scans src as JSON.parse does (ECMA-262 §25.5.1) and returns
+// V8JSONError scans src as JSON.parse does (ECMA-262 §25.5.1) and returns
 // V8's message (Node 20) for its first error, with positions in UTF-16
 // code units; bad is false when src is valid JSON. It keeps its own stack
 // of open containers: a snippet's text may nest a million levels deep.
-func v8JSONError(src string) (msg string, bad bool) {
+func V8JSONError(src string) (msg string, bad bool) {
 	// The text's UTF-16 code units (V8's positions count them): read from
 	// the string itself when it is ASCII, the common case, so that a large
 	// text costs no copy.
@@ -315,4 +276,50 @@ func v8JSONError(src string) (msg string, bad bool) {
 
 func isHex(c uint16) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// InstallJSONParse replaces JSON.parse with a wrapper that rethrows goja's
+// SyntaxError with V8's wording (V8JSONError).
+func (p *Patcher) InstallJSONParse() {
+	vm := p.vm
+	json := vm.Get("JSON").ToObject(vm)
+	parse := builtinFunc(json, "parse")
+	// The runtime's own parsing (input, host replies) keeps the intrinsic:
+	// no snippet code has run yet, so this is it (intrinsic.Builtins.lazy would refuse
+	// the wrapper as a replacement).
+	p.b.JSONParse = parse
+	p.replace(json, "parse", 2, func(c goja.FunctionCall) goja.Value {
+		// ToString(text) once, here (its toString is the snippet's and may
+		// count its calls); the intrinsic then gets the string.
+		text := c.Argument(0).ToString()
+		args := append([]goja.Value{text}, c.Arguments[min(1, len(c.Arguments)):]...)
+		v, err := parse(c.This, args...)
+		if err == nil {
+			return v
+		}
+		if s, ok := text.Export().(string); ok && isThrownError(err) {
+			if msg, bad := V8JSONError(s); bad {
+				p.h.Throw("SyntaxError", msg) // the reviver runs only after a successful parse: this is the parser's
+			}
+			if strings.Contains(err.Error(), "cannot unmarshal number") {
+				// Valid JSON that goja's parser (Go's encoding/json) refuses:
+				// a number past float64's range.
+				p.h.Throw("SyntaxError", "JSON.parse: a number in this JSON is beyond ±1.8e308, which this runtime cannot read (Node reads it as ±Infinity)")
+			}
+		}
+		panic(err) // the reviver's own error, or not a syntax error
+	})
+}
+
+// isThrownError reports whether err is an error object thrown in JS (not
+// the run's interrupt, a timeout or a memory limit, which pass through).
+// Which class it is needs no check: on text that is not JSON only the
+// parser can have thrown (a reviver runs after a successful parse).
+func isThrownError(err error) bool {
+	ex, ok := err.(*goja.Exception)
+	if !ok {
+		return false
+	}
+	o, ok := ex.Value().(*goja.Object)
+	return ok && o.ClassName() == "Error"
 }

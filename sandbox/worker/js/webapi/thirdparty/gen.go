@@ -5,7 +5,7 @@
 // it), lowered for goja as libraries are (libs.EngineFeatures). Run from
 // the repository root:
 //
-//	(cd sandbox/worker/js/thirdparty && npm install --no-save) && go run ./sandbox/worker/js/thirdparty/gen.go
+//	(cd sandbox/worker/js/webapi/thirdparty && npm install --no-save) && go run ./sandbox/worker/js/webapi/thirdparty/gen.go
 package main
 
 import (
@@ -24,7 +24,7 @@ export { URL, URLSearchParams };
 `
 
 func main() {
-	dir := filepath.Join("sandbox", "worker", "js", "thirdparty")
+	dir := filepath.Join("sandbox", "worker", "js", "webapi", "thirdparty")
 	res := api.Build(api.BuildOptions{
 		Stdin:             &api.StdinOptions{Contents: entry, ResolveDir: dir},
 		Bundle:            true,

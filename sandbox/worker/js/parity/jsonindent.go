@@ -1,4 +1,4 @@
-package js
+package parity
 
 import (
 	"math"
@@ -7,35 +7,17 @@ import (
 	"github.com/dop251/goja"
 )
 
-// installJSONStringify replaces JSON.stringify with one that indents as
-// ECMA-262 says (SerializeJSONArray, SerializeJSONObject): goja's leaves
-// its indentation one level deeper after every empty [] or {} when given
-// a space argument, so `JSON.stringify({ errors: [], data: { a: 1 } },
-// null, 2)` came out misaligned. The intrinsic writes the JSON compactly
-// (replacer, toJSON, cycles and errors are its own), and a given gap is
-// laid out here (indentJSON). One difference in order: the space argument
-// is converted before a replacer array's entries (ECMA-262 converts it
-// after them), which only a valueOf or toString of the snippet's sees.
-func (e *Runtime) installJSONStringify() {
-	vm := e.vm
-	holder := vm.Get("JSON").ToObject(vm)
-	stringify := e.builtinFunc(holder, "stringify")
-	e.replace(holder, "stringify", 3, func(c goja.FunctionCall) goja.Value {
-		gap := jsonGap(c.Argument(2))
-		out := e.callOriginal(stringify, c.This, c.Argument(0), c.Argument(1))
-		if gap == "" || !goja.IsString(out) {
-			return out // no space given, or undefined (a function, a symbol…)
-		}
-		return vm.ToValue(indentJSON(out.String(), gap))
-	})
-}
-
-// jsonGap is JSON.stringify's gap for its space argument (ECMA-262
+// JSONGap is JSON.stringify's gap for its space argument (ECMA-262
 // JSON.stringify steps 5–8): a Number or String object is converted first;
 // a number gives that many spaces, at most 10; a string its first 10
 // UTF-16 code units (only those are read: the space may be huge); anything
 // else none.
-func jsonGap(space goja.Value) string {
+//
+// Patch for: goja's JSON.stringify, given a space argument, leaves its
+// indentation one level deeper after every empty [] or {}. Upstream: no
+// upstream issue found as of 2026-11. Delete JSONGap, IndentJSON and
+// js.installJSONStringify when goja indents as ECMA-262 says.
+func JSONGap(space goja.Value) string {
 	if o, ok := space.(*goja.Object); ok {
 		switch o.ClassName() {
 		case "Number":
@@ -58,14 +40,14 @@ func jsonGap(space goja.Value) string {
 	return ""
 }
 
-// indentJSON lays out compact JSON (as JSON.stringify writes it without a
+// IndentJSON lays out compact JSON (as JSON.stringify writes it without a
 // gap) with gap, as ECMA-262's serialization does with one: each member
 // on its own line, indented by gap per level, "key": value, and an empty
 // [] or {} kept as it is. The output's size is counted first, so it is
 // written into one allocation of exactly that size (the text can be tens
 // of MiB, counted against the run's memory). It walks the text once per
 // pass, with no recursion: any depth.
-func indentJSON(compact, gap string) string {
+func IndentJSON(compact, gap string) string {
 	var b strings.Builder
 	b.Grow(layoutJSON(compact, gap, nil))
 	layoutJSON(compact, gap, &b)
@@ -130,4 +112,36 @@ func layoutJSON(compact, gap string, b *strings.Builder) int {
 		}
 	}
 	return n
+}
+
+// isNumber reports whether v is a number primitive.
+func isNumber(v goja.Value) bool {
+	switch v.Export().(type) {
+	case int64, float64:
+		return true
+	}
+	return false
+}
+
+// InstallJSONStringify replaces JSON.stringify with one that indents as
+// ECMA-262 says (SerializeJSONArray, SerializeJSONObject): goja's leaves
+// its indentation one level deeper after every empty [] or {} when given
+// a space argument, so `JSON.stringify({ errors: [], data: { a: 1 } },
+// null, 2)` came out misaligned. The intrinsic writes the JSON compactly
+// (replacer, toJSON, cycles and errors are its own), and a given gap is
+// laid out here (IndentJSON). One difference in order: the space argument
+// is converted before a replacer array's entries (ECMA-262 converts it
+// after them), which only a valueOf or toString of the snippet's sees.
+func (p *Patcher) InstallJSONStringify() {
+	vm := p.vm
+	holder := vm.Get("JSON").ToObject(vm)
+	stringify := builtinFunc(holder, "stringify")
+	p.replace(holder, "stringify", 3, func(c goja.FunctionCall) goja.Value {
+		gap := JSONGap(c.Argument(2))
+		out := call(stringify, c.This, c.Argument(0), c.Argument(1))
+		if gap == "" || !goja.IsString(out) {
+			return out // no space given, or undefined (a function, a symbol…)
+		}
+		return vm.ToValue(IndentJSON(out.String(), gap))
+	})
 }

@@ -1,4 +1,4 @@
-package js
+package parity
 
 import (
 	"encoding/json"
@@ -14,7 +14,7 @@ func TestV8JSONErrorAcceptsValidJSON(t *testing.T) {
 	valid := []string{`0`, `-0.5e+10`, `"a\"\\\/\b\f\n\r\t\u00e9"`, `[]`, `{}`, ` [1, [2, {"a": [true, false, null]}], {"": {}}] `,
 		`{"__proto__": 1, "a": {"b": [1e400]}}`, "\t\n\r 1 \t\n\r", `"😀"`}
 	for _, s := range valid {
-		if msg, bad := v8JSONError(s); bad {
+		if msg, bad := V8JSONError(s); bad {
 			t.Errorf("%q: %s; want valid", s, msg)
 		}
 		if s != `{"__proto__": 1, "a": {"b": [1e400]}}` && !json.Valid([]byte(s)) {
@@ -22,10 +22,10 @@ func TestV8JSONErrorAcceptsValidJSON(t *testing.T) {
 		}
 	}
 	deep := strings.Repeat("[", 1_000_000) + strings.Repeat("]", 1_000_000)
-	if msg, bad := v8JSONError(deep); bad {
+	if msg, bad := V8JSONError(deep); bad {
 		t.Errorf("a million nested arrays: %s; want valid", msg)
 	}
-	if msg, _ := v8JSONError(strings.Repeat("[", 1_000_000) + "x"); msg != `Unexpected token 'x', ..."[[[[[[[[[[x" is not valid JSON` {
+	if msg, _ := V8JSONError(strings.Repeat("[", 1_000_000) + "x"); msg != `Unexpected token 'x', ..."[[[[[[[[[[x" is not valid JSON` {
 		t.Errorf("a million nested arrays then x: %q", msg)
 	}
 }

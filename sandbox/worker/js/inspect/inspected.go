@@ -1,7 +1,9 @@
-package js
+package inspect
 
 import (
 	"github.com/dop251/goja"
+
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
 )
 
 // Web classes that Node's inspect shows by their fields (their
@@ -42,10 +44,10 @@ var inspectedFields = []struct {
 	{"TextEncoder", []string{"encoding"}, true},
 }
 
-// captureInspected takes the field getters of the classes a polyfill
+// CaptureInspected takes the field getters of the classes a polyfill
 // group exports (out), and URLSearchParams' forEach, while no snippet
 // code has seen them.
-func (e *Runtime) captureInspected(out *goja.Object) {
+func (e *Encoder) CaptureInspected(out *goja.Object) {
 	for _, c := range inspectedFields {
 		proto := e.exportedPrototype(out, c.class)
 		if proto == nil {
@@ -53,11 +55,11 @@ func (e *Runtime) captureInspected(out *goja.Object) {
 		}
 		ic := inspectedClass{fields: c.fields, plain: c.plain}
 		for _, f := range c.fields {
-			desc, _, ok := e.enc.lookup(proto, e.vm.ToValue(f))
+			desc, _, ok := e.Lookup(proto, e.vm.ToValue(f))
 			if !ok || desc == nil {
 				break
 			}
-			get, ok := descField(desc, "get")
+			get, ok := intrinsic.DescField(desc, "get")
 			g, isObj := get.(*goja.Object)
 			if !ok || !isObj {
 				break
@@ -69,7 +71,7 @@ func (e *Runtime) captureInspected(out *goja.Object) {
 		}
 	}
 	if proto := e.exportedPrototype(out, "URLSearchParams"); proto != nil {
-		if v, ok := e.enc.ownData(proto, "forEach"); ok {
+		if v, ok := e.OwnData(proto, "forEach"); ok {
 			e.b.paramsForEach, _ = v.(*goja.Object)
 		}
 	}
@@ -77,8 +79,8 @@ func (e *Runtime) captureInspected(out *goja.Object) {
 
 // exportedPrototype is the prototype of the class a group exports as
 // name, nil when it exports none.
-func (e *Runtime) exportedPrototype(out *goja.Object, name string) *goja.Object {
-	c, ok := e.enc.ownData(out, name)
+func (e *Encoder) exportedPrototype(out *goja.Object, name string) *goja.Object {
+	c, ok := e.OwnData(out, name)
 	if !ok {
 		return nil
 	}
@@ -86,7 +88,7 @@ func (e *Runtime) exportedPrototype(out *goja.Object, name string) *goja.Object 
 	if !ok {
 		return nil
 	}
-	p, ok := e.enc.ownData(co, "prototype")
+	p, ok := e.OwnData(co, "prototype")
 	if !ok {
 		return nil
 	}
@@ -96,20 +98,20 @@ func (e *Runtime) exportedPrototype(out *goja.Object, name string) *goja.Object 
 
 // inspectedPreview previews o by its fields when it is one of the
 // inspected classes (or a subclass), or a URLSearchParams by its entries:
-// `URLSearchParams { 'a' => '1' }`, a map tagged with its class and
+// `URLSearchParams { 'a' => '1' }`, a map Tagged with its class and
 // "params" (Node's own layout: no size, entries on one line up to the
 // break length). ok is false for any other object, and when a getter
 // throws (an object that only inherits the prototype).
-func (e *encoder) inspectedPreview(o *goja.Object, path string, depth int) (any, bool) {
+func (e *Encoder) inspectedPreview(o *goja.Object, path string, depth int) (any, bool) {
 	if e.json {
 		return nil, false
 	}
 	for _, c := range e.b.inspected {
-		desc, _, ok := e.lookup(o, e.vm.ToValue(c.fields[0]))
+		desc, _, ok := e.Lookup(o, e.vm.ToValue(c.fields[0]))
 		if !ok || desc == nil {
 			continue
 		}
-		if get, ok := descField(desc, "get"); !ok || !get.SameAs(c.getters[0]) {
+		if get, ok := intrinsic.DescField(desc, "get"); !ok || !get.SameAs(c.getters[0]) {
 			continue
 		}
 		props := make(object, 0, len(c.fields))
@@ -121,20 +123,20 @@ func (e *encoder) inspectedPreview(o *goja.Object, path string, depth int) (any,
 			}
 			props = append(props, field{Key: f, Value: e.value(v, path+"."+f, depth+1)})
 		}
-		class := e.constructorName(o)
+		class := e.ConstructorName(o)
 		if c.plain {
 			class = "Object"
 		}
-		return tagged{"$t": "object", "class": class, "props": props}, true
+		return Tagged{"$t": "object", "class": class, "props": props}, true
 	}
 	if e.b.paramsForEach == nil {
 		return nil, false
 	}
-	desc, _, ok := e.lookup(o, e.vm.ToValue("forEach"))
+	desc, _, ok := e.Lookup(o, e.vm.ToValue("forEach"))
 	if !ok || desc == nil {
 		return nil, false
 	}
-	if v, data := descValue(desc); !data || !v.SameAs(e.b.paramsForEach) {
+	if v, data := intrinsic.DescValue(desc); !data || !v.SameAs(e.b.paramsForEach) {
 		return nil, false
 	}
 	forEach, _ := goja.AssertFunction(e.b.paramsForEach)
@@ -152,7 +154,7 @@ func (e *encoder) inspectedPreview(o *goja.Object, path string, depth int) (any,
 		return nil, false
 	}
 	if more > 0 {
-		entries = append(entries, tagged{"$t": "more", "count": more})
+		entries = append(entries, Tagged{"$t": "more", "count": more})
 	}
-	return tagged{"$t": "map", "class": e.constructorName(o), "params": true, "entries": entries}, true
+	return Tagged{"$t": "map", "class": e.ConstructorName(o), "params": true, "entries": entries}, true
 }

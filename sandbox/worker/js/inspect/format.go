@@ -1,4 +1,4 @@
-package js
+package inspect
 
 import (
 	"fmt"
@@ -8,12 +8,14 @@ import (
 	"unicode"
 
 	"golang.org/x/text/width"
+
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
 )
 
-// render prints a preview as Node 20's console.log prints the value it
+// Render prints a preview as Node 20's console.log prints the value it
 // stands for (util.inspect with its defaults): a string at the top level as
 // itself, everything else as inspect does it (see inspector).
-func render(p any, top bool) string {
+func Render(p any, top bool) string {
 	if s, ok := p.(string); ok && top {
 		return s
 	}
@@ -26,7 +28,7 @@ func render(p any, top bool) string {
 // object of more than two keys, which prints as [Object]).
 func renderCell(p any) string {
 	in := inspector{depth: 0, breakLength: math.MaxInt32, maxItems: 3}
-	if t, ok := p.(tagged); ok && t["$t"] == "object" {
+	if t, ok := p.(Tagged); ok && t["$t"] == "object" {
 		if props, _ := t["props"].(object); len(props) > 2 {
 			in.depth = -1
 		}
@@ -69,14 +71,14 @@ func (in *inspector) value(p any, recurse int) string {
 	case int:
 		return strconv.Itoa(x)
 	case float64:
-		return formatNumber(x)
+		return intrinsic.FormatNumber(x)
 	case string:
 		return in.str(x)
 	case []any: // JSON-mode array
 		return in.list(x, nil, "", "[", "]", "[Array]", true, recurse)
 	case object: // JSON-mode object
 		return in.props(x, "", "", "[Object]", recurse)
-	case tagged:
+	case Tagged:
 		ref := ""
 		if t, _ := x["$t"].(string); t != "circular" {
 			if n, ok := x["ref"].(int); ok {
@@ -88,7 +90,7 @@ func (in *inspector) value(p any, recurse int) string {
 	return fmt.Sprint(p)
 }
 
-func (in *inspector) tagged(x tagged, ref string, recurse int) string {
+func (in *inspector) tagged(x Tagged, ref string, recurse int) string {
 	t, _ := x["$t"].(string)
 	switch t {
 	case "undefined":
@@ -236,7 +238,7 @@ func (in *inspector) tagged(x tagged, ref string, recurse int) string {
 // => '1', 'b' => '2' }" on one line up to the break length, else one entry
 // a line, indented by two spaces whatever the nesting, the brace closing
 // the last line.
-func (in *inspector) params(x tagged, entries []any, recurse int) string {
+func (in *inspector) params(x Tagged, entries []any, recurse int) string {
 	class, _ := x["class"].(string)
 	out := make([]string, 0, len(entries))
 	length := -2
@@ -262,7 +264,7 @@ func (in *inspector) params(x tagged, entries []any, recurse int) string {
 // collectionOpen is how a Map or Set (base) of n entries opens, and how it
 // prints past the depth: "Map(2) {" and [Map], or for a subclass
 // "Registry(2) [Map] {" and [Registry [Map]].
-func collectionOpen(x tagged, base string, n int) (open, cut string) {
+func collectionOpen(x Tagged, base string, n int) (open, cut string) {
 	if c, _ := x["class"].(string); c != "" {
 		return fmt.Sprintf("%s(%d) [%s] {", c, n, base), "[" + c + " [" + base + "]]"
 	}
@@ -272,7 +274,7 @@ func collectionOpen(x tagged, base string, n int) (open, cut string) {
 // functionBase is how inspect names a function (getFunctionBase,
 // getClassBase): [Function: f], [AsyncFunction (anonymous)],
 // [class C extends B].
-func functionBase(x tagged) string {
+func functionBase(x Tagged) string {
 	name, _ := x["name"].(string)
 	kind, _ := x["kind"].(string)
 	if kind == "class" {
@@ -295,7 +297,7 @@ func functionBase(x tagged) string {
 
 // errorText is an error's stack (or name: message), its lines indented to
 // where it stands, as formatError does.
-func (in *inspector) errorText(x tagged) string {
+func (in *inspector) errorText(x Tagged) string {
 	name, _ := x["name"].(string)
 	msg, _ := x["message"].(string)
 	head := name
@@ -374,7 +376,7 @@ func (in *inspector) capItems(items []any) []any {
 	n, rest := 0, 0
 	var kept []any
 	for _, it := range items {
-		if m, ok := it.(tagged); ok && m["$t"] == "more" {
+		if m, ok := it.(Tagged); ok && m["$t"] == "more" {
 			c, _ := strconv.Atoi(fmt.Sprint(m["count"]))
 			rest += c
 			continue
@@ -387,13 +389,13 @@ func (in *inspector) capItems(items []any) []any {
 		}
 	}
 	if rest > 0 {
-		kept = append(kept, tagged{"$t": "more", "count": rest})
+		kept = append(kept, Tagged{"$t": "more", "count": rest})
 	}
 	return kept
 }
 
 func isMore(p any) bool {
-	m, ok := p.(tagged)
+	m, ok := p.(Tagged)
 	return ok && m["$t"] == "more"
 }
 
@@ -402,7 +404,7 @@ func isNumeric(p any) bool {
 	switch x := p.(type) {
 	case int64, int, float64:
 		return true
-	case tagged:
+	case Tagged:
 		return x["$t"] == "number" || x["$t"] == "bigint"
 	}
 	return false
@@ -591,7 +593,7 @@ func (in *inspector) str(s string) string {
 func countShown(items []any) int {
 	n := 0
 	for _, it := range items {
-		if m, ok := it.(tagged); ok && m["$t"] == "more" {
+		if m, ok := it.(Tagged); ok && m["$t"] == "more" {
 			switch c := m["count"].(type) { // int or int64, as the encoder counted
 			case int:
 				n += c
@@ -705,54 +707,4 @@ func stringWidth(s string) int {
 		}
 	}
 	return n
-}
-
-// formatNumber formats f as JavaScript's Number::toString does
-// (ECMA-262, Number::toString with radix 10): the shortest digits that
-// round-trip, in positional notation for exponents from -7 to 20 and as
-// 1.5e+21 / 1e-7 outside.
-func formatNumber(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	case f == 0:
-		return "0"
-	}
-	sign := ""
-	if f < 0 {
-		sign, f = "-", -f
-	}
-	e := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±XX
-	mant, exp, _ := strings.Cut(e, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	x, _ := strconv.Atoi(exp)
-	k, n := len(digits), x+1 // value = 0.digits × 10^n
-	switch {
-	case k <= n && n <= 21:
-		return sign + digits + strings.Repeat("0", n-k)
-	case 0 < n && n <= 21:
-		return sign + digits[:n] + "." + digits[n:]
-	case -6 < n && n <= 0:
-		return sign + "0." + strings.Repeat("0", -n) + digits
-	}
-	es := "+"
-	if n-1 < 0 {
-		es = "-"
-	}
-	m := digits[:1]
-	if k > 1 {
-		m += "." + digits[1:]
-	}
-	return sign + m + "e" + es + strconv.Itoa(abs(n-1))
-}
-
-func abs(i int) int {
-	if i < 0 {
-		return -i
-	}
-	return i
 }

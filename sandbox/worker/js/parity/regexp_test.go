@@ -1,6 +1,8 @@
-package js_test
+package parity_test
 
-import "testing"
+import (
+	"testing"
+)
 
 // TestRegExpFromStringCache: new RegExp(string, flags) built from the
 // per-process literal cache behaves as the intrinsic's: a fresh object

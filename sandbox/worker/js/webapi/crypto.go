@@ -1,4 +1,4 @@
-package js
+package webapi
 
 import (
 	"bytes"
@@ -13,6 +13,9 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
+	"github.com/playground-dev/playground/sandbox/worker/js/parity"
 )
 
 // integerTypedArray holds the export types of the integer typed arrays
@@ -23,48 +26,48 @@ var integerTypedArray = map[reflect.Type]bool{
 	reflect.TypeOf([]uint64(nil)): true, reflect.TypeOf([]int64(nil)): true,
 }
 
-// throwDOM throws a DOMException named name (its code follows from the
-// name), as Web APIs do.
-func (e *Runtime) throwDOM(name, msg string) {
-	ctor := e.group("DOMException").Get("DOMException")
-	o, err := e.vm.New(ctor, e.vm.ToValue(msg), e.vm.ToValue(name))
-	if err != nil {
-		panic(err)
-	}
-	e.markGoThrown(o)
-	panic(o)
+// Host is what the web APIs need from the runtime that installs them.
+// Its throwing methods panic with the JS error (goja's way to throw from
+// Go) and do not return.
+type Host interface {
+	// Throw throws a new error of the global class (TypeError, …).
+	Throw(class, msg string)
+	// ThrowDOM throws a DOMException named name.
+	ThrowDOM(name, msg string)
+	// DataViewBytes copies the bytes the DataView o views, through the
+	// intrinsic getters; an error for anything but a DataView.
+	DataViewBytes(o *goja.Object) ([]byte, error)
 }
 
-// cryptoObject is the Web Crypto subset snippets (and libraries such as
-// uuid) rely on: crypto.getRandomValues and crypto.randomUUID. Randomness
-// comes from crypto/rand, or from the run's seeded generator in
-// deterministic mode.
-func (e *Runtime) cryptoObject(deterministic bool) *goja.Object {
+// Crypto is the Web Crypto subset snippets (and libraries such as uuid)
+// rely on: crypto.getRandomValues, crypto.randomUUID and
+// crypto.subtle.digest. Randomness comes from crypto/rand, or, when next
+// is not nil (deterministic mode), from next's floats in [0, 1).
+func Crypto(vm *goja.Runtime, h Host, next func() float64) *goja.Object {
 	fill := func(b []byte) { _, _ = rand.Read(b) }
-	if deterministic {
-		next := newRand(0xc0ffee)
+	if next != nil {
 		fill = func(b []byte) {
 			for i := range b {
 				b[i] = byte(next() * 256)
 			}
 		}
 	}
-	o := e.vm.NewObject()
-	must(e.setNative(o, "getRandomValues", func(c goja.FunctionCall) goja.Value {
+	o := vm.NewObject()
+	must(parity.SetNative(vm, o, "getRandomValues", func(c goja.FunctionCall) goja.Value {
 		if len(c.Arguments) == 0 {
-			e.throw("TypeError", "Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present.")
+			h.Throw("TypeError", "Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present.")
 		}
 		// The type is read from goja (ExportType), not from the object: no
 		// getter, Proxy trap or Symbol.toStringTag of the snippet runs, and
 		// nothing is exported (a Map holding itself would recurse).
 		arr, ok := c.Argument(0).(*goja.Object)
 		if !ok || !integerTypedArray[arr.ExportType()] {
-			e.throwDOM("TypeMismatchError", "The data argument must be an integer-type TypedArray")
+			h.ThrowDOM("TypeMismatchError", "The data argument must be an integer-type TypedArray")
 		}
 		v := reflect.ValueOf(arr.Export()) // a typed array exports its backing slice
 		size := v.Len() * int(v.Type().Elem().Size())
 		if size > 65536 { // Web Crypto API, getRandomValues: QuotaExceededError past 65,536 bytes
-			e.throwDOM("QuotaExceededError", "The requested length exceeds 65,536 bytes")
+			h.ThrowDOM("QuotaExceededError", "The requested length exceeds 65,536 bytes")
 		}
 		buf := make([]byte, 8)
 		for i := range v.Len() {
@@ -78,16 +81,16 @@ func (e *Runtime) cryptoObject(deterministic bool) *goja.Object {
 		}
 		return arr
 	}))
-	must(e.setNative(o, "randomUUID", func(goja.FunctionCall) goja.Value {
+	must(parity.SetNative(vm, o, "randomUUID", func(goja.FunctionCall) goja.Value {
 		var b [16]byte
 		fill(b[:])
 		b[6] = b[6]&0x0f | 0x40 // version 4 (RFC 9562, section 5.4)
 		b[8] = b[8]&0x3f | 0x80 // variant 10
-		return e.vm.ToValue(fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]))
+		return vm.ToValue(fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]))
 	}))
-	subtle := e.vm.NewObject()
-	must(e.setNative(subtle, "digest", e.digest))
-	must(subtle.Get("digest").ToObject(e.vm).DefineDataProperty("length", e.vm.ToValue(2), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE))
+	subtle := vm.NewObject()
+	must(parity.SetNative(vm, subtle, "digest", func(c goja.FunctionCall) goja.Value { return digest(vm, h, c) }))
+	must(subtle.Get("digest").ToObject(vm).DefineDataProperty("length", vm.ToValue(2), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE))
 	must(o.Set("subtle", subtle))
 	return o
 }
@@ -103,8 +106,7 @@ var digests = map[string]func() hash.Hash{"SHA-1": sha1.New, "SHA-256": sha256.N
 // NotSupportedError DOMException, other data with a TypeError, as Node's.
 // The other SubtleCrypto methods (keys, signing, encryption) are not
 // provided: undefined.
-func (e *Runtime) digest(c goja.FunctionCall) goja.Value {
-	vm := e.vm
+func digest(vm *goja.Runtime, h Host, c goja.FunctionCall) goja.Value {
 	promise, resolve, reject := vm.NewPromise()
 	func() {
 		defer func() {
@@ -126,15 +128,15 @@ func (e *Runtime) digest(c goja.FunctionCall) goja.Value {
 			name = o.Get("name") // a getter of the snippet's runs, as in Node
 		}
 		if _, isSymbol := name.(*goja.Symbol); isSymbol {
-			e.throw("TypeError", "Cannot convert a Symbol value to a string")
+			h.Throw("TypeError", "Cannot convert a Symbol value to a string")
 		}
 		newHash, ok := digests[strings.ToUpper(name.String())]
 		if !ok || goja.IsUndefined(name) {
-			e.throwDOM("NotSupportedError", "Unrecognized algorithm name")
+			h.ThrowDOM("NotSupportedError", "Unrecognized algorithm name")
 		}
-		data, ok := e.bufferSourceBytes(c.Argument(1))
+		data, ok := bufferSourceBytes(h, c.Argument(1))
 		if !ok {
-			e.throw("TypeError", `Failed to execute 'digest' on 'SubtleCrypto': 2nd argument is not instance of ArrayBuffer, Buffer, TypedArray, or DataView.`)
+			h.Throw("TypeError", `Failed to execute 'digest' on 'SubtleCrypto': 2nd argument is not instance of ArrayBuffer, Buffer, TypedArray, or DataView.`)
 		}
 		h := newHash()
 		h.Write(data)
@@ -146,7 +148,7 @@ func (e *Runtime) digest(c goja.FunctionCall) goja.Value {
 // bufferSourceBytes copies the bytes a BufferSource views (an ArrayBuffer,
 // a typed array or a DataView), read from goja's export: no getter of the
 // snippet's runs. ok is false for any other value.
-func (e *Runtime) bufferSourceBytes(v goja.Value) (_ []byte, ok bool) {
+func bufferSourceBytes(h Host, v goja.Value) (_ []byte, ok bool) {
 	o, isObject := v.(*goja.Object)
 	if !isObject {
 		return nil, false
@@ -155,13 +157,19 @@ func (e *Runtime) bufferSourceBytes(v goja.Value) (_ []byte, ok bool) {
 	case goja.ArrayBuffer:
 		return bytes.Clone(x.Bytes()), true
 	}
-	if typedArrayTypes[o.ExportType()] {
+	if intrinsic.IsTypedArray(o) {
 		var b bytes.Buffer // a typed array's elements, in memory's (little-endian) order
 		if err := binary.Write(&b, binary.LittleEndian, o.Export()); err != nil {
 			return nil, false
 		}
 		return b.Bytes(), true
 	}
-	b, err := e.enc.dataViewBytes(o) // the intrinsic getters throw for anything but a DataView
+	b, err := h.DataViewBytes(o) // the intrinsic getters throw for anything but a DataView
 	return b, err == nil
+}
+
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
 }

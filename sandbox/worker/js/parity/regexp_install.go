@@ -1,0 +1,152 @@
+package parity
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/dop251/goja"
+	lru "github.com/hashicorp/golang-lru/v2"
+
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
+)
+
+// InstallRegExp replaces the global RegExp with the rewriting Proxy.
+func (p *Patcher) InstallRegExp() {
+	vm := p.vm
+	g := vm.GlobalObject()
+	target := g.Get("RegExp").ToObject(vm)
+	construct, _ := goja.AssertConstructor(target) // no Reflect: a plain run need not build it
+	call, _ := goja.AssertFunction(target)
+	fix := func(args []goja.Value) []goja.Value {
+		if len(args) == 0 {
+			return args
+		}
+		flags := ""
+		if len(args) > 1 && !goja.IsUndefined(args[1]) {
+			flags = args[1].String()
+		}
+		for _, f := range "dv" {
+			if strings.ContainsRune(flags, f) {
+				name := map[rune]string{'d': "d (match indices, hasIndices)", 'v': "v (unicode sets)"}[f]
+				p.h.Throw("SyntaxError", fmt.Sprintf("Invalid regular expression flags '%s': the %s flag is not supported in the playground", flags, name))
+			}
+		}
+		s, ok := intrinsic.PrimitiveString(args[0]) // an object is never exported (getters, cycles)
+		if !ok || !strings.Contains(flags, "u") || !strings.Contains(s, `\p{`) && !strings.Contains(s, `\P{`) {
+			return args
+		}
+		out, err := RewriteUnicodeProperties(s)
+		if err != nil {
+			p.h.Throw("SyntaxError", fmt.Sprintf("Invalid regular expression: /%s/%s: %v", s, flags, err))
+		}
+		args = slices.Clone(args)
+		args[0] = vm.ToValue(out)
+		return args
+	}
+	var self *goja.Object // the Proxy: `new RegExp` passes it as newTarget
+	proxy := vm.NewProxy(target, &goja.ProxyTrapConfig{
+		Construct: func(t *goja.Object, args []goja.Value, newTarget *goja.Object) *goja.Object {
+			args = fix(args)
+			if newTarget == t || newTarget == self { // not a subclass: its prototype is RegExp.prototype
+				if v, ok := p.cachedRegExp(args); ok {
+					return v.(*goja.Object)
+				}
+			}
+			v, err := construct(newTarget, args...)
+			if err != nil {
+				panic(err)
+			}
+			return v
+		},
+		Apply: func(t *goja.Object, this goja.Value, args []goja.Value) goja.Value {
+			args = fix(args)
+			if v, ok := p.cachedRegExp(args); ok { // RegExp(string, flags) is new RegExp(string, flags)
+				return v
+			}
+			v, err := call(this, args...)
+			if err != nil {
+				panic(err)
+			}
+			return v
+		},
+	})
+	// goja's instanceof cannot see through a Proxy of a function; the
+	// target's own @@hasInstance (which the Proxy forwards to) walks the
+	// prototype chain as OrdinaryHasInstance does.
+	proto := target.Get("prototype")
+	must(target.DefineDataPropertySymbol(goja.SymHasInstance, vm.ToValue(func(c goja.FunctionCall) goja.Value {
+		o, ok := c.Argument(0).(*goja.Object)
+		for ok {
+			pv, err := p.b.GetPrototypeOf(goja.Undefined(), o)
+			if err != nil || goja.IsNull(pv) {
+				return vm.ToValue(false)
+			}
+			if pv.StrictEquals(proto) {
+				return vm.ToValue(true)
+			}
+			o, ok = pv.(*goja.Object)
+		}
+		return vm.ToValue(false)
+	}), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
+	po := vm.ToValue(proxy).(*goja.Object)
+	self = po
+	p.MarkNative(po, "RegExp") // the Proxy prints as the native constructor
+	must(g.DefineDataProperty("RegExp", po, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+}
+
+// regexpPrograms caches, per process, a program that is just the regex
+// literal /pattern/flags for patterns that `new RegExp(string, flags)`
+// builds at run time: goja compiles a literal's pattern once, when the
+// program is compiled, and each evaluation makes a fresh RegExp object
+// (ECMA-262 RegularExpressionLiteral evaluation), while new RegExp compiles
+// the pattern again in every fresh runtime — a library such as
+// validator builds its IPv4/IPv6 patterns that way at load, a third of its
+// import. Keys are pattern + NUL + flags; at most 512 programs.
+var regexpPrograms = sync.OnceValue(func() *lru.Cache[string, *goja.Program] {
+	c, err := lru.New[string, *goja.Program](512)
+	must(err)
+	return c
+})
+
+// maxCachedPattern bounds the patterns regexpPrograms keeps (bytes).
+const maxCachedPattern = 4 << 10
+
+// cachedRegExp returns a fresh RegExp for args = (pattern, flags) from the
+// program cache, or false when args are not a pattern string and a flags
+// string (or none) that a literal can spell exactly: no "/", no line
+// terminator, not empty, not starting with "*" (a comment), flags only
+// from "gimsuy". Anything else — or a pattern goja refuses — takes the
+// intrinsic constructor, which throws its own SyntaxError.
+func (p *Patcher) cachedRegExp(args []goja.Value) (goja.Value, bool) {
+	if len(args) == 0 || len(args) > 2 {
+		return nil, false
+	}
+	pattern, ok := intrinsic.PrimitiveString(args[0])
+	if !ok || pattern == "" || len(pattern) > maxCachedPattern || pattern[0] == '*' ||
+		strings.ContainsAny(pattern, "/\n\r\u2028\u2029") {
+		return nil, false
+	}
+	flags := ""
+	if len(args) == 2 && !goja.IsUndefined(args[1]) {
+		if flags, ok = intrinsic.PrimitiveString(args[1]); !ok || strings.Trim(flags, "gimsuy") != "" {
+			return nil, false
+		}
+	}
+	key := pattern + "\x00" + flags
+	cache := regexpPrograms()
+	prg, ok := cache.Get(key)
+	if !ok {
+		var err error
+		if prg, err = goja.Compile("", "/"+pattern+"/"+flags, true); err != nil {
+			return nil, false
+		}
+		cache.Add(key, prg)
+	}
+	v, err := p.vm.RunProgram(prg)
+	if err != nil {
+		return nil, false
+	}
+	return v, true
+}

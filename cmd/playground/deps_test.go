@@ -27,7 +27,7 @@ var allowedImports = map[string][]string{
 	"sandbox/libs":          {},
 	"sandbox":               {"sandbox/pipe", "sandbox/libs"},
 	"sandbox/worker/bundle": {"sandbox/pipe", "sandbox/libs"},
-	"sandbox/worker/js":     {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js/intl", "sandbox/worker/js/intrinsic", "sandbox/worker/js/inspect", "sandbox/worker/js/parity", "sandbox/worker/js/webapi"},
+	"sandbox/worker/js":     {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js/intl", "sandbox/worker/js/intrinsic", "sandbox/worker/js/inspect", "sandbox/worker/js/parity", "sandbox/worker/js/webapi", "sandbox/worker/js/rewrite", "sandbox/worker/js/jsonvalue"},
 	"sandbox/worker":        {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js"},
 
 	"session": {"ws", "sandbox"},
@@ -44,6 +44,8 @@ var allowedImports = map[string][]string{
 	"sandbox/worker/js/parity":    {"sandbox/worker/js/intl", "sandbox/worker/js/intrinsic"},                      // goja-versus-V8 parity patches
 	"sandbox/worker/js/webapi":    {"sandbox/worker/js/intrinsic", "sandbox/worker/js/parity"},                    // web APIs goja lacks: the polyfills, URL, Web Crypto
 	"sandbox/worker/js/inspect":   {"sandbox/pipe", "sandbox/worker/js/intrinsic", "sandbox/worker/js/parity"},    // Node's util.inspect
+	"sandbox/worker/js/rewrite":   {},                                                                             // semantics-preserving rewrites of a bundle before goja compiles it
+	"sandbox/worker/js/jsonvalue": {},                                                                             // JSON text to goja values and plain data back, past goja's codec
 	"sandbox/worker/js/jstest":    {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js"}, // test support: the in-process harness
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/playground-dev/playground/sandbox/libs"
 	"github.com/playground-dev/playground/sandbox/worker/bundle"
 	"github.com/playground-dev/playground/sandbox/worker/js/parity"
+	"github.com/playground-dev/playground/sandbox/worker/js/rewrite"
 )
 
 // Libraries compiles each library of a set once and shares the immutable
@@ -210,7 +211,9 @@ func (e *Runtime) Preload(uses []bundle.LibraryUse) {
 // program rewrites what goja would get wrong (\p{…} in regex literals,
 // constant-folded BigInt operators, right-to-left relational chains:
 // parity/relational.go) and summarises what the program may
-// reach (usage.go), which New and Execute read back to install only that.
+// reach (usage.go), which New and Execute read back to install only that;
+// then string building is rewritten to run in linear time
+// (rewrite.StringBuilding).
 func Compile(code string) (*goja.Program, error) {
 	tree, err := goja.Parse("bundle.js", code, parser.WithSourceMapLoader(noSourceMapFiles))
 	if err != nil {
@@ -272,6 +275,9 @@ func Compile(code string) (*goja.Program, error) {
 	for _, c := range catches {
 		callCaught(c)
 	}
+	// Strings built by appending: linear rather than quadratic
+	// (rewrite.StringBuilding; the natives are defined by run).
+	builds := strings.Contains(code, "+") && rewrite.StringBuilding(tree, bundle.RuntimeParam)
 	prg, err := goja.CompileAST(tree, true)
 	if err != nil {
 		return nil, err
@@ -279,6 +285,7 @@ func Compile(code string) (*goja.Program, error) {
 	sum := u.result()
 	sum.supers = supers
 	sum.catches = len(catches) > 0
+	sum.builds = builds
 	sum.errorSites = errorSites
 	sum.code = code
 	remember(prg, sum)

@@ -16,6 +16,7 @@ import (
 	"github.com/playground-dev/playground/sandbox/worker/js/inspect"
 	"github.com/playground-dev/playground/sandbox/worker/js/intl"
 	"github.com/playground-dev/playground/sandbox/worker/js/parity"
+	"github.com/playground-dev/playground/sandbox/worker/js/rewrite"
 	"github.com/playground-dev/playground/sandbox/worker/js/webapi"
 )
 
@@ -494,6 +495,9 @@ func (e *Runtime) run(ctx context.Context, prg *goja.Program) (err error) {
 	must(rt.DefineDataProperty(bundle.FieldLib, e.vm.ToValue(e.lib), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
 	if s := summaryOf(e.program); s != nil && s.catches {
 		must(rt.DefineDataProperty(bundle.FieldCaught, e.vm.ToValue(e.caught), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
+	}
+	if s := summaryOf(e.program); s != nil && s.builds {
+		rewrite.DefineNatives(e.vm, rt)
 	}
 	must(rt.Set(bundle.FieldDone, func(c goja.FunctionCall) goja.Value {
 		e.output, e.gotOutput = c.Argument(0), true

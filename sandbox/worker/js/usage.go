@@ -200,6 +200,9 @@ type summary struct {
 	// catches: some catch clause calls the runtime object's caught
 	// (callCaught), which Execute then defines.
 	catches bool
+	// builds: string building was rewritten (rewrite.StringBuilding), and
+	// the runtime object needs its natives (rewrite.DefineNatives).
+	builds bool
 	// errorSites are where the program makes a TypeError by its name
 	// (errorSite): one made there keeps its words (v8Message).
 	errorSites map[position]bool

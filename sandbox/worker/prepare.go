@@ -1,14 +1,38 @@
 package worker
 
 import (
-	"context"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/playground-dev/playground/sandbox/pipe"
 	"github.com/playground-dev/playground/sandbox/worker/bundle"
 	"github.com/playground-dev/playground/sandbox/worker/js"
 )
+
+// What a worker does between runs (preparing the next runtime) has a
+// deadline and a budget of its own, and it is never counted as the next
+// run's time or memory (issue 22):
+//
+//   - it is bounded in time by the run that asked for it: at most
+//     maxPrepareTime, and never longer than that run's own timeout, so a
+//     client cannot buy more CPU between runs than it spent in them;
+//   - it is bounded in memory by prepareBudget of the run cap (heap growth
+//     while it ran; over it the prepared runtime is dropped);
+//   - a job that arrives while it is still running interrupts it and
+//     waits for it to stop before its own clock starts (serve), so the
+//     preparation never runs beside a run;
+//   - only a run that ended ok or error prepares: a run that was stopped
+//     (timeout, cancel, limits) buys nothing after it.
+const (
+	maxPrepareTime      = time.Second
+	prepareBudgetShare  = 8 // a preparation may grow the heap by Run/prepareBudgetShare
+	errPrepareAbandoned = prepareError("preparation abandoned")
+)
+
+type prepareError string
+
+func (e prepareError) Error() string { return string(e) }
 
 // prepareKey says what a prepared runtime was prepared for.
 type prepareKey struct {
@@ -27,49 +51,120 @@ func newPrepareKey(j js.Job, imports []bundle.LibraryUse) prepareKey {
 
 // prepared is a fresh runtime being set up in the background while the
 // worker waits for its next job: global scope built and libraries
-// evaluated, no snippet code run. A job whose key matches takes it
-// (waiting for it to finish, which costs no more than building one); any
-// other job discards it.
+// evaluated, no snippet code run. A job whose key matches takes it; any
+// other job discards it. A job that arrives before it is ready stops it
+// (settle) and runs on a runtime of its own.
 type prepared struct {
-	key   prepareKey
-	ready chan *js.Runtime // buffered 1
+	key  prepareKey
+	done chan struct{} // closed when the preparation ended
+	rt   *js.Runtime   // set before done closes; nil when abandoned
+	// abandoned is set when the preparation was stopped: by its deadline,
+	// its budget, or a job that did not wait for it.
+	abandoned atomic.Bool
+	stop      func() // interrupts it; safe to call more than once
 }
 
-// prepare starts preparing the next runtime for key. Only the serving
-// goroutine calls it.
-func (wk *worker) prepare(key prepareKey, j js.Job, imports []bundle.LibraryUse) {
-	p := &prepared{key: key, ready: make(chan *js.Runtime, 1)}
+// prepare starts preparing the next runtime for key, for at most limit
+// (and maxPrepareTime). Only the serving goroutine calls it.
+func (wk *worker) prepare(key prepareKey, j js.Job, imports []bundle.LibraryUse, limit time.Duration) {
+	limit = min(limit, wk.prepareTime())
+	if limit <= 0 {
+		return
+	}
+	p := &prepared{key: key, done: make(chan struct{})}
 	wk.next = p
 	j.Program, j.Input, j.Call, j.Replies = nil, nil, nil, nil
-	wk.prepared.Go(func() { // a discarded one finishes into its buffered channel
+	budget := wk.mem.Run / prepareBudgetShare
+	rtc := make(chan *js.Runtime, 1)
+	var stopped atomic.Bool
+	p.stop = func() {
+		if stopped.CompareAndSwap(false, true) {
+			p.abandoned.Store(true)
+			go func() { // the runtime may not exist yet: js.New is short
+				if rt := <-rtc; rt != nil {
+					rt.Interrupt(errPrepareAbandoned)
+				}
+			}()
+		}
+	}
+	timer := time.AfterFunc(limit, p.stop)
+	wk.prepared.Go(func() {
+		defer close(p.done)
+		defer timer.Stop()
+		before := heapBytes()
 		rt := js.New(j)
-		rt.Preload(imports)
-		p.ready <- rt
+		rtc <- rt
+		if stopped.Load() {
+			rt.Interrupt(errPrepareAbandoned)
+		}
+		if !preload(rt, imports) || p.abandoned.Load() {
+			p.abandoned.Store(true)
+			return
+		}
+		if heapBytes()-before > budget {
+			p.abandoned.Store(true) // huge: not kept
+			return
+		}
+		p.rt = rt
 	})
 }
 
-// takePrepared returns the prepared runtime when it matches key, waiting
-// for it at most until deadline (errBundleDeadline) or ctx's end (its
-// cause): the wait counts against the run's time.
-func (wk *worker) takePrepared(ctx context.Context, key prepareKey, deadline time.Time) (*js.Runtime, error) {
+// preload evaluates imports in rt, reporting false when it was
+// interrupted (or anything else made the engine panic): the runtime is
+// then unusable and dropped.
+func preload(rt *js.Runtime, imports []bundle.LibraryUse) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	rt.Preload(imports)
+	return true
+}
+
+// prepareTime is the longest a preparation may take.
+func (wk *worker) prepareTime() time.Duration {
+	if wk.maxPrepare > 0 {
+		return wk.maxPrepare
+	}
+	return maxPrepareTime
+}
+
+// settlePrepared is called when a job arrives, before its clock starts: a
+// preparation still running is interrupted and awaited (it never runs
+// beside a run, and its time is nobody's), and one that was abandoned is
+// dropped. What is left is a prepared runtime, ready.
+func (wk *worker) settlePrepared() {
+	p := wk.next
+	if p == nil {
+		return
+	}
+	select {
+	case <-p.done:
+	default:
+		p.stop()
+		<-p.done
+	}
+	if p.abandoned.Load() || p.rt == nil {
+		wk.next = nil
+		wk.prepareAbandoned++
+	}
+}
+
+// takePrepared returns the prepared runtime when it matches key (settle
+// has run: it is ready or gone).
+func (wk *worker) takePrepared(key prepareKey) *js.Runtime {
 	p := wk.next
 	wk.next = nil
 	if p == nil || p.key != key {
-		return nil, nil
+		return nil
 	}
-	select {
-	case rt := <-p.ready:
-		return rt, nil
-	default:
-	}
-	t := time.NewTimer(time.Until(deadline))
-	defer t.Stop()
-	select {
-	case rt := <-p.ready:
-		return rt, nil
-	case <-t.C:
-		return nil, errBundleDeadline
-	case <-ctx.Done():
-		return nil, context.Cause(ctx)
+	return p.rt
+}
+
+// stopPreparing interrupts a preparation in flight (the worker is exiting).
+func (wk *worker) stopPreparing() {
+	if wk.next != nil {
+		wk.next.stop()
 	}
 }

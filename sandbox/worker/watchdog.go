@@ -105,7 +105,11 @@ func (wk *worker) watchdog() {
 			continue
 		}
 		idleTicks = 0
-		heap := heapBytes()
+		// The run is charged with the heap over what the worker retained
+		// before it (measureBase): another client's caches, libraries or
+		// prepared runtime are not this run's (issue 22).
+		credit := wk.credit.Load()
+		heap := heapBytes() - credit
 		if heap > wk.mem.Run/4 {
 			setGCPercent(100)
 		}
@@ -114,7 +118,7 @@ func (wk *worker) watchdog() {
 		}
 		runtime.GC()
 		live := liveHeapBytes()
-		if live <= wk.mem.Run {
+		if live-credit <= wk.mem.Run {
 			continue // garbage, not a program holding memory
 		}
 		wk.mu.Lock()
@@ -131,6 +135,36 @@ func (wk *worker) watchdog() {
 			os.Exit(pipe.ExitMemoryLimit)
 		}
 	}
+}
+
+// The retained baseline (measureBase). A worker keeps memory between
+// runs that is no run's: compiled libraries, the program and RegExp
+// caches (each with a byte budget), a prepared runtime (prepareBudget).
+// The watchdog charges a run only with the heap over it, so that what an
+// earlier client left is not counted against the next (issue 22).
+//
+// baseSlack: the baseline is measured again (a full collection before
+// the run's clock starts) when the heap has grown more than this over the
+// last measurement, so a stale baseline overcharges a run by at most this
+// much; it is above gcSlack so that garbage alone rarely forces one.
+// maxCredit caps what is not charged, at Exit − Run: a run never holds
+// more than Exit before the watchdog interrupts it, so RLIMIT_DATA (OS)
+// stays the backstop for a builtin's single huge allocation.
+const (
+	baseSlack = gcSlack + 8<<20
+	maxCredit = pipe.Baseline / 2
+)
+
+// measureBase sets the credit of the run about to start (serve calls it
+// before the run's clock starts): the live heap the worker retains, as a
+// full collection finds it when the heap grew by more than baseSlack since
+// the last one (or passed half the run cap), else as last measured.
+func (wk *worker) measureBase() {
+	if heap := heapBytes(); heap > wk.base+baseSlack || heap > wk.mem.Run/2 {
+		runtime.GC() // also starts the run from a clean heap: the last run's garbage is not this run's
+		wk.base = liveHeapBytes()
+	}
+	wk.credit.Store(min(wk.base, maxCredit, wk.mem.Exit-wk.mem.Run))
 }
 
 // heapBytes is the memory held by heap objects, live or not yet swept: a

@@ -13,10 +13,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"runtime/debug"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dlclark/regexp2/v2"
@@ -93,7 +93,8 @@ func Main(r io.Reader, w io.Writer) int {
 func newWorker(w io.Writer, mem pipe.MemoryLayout, set *libs.Set) *worker {
 	// The watchdog's tick flushes what WriteSoon leaves (a run's started
 	// event): no timer is armed per run.
-	return &worker{out: pipe.NewTickedWriter(w), mem: mem, cache: newProgramCache(cachedPrograms, mem.Run/programBudgetShare, js.NewLibraries(set)), started: make(chan struct{}, 1)}
+	// base starts unmeasured: the first run measures it (measureBase).
+	return &worker{out: pipe.NewTickedWriter(w), mem: mem, cache: newProgramCache(cachedPrograms, mem.Run/programBudgetShare, js.NewLibraries(set)), started: make(chan struct{}, 1), base: -baseSlack}
 }
 
 // serveAll says ready, then serves the jobs it reads from r until r ends.
@@ -105,6 +106,7 @@ func (wk *worker) serveAll(r io.Reader) int {
 	jobs := make(chan *pipe.Job)
 	go wk.read(r, jobs)
 	defer wk.prepared.Wait()
+	defer wk.stopPreparing() // first: a preparation in flight is interrupted, then awaited
 	for j := range jobs {
 		res := wk.serve(j)
 		res.Retire = wk.abandoned
@@ -131,6 +133,18 @@ type worker struct {
 
 	next     *prepared      // only the serving goroutine touches it
 	prepared sync.WaitGroup // Main waits for every preparation it started
+	// maxPrepare overrides maxPrepareTime (tests).
+	maxPrepare time.Duration
+	// prepareAbandoned counts preparations stopped by their deadline,
+	// their budget or a job that did not wait (only the serving goroutine).
+	prepareAbandoned int
+	// base is the live heap the worker retained between runs at its last
+	// measurement (serve): caches, compiled libraries, a prepared runtime.
+	// Only the serving goroutine touches it.
+	base int64
+	// credit is what of the heap the watchdog does not charge to the run
+	// in progress: base, at most maxCredit.
+	credit atomic.Int64
 	// abandoned is set (by the serving goroutine) when a run's bundling
 	// or compiling overran: the process exits after that run.
 	abandoned bool
@@ -223,6 +237,8 @@ func (wk *worker) serve(j *pipe.Job) pipe.Result {
 		replies = make(chan pipe.HostReply, lim.MaxHostCalls)
 	}
 	wk.spareReplies = nil
+	wk.settlePrepared()
+	wk.measureBase()
 	wk.mu.Lock()
 	wk.cancel, wk.memoryHit, wk.replies = cancel, false, replies
 	wk.mu.Unlock()
@@ -241,9 +257,6 @@ func (wk *worker) serve(j *pipe.Job) pipe.Result {
 		}
 		wk.spareReplies = replies
 	}()
-	if heapBytes() > wk.mem.Run/2 {
-		runtime.GC() // start from a clean heap: the last run's garbage is not this run's
-	}
 	// An event is written at once: a run can end the process without a
 	// chance to flush (the Go runtime's fatal out-of-memory on a huge
 	// BigInt, a crash), and what it emitted before must have left. Only
@@ -312,10 +325,7 @@ func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event)
 	jb := js.Job{Program: prg, Libraries: wk.cache.libs, Input: j.Input, Timeout: j.Timeout, Deterministic: j.Deterministic,
 		Limits: j.Limits, Mode: c.mode, Entry: j.Entry, Host: j.Host, Globals: j.Globals, Call: call, Replies: replies}
 	key := newPrepareKey(jb, imports)
-	rt, err := wk.takePrepared(ctx, key, deadline)
-	if err != nil {
-		return wk.stopped(err, j, emit, pipe.Stats{Bundle: bundleTime})
-	}
+	rt := wk.takePrepared(key)
 	if rt == nil {
 		rt = js.New(jb)
 	}
@@ -343,11 +353,16 @@ func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event)
 	res := rt.Execute(ctx, jb, limited)
 	rt.OnIdle(nil)
 	res.Stats.Bundle = bundleTime
-	if len(imports) > 0 {
+	if len(imports) > 0 && (res.Outcome == pipe.OutcomeOK || res.Outcome == pipe.OutcomeError) && ctx.Err() == nil {
 		// The next run is most often this one again. Only a run with
 		// libraries gains much (~7 ms for lodash); for a plain one the
 		// background work costs saturated throughput more than it saves.
-		wk.prepare(key, jb, imports)
+		// A run that was stopped buys nothing after it (prepare.go).
+		limit := j.Timeout
+		if limit <= 0 {
+			limit = maxPrepareTime
+		}
+		wk.prepare(key, jb, imports, limit)
 	}
 	return res
 }

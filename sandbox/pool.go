@@ -35,8 +35,9 @@ type Pool struct {
 	wg        sync.WaitGroup // spawners, reapers and retirements
 	procWG    sync.WaitGroup // one per started worker, until it exits
 	maxLine   int
-	hostNames []string  // Config.Host's names, sorted: what a job may call
-	libs      *libs.Set // to announce; workers load their own from the same Config
+	hostNames []string          // Config.Host's names, sorted: what a job may call
+	clients   pipe.ClientTokens // Request.Key → pipe.Job.Client
+	libs      *libs.Set         // to announce; workers load their own from the same Config
 
 	running, runs                      atomic.Int64 // running: runs holding a slot (parked ones do not)
 	parked, peakRunning                atomic.Int64 // parked runs (park.go); the most runs ever holding a slot at once
@@ -84,6 +85,7 @@ func NewPool(cfg Config) (*Pool, error) {
 		closed:    make(chan struct{}),
 		maxLine:   cfg.Limits.MaxOutputBytes + 1<<20,
 		hostNames: slices.Sorted(maps.Keys(cfg.Host)),
+		clients:   pipe.NewClientTokens(),
 		procs:     map[*proc]struct{}{},
 		libs:      set,
 	}
@@ -133,7 +135,8 @@ func (p *Pool) Run(ctx context.Context, req Request, emit func(Event)) (Result, 
 	defer rs.done()
 	p.runs.Add(1)
 	job := &pipe.Job{Files: req.Files, Entry: entry, Input: req.Input, Timeout: timeout, Deterministic: req.Deterministic,
-		Mode: req.Mode, Limits: p.cfg.Limits, Host: p.hostNames, Globals: p.cfg.HostGlobals}
+		Mode: req.Mode, Limits: p.cfg.Limits, Host: p.hostNames, Globals: p.cfg.HostGlobals,
+		Client: p.clients.Token(req.Key)}
 	for attempt := 0; ; attempt++ {
 		w, err := p.take(ctx)
 		res.Stats.Queue = time.Since(queued)

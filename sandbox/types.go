@@ -88,7 +88,8 @@ type Request struct {
 	// module. The started event says which mode ran (Event.Mode).
 	Mode string `json:"mode,omitempty"`
 	// Key identifies the client for fair queueing (its IP or API key name).
-	// Not sent to workers.
+	// Not sent to workers: they get an opaque token of it (pipe.Job.Client)
+	// that keys their caches per client.
 	Key string `json:"-"`
 	// Session identifies the caller's session for host functions that keep
 	// state per browser tab. Not sent to workers.

@@ -119,7 +119,7 @@ func randomCommands(r *rand.Rand, n int) []Command {
 			j := &Job{Entry: str(), Input: raw(), Timeout: time.Duration(num()), Deterministic: r.IntN(2) == 0, Mode: str(),
 				Limits: Limits{MaxOutputBytes: int(num()), MaxEvents: int(num()), MaxTimers: int(num()), MaxCallStack: int(num()),
 					MaxHostCalls: int(num()), MaxFactsBytes: int(num()), PreviewLimits: PreviewLimits{Depth: int(num()), Keys: int(num()), String: int(num())}},
-				Host: strs(), Globals: strs()}
+				Host: strs(), Globals: strs(), Client: str()}
 			if r.IntN(4) > 0 {
 				j.Files = []File{}
 				for range r.IntN(3) {

@@ -276,7 +276,7 @@ var (
 	statsKeys   = []string{"queue", "bundle", "run", "logs", "outputBytes", "truncated"}
 	idleKeys    = []string{"wait", "replies"}
 	commandKeys = []string{"op", "job", "reply"}
-	jobKeys     = []string{"files", "entry", "input", "timeout", "deterministic", "mode", "limits", "host", "globals"}
+	jobKeys     = []string{"files", "entry", "input", "timeout", "deterministic", "mode", "limits", "host", "globals", "client"}
 	fileKeys    = []string{"path", "source"}
 	limitsKeys  = []string{"maxOutputBytes", "maxEvents", "maxTimers", "maxCallStack", "maxHostCalls", "maxFactsBytes",
 		"previewDepth", "previewKeys", "previewString"}
@@ -571,8 +571,10 @@ func (d *decoder) job(j *Job) bool {
 			})
 		case 7:
 			return d.strs(&j.Host)
-		default:
+		case 8:
 			return d.strs(&j.Globals)
+		default:
+			return d.str(&j.Client)
 		}
 	})
 }

@@ -329,4 +329,5 @@ func (e *enc) job(j *Job) {
 	if len(j.Globals) > 0 {
 		e.strs("globals", j.Globals)
 	}
+	e.strOmit("client", j.Client)
 }

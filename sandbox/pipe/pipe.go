@@ -93,6 +93,13 @@ type Job struct {
 	// `await log("hi")` runs as written. The parent has checked that none
 	// is in ReservedGlobals.
 	Globals []string `json:"globals,omitempty"`
+	// Client is an opaque token of the client the run is for (ClientToken
+	// of sandbox.Request.Key): never the raw IP or API key. The worker
+	// keys what it caches across runs by it (compiled programs, RegExp
+	// programs, a prepared runtime) so that no client hits, or times,
+	// another client's entries; it is used for nothing else. Empty: one
+	// anonymous client.
+	Client string `json:"client,omitempty"`
 }
 
 // HostCall is a snippet's call of a host function, worker → parent. ID is

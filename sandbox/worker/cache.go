@@ -125,8 +125,10 @@ func (c *programCache) size() int64 {
 
 // bundleKey hashes what decides a bundle's bytes: the bundler version
 // (options live in this binary), the mode, the entry and the files, each
-// length-prefixed.
-func bundleKey(files []pipe.File, entry, mode string) [32]byte {
+// length-prefixed; and the client (pipe.Job.Client): a client never hits
+// another's entry, so the time a run takes to bundle (stats.bundleMs)
+// tells nothing of what another client ran (issue 22).
+func bundleKey(files []pipe.File, entry, mode, client string) [32]byte {
 	h := sha256.New()
 	write := func(s string) {
 		var n [8]byte
@@ -137,6 +139,7 @@ func bundleKey(files []pipe.File, entry, mode string) [32]byte {
 		h.Write([]byte(s))
 	}
 	write(bundle.Version)
+	write(client)
 	write(mode)
 	write(entry)
 	for _, f := range files {

@@ -39,14 +39,15 @@ type prepareKey struct {
 	deterministic bool
 	limits        pipe.Limits
 	host, libs    string
+	client        string // pipe.Job.Client: a runtime prepared for one client serves only that client
 }
 
-func newPrepareKey(j js.Job, imports []bundle.LibraryUse) prepareKey {
+func newPrepareKey(j js.Job, imports []bundle.LibraryUse, client string) prepareKey {
 	libs := make([]string, len(imports))
 	for i, u := range imports {
 		libs[i] = u.String()
 	}
-	return prepareKey{deterministic: j.Deterministic, limits: j.Limits, host: strings.Join(j.Host, ","), libs: strings.Join(libs, ";")}
+	return prepareKey{deterministic: j.Deterministic, limits: j.Limits, host: strings.Join(j.Host, ","), libs: strings.Join(libs, ";"), client: client}
 }
 
 // prepared is a fresh runtime being set up in the background while the
@@ -66,7 +67,7 @@ type prepared struct {
 
 // prepare starts preparing the next runtime for key, for at most limit
 // (and maxPrepareTime). Only the serving goroutine calls it.
-func (wk *worker) prepare(key prepareKey, j js.Job, imports []bundle.LibraryUse, limit time.Duration) {
+func (wk *worker) prepare(key prepareKey, j js.Job, imports []bundle.LibraryUse, limit time.Duration, client string) {
 	limit = min(limit, wk.prepareTime())
 	if limit <= 0 {
 		return
@@ -93,6 +94,7 @@ func (wk *worker) prepare(key prepareKey, j js.Job, imports []bundle.LibraryUse,
 		defer timer.Stop()
 		before := heapBytes()
 		rt := js.New(j)
+		rt.SetClient(client)
 		rtc <- rt
 		if stopped.Load() {
 			rt.Interrupt(errPrepareAbandoned)

@@ -299,7 +299,7 @@ func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event)
 	// does not answer (stopped, dying). A cached bundle starts at once, so
 	// the word rides with the started event in one write; bundling anew
 	// takes a while, so it goes now.
-	bkey := bundleKey(j.Files, j.Entry, j.Mode)
+	bkey := bundleKey(j.Files, j.Entry, j.Mode, j.Client)
 	if wk.cache.has(bkey) {
 		_ = wk.out.Buffer(pipe.Message{Accepted: true})
 	} else {
@@ -324,10 +324,11 @@ func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event)
 	}
 	jb := js.Job{Program: prg, Libraries: wk.cache.libs, Input: j.Input, Timeout: j.Timeout, Deterministic: j.Deterministic,
 		Limits: j.Limits, Mode: c.mode, Entry: j.Entry, Host: j.Host, Globals: j.Globals, Call: call, Replies: replies}
-	key := newPrepareKey(jb, imports)
+	key := newPrepareKey(jb, imports, j.Client)
 	rt := wk.takePrepared(key)
 	if rt == nil {
 		rt = js.New(jb)
+		rt.SetClient(j.Client)
 	}
 	jb.Timeout = time.Until(deadline)
 	if jb.Timeout <= 0 {
@@ -362,7 +363,7 @@ func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event)
 		if limit <= 0 {
 			limit = maxPrepareTime
 		}
-		wk.prepare(key, jb, imports, limit)
+		wk.prepare(key, jb, imports, limit, j.Client)
 	}
 	return res
 }

@@ -283,7 +283,7 @@ func TestProgramCacheIsBoundedInBytes(t *testing.T) {
 	var keys [][32]byte
 	for i := range 6 {
 		f := src(1000 + i) // ~1 kB of code: ~17 kB estimated
-		k := bundleKey(f, "main.js", "")
+		k := bundleKey(f, "main.js", "", "")
 		keys = append(keys, k)
 		c.add(k, c.build(f, "main.js", ""))
 	}
@@ -291,7 +291,7 @@ func TestProgramCacheIsBoundedInBytes(t *testing.T) {
 		t.Errorf("size %d, oldest kept %v, newest kept %v; want ≤ 100 kB, the oldest evicted", c.size(), c.has(keys[0]), c.has(keys[5]))
 	}
 	big := src(10_000) // ~160 kB estimated: over half the budget
-	k := bundleKey(big, "main.js", "")
+	k := bundleKey(big, "main.js", "", "")
 	c.add(k, c.build(big, "main.js", ""))
 	if c.has(k) {
 		t.Error("an entry over half the budget was kept")

@@ -27,7 +27,14 @@ type Patcher struct {
 	// natives are the functions Function.prototype.toString prints as
 	// native code, with their names (MarkNative).
 	natives map[*goja.Object]string
+	// client keys the RegExp programs this runtime caches (SetClient).
+	client string
 }
+
+// SetClient keys the process-wide caches p fills (regexpPrograms) by
+// client, an opaque token of the run's client: a run never hits, or
+// learns the timing of, another client's entries.
+func (p *Patcher) SetClient(client string) { p.client = client }
 
 // Init makes p patch vm: b are vm's intrinsics (a patch that replaces one
 // the runtime itself calls, JSON.parse or parseInt, records the original

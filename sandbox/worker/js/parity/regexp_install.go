@@ -2,9 +2,11 @@ package parity
 
 import (
 	"fmt"
+	"runtime/metrics"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dop251/goja"
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -103,12 +105,64 @@ func (p *Patcher) InstallRegExp() {
 // (ECMA-262 RegularExpressionLiteral evaluation), while new RegExp compiles
 // the pattern again in every fresh runtime — a library such as
 // validator builds its IPv4/IPv6 patterns that way at load, a third of its
-// import. Keys are pattern + NUL + flags; at most 512 programs.
-var regexpPrograms = sync.OnceValue(func() *lru.Cache[string, *goja.Program] {
-	c, err := lru.New[string, *goja.Program](512)
+// import. Keys are client + NUL + pattern + NUL + flags (Patcher.client:
+// a client never hits another's entry, so the time a RegExp takes tells
+// nothing of the patterns another client built, issue 22); at most
+// maxRegExpPrograms programs and regexpBudget bytes.
+//
+// An entry's bytes are what compiling it allocated (the runtime's
+// allocation counter around goja.Compile): a pattern's length says little
+// of its program (`.{1000}` repeated 140 times is 980 bytes of pattern
+// and tens of megabytes compiled). The run that compiles an entry
+// allocates it, so the worker's watchdog charges it to that run; later
+// runs see it in the worker's retained heap, which is not charged to them
+// (sandbox/worker, measureBase).
+var regexpPrograms = sync.OnceValue(func() *regexpCache {
+	c := &regexpCache{}
+	m, err := lru.NewWithEvict(maxRegExpPrograms, func(_ string, e regexpEntry) { c.bytes.Add(-e.bytes) })
 	must(err)
+	c.m = m
 	return c
 })
+
+// Bounds of regexpPrograms.
+const (
+	maxRegExpPrograms = 512
+	regexpBudget      = 8 << 20
+)
+
+type regexpCache struct {
+	m     *lru.Cache[string, regexpEntry]
+	bytes atomic.Int64
+}
+
+type regexpEntry struct {
+	prg   *goja.Program
+	bytes int64
+}
+
+// add keeps prg under key, dropping the least recently used entries past
+// regexpBudget; a program over a quarter of it is not kept.
+func (c *regexpCache) add(key string, prg *goja.Program, bytes int64) {
+	bytes += int64(len(key))
+	if bytes > regexpBudget/4 {
+		return
+	}
+	c.bytes.Add(bytes)
+	c.m.Add(key, regexpEntry{prg, bytes})
+	for c.bytes.Load() > regexpBudget {
+		if _, _, ok := c.m.RemoveOldest(); !ok {
+			return
+		}
+	}
+}
+
+// allocatedBytes is the heap this process has allocated so far.
+func allocatedBytes() int64 {
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64())
+}
 
 // maxCachedPattern bounds the patterns regexpPrograms keeps (bytes).
 const maxCachedPattern = 4 << 10
@@ -134,15 +188,17 @@ func (p *Patcher) cachedRegExp(args []goja.Value) (goja.Value, bool) {
 			return nil, false
 		}
 	}
-	key := pattern + "\x00" + flags
+	key := p.client + "\x00" + pattern + "\x00" + flags
 	cache := regexpPrograms()
-	prg, ok := cache.Get(key)
+	e, ok := cache.m.Get(key)
+	prg := e.prg
 	if !ok {
+		before := allocatedBytes()
 		var err error
 		if prg, err = goja.Compile("", "/"+pattern+"/"+flags, true); err != nil {
 			return nil, false
 		}
-		cache.Add(key, prg)
+		cache.add(key, prg, allocatedBytes()-before)
 	}
 	v, err := p.vm.RunProgram(prg)
 	if err != nil {

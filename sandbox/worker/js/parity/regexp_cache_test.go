@@ -1,0 +1,75 @@
+package parity
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dop251/goja"
+)
+
+// TestRegExpCacheIsPerClient reproduces issue 22's side channel: the
+// time a new RegExp took told which pattern (built from customer names)
+// the previous client compiled. Entries are keyed per client: another
+// client's identical pattern is a miss (compiled again, a new entry),
+// the same client's a hit.
+func TestRegExpCacheIsPerClient(t *testing.T) {
+	vm := goja.New()
+	pattern := vm.ToValue("customer-ada-[0-9]+")
+	cache := regexpPrograms()
+	build := func(client string) {
+		t.Helper()
+		p := &Patcher{vm: vm, client: client}
+		v, ok := p.cachedRegExp([]goja.Value{pattern})
+		if !ok || !strings.Contains(v.String(), "customer-ada") {
+			t.Fatalf("cachedRegExp for %q = %v, %v", client, v, ok)
+		}
+	}
+	n := cache.m.Len()
+	build("client-a")
+	if got := cache.m.Len(); got != n+1 {
+		t.Fatalf("%d entries after client a; want %d", got, n+1)
+	}
+	build("client-b")
+	if got := cache.m.Len(); got != n+2 {
+		t.Errorf("%d entries after client b built the same pattern; want %d (a miss: its own entry)", got, n+2)
+	}
+	build("client-a")
+	if got := cache.m.Len(); got != n+2 {
+		t.Errorf("%d entries after client a again; want %d (a hit)", got, n+2)
+	}
+}
+
+// TestRegExpCacheHasAByteBudget reproduces issue 22's "the per-worker
+// RegExp program cache (512 entries, no byte budget) is charged to later
+// runs": `".{1000}".repeat(n)` patterns are short strings whose programs
+// are large. An entry is counted by what compiling it allocated, not by
+// its pattern's length; one over a quarter of the budget is not kept;
+// and the cache stays within regexpBudget however many arrive.
+func TestRegExpCacheHasAByteBudget(t *testing.T) {
+	vm := goja.New()
+	cache := regexpPrograms()
+	p := &Patcher{vm: vm, client: "budget"}
+	key := func(src string) string { return p.client + "\x00" + src + "\x00" }
+	huge := strings.Repeat(".{1000}", 140) // 980 bytes of pattern
+	if _, ok := p.cachedRegExp([]goja.Value{vm.ToValue(huge)}); !ok {
+		t.Fatal("huge pattern not built")
+	}
+	if cache.m.Contains(key(huge)) {
+		t.Error("a program over a quarter of the budget was kept")
+	}
+	for i := range 60 {
+		src := strings.Repeat(".{1000}", 2) + strings.Repeat("x", i) // 14+ bytes of pattern
+		if _, ok := p.cachedRegExp([]goja.Value{vm.ToValue(src)}); !ok {
+			t.Fatalf("pattern %d not built", i)
+		}
+		if e, ok := cache.m.Peek(key(src)); !ok || e.bytes < int64(len(src))*1000 {
+			t.Fatalf("pattern %d: kept %v, counted %d bytes; want it kept at what its program took (far more than its %d bytes)", i, ok, e.bytes, len(src))
+		}
+		if b := cache.bytes.Load(); b > regexpBudget {
+			t.Fatalf("cache holds %d bytes after pattern %d; want at most %d", b, i, regexpBudget)
+		}
+	}
+	if cache.m.Contains(key(strings.Repeat(".{1000}", 2))) {
+		t.Error("the oldest entry is still cached past the budget")
+	}
+}

@@ -83,6 +83,11 @@ trap - EXIT
 step "fuzz the protocol decoder (150,000 inputs)"
 go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 150000x ./ws
 
+# Every installed built-in with hostile arguments (issue 22): each input is a
+# run of 400 calls; 200 inputs take ≈15 s here. A count, as above.
+step "fuzz the built-ins with hostile arguments (200 runs of 400 calls)"
+go test -run '^$' -fuzz '^FuzzBuiltins$' -fuzztime 200x ./sandbox/worker/js
+
 step "node unit tests (the page's preview renderer against the Go golden file)"
 node --test static/
 

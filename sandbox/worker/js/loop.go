@@ -275,18 +275,17 @@ func (e *Runtime) recoverEngineFault(err *error) {
 		return
 	}
 	_, isRuntime := x.(runtime.Error)
-	msg, isString := x.(string)
+	_, isString := x.(string)
 	if !isRuntime && !isString {
 		panic(x) // not an engine fault: a bug of ours, as before
-	}
-	if isRuntime {
-		msg = x.(runtime.Error).Error()
 	}
 	what := "RangeError: the operation exceeds what the engine can represent"
 	if strings.Contains(string(debug.Stack()), "math/big.") {
 		what = "RangeError: Maximum BigInt size exceeded"
 	}
-	e.emitError(&pipe.Error{Kind: pipe.KindRuntime, Message: fmt.Sprintf("%s (%s); the run ended: the engine cannot continue after this error, so it cannot be caught", what, msg)})
+	// The Go text of the panic stays out of the message: no Go internals
+	// reach a snippet (issue 22).
+	e.emitError(&pipe.Error{Kind: pipe.KindRuntime, Message: what + "; the run ended: the engine cannot continue after this error, so it cannot be caught"})
 	e.fail()
 	*err = e.stop
 }

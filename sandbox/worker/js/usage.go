@@ -128,9 +128,15 @@ var needByName = sync.OnceValue(func() map[string]need {
 		"Int16Array": needTypedArrayFrom, "Uint16Array": needTypedArrayFrom, "Int32Array": needTypedArrayFrom,
 		"Uint32Array": needTypedArrayFrom, "Float32Array": needTypedArrayFrom, "Float64Array": needTypedArrayFrom,
 		"BigInt64Array": needTypedArrayFrom, "BigUint64Array": needTypedArrayFrom,
-		"apply": needApplyGuards, "construct": needApplyGuards,
-		"toString":       needNativeToString,
-		"RegExp":         needRegExp,
+		// TextEncoder makes a Uint8Array without naming it: it gets the
+		// typed-array defineProperty guards (parity/defineprop.go) too.
+		"TextEncoder": needTypedArrayFrom,
+		"apply":       needApplyGuards, "construct": needApplyGuards,
+		"toString": needNativeToString,
+		"RegExp":   needRegExp,
+		// The RegExp methods keyed by well-known symbols, guarded against
+		// a receiver that is not a RegExp (parity.guardRegExpReceivers).
+		"replace": needRegExp, "match": needRegExp, "matchAll": needRegExp, "search": needRegExp, "split": needRegExp,
 		"toLocaleString": needLocale, "toLocaleDateString": needLocale, "toLocaleTimeString": needLocale,
 		"localeCompare": needLocale, "toLocaleUpperCase": needLocale, "toLocaleLowerCase": needLocale,
 		"groupBy": needGroupBy, "withResolvers": needWithResolvers, "any": needPromiseAny, "fromAsync": needFromAsync,

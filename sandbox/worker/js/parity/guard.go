@@ -58,7 +58,7 @@ const (
 	GuardStrings                           // String.prototype.repeat, padStart, padEnd
 	GuardBigInt                            // BigInt.asUintN, asIntN
 	GuardApply                             // Function.prototype.apply, Reflect.apply, Reflect.construct
-	GuardTypedArrayFrom                    // %TypedArray%.from (InstallTypedArrayFrom)
+	GuardTypedArrayFrom                    // %TypedArray%.from (InstallTypedArrayFrom); Object.defineProperty, defineProperties, Reflect.defineProperty on typed arrays (defineprop.go)
 	GuardParseInt                          // parseInt (InstallParseInt)
 )
 
@@ -92,6 +92,7 @@ func (p *Patcher) InstallGuards(g Guards) {
 	}
 	if g&GuardTypedArrayFrom != 0 {
 		p.InstallTypedArrayFrom()
+		p.installDefineGuards(original)
 	}
 	if g&GuardParseInt != 0 {
 		p.InstallParseInt()
@@ -197,6 +198,17 @@ func toLength(f float64) float64 {
 	return math.Min(math.Trunc(f), 1<<53-1)
 }
 
+// lengthOf is ToNumber(o.length): Get runs a getter or a trap, as the
+// spec's does; a missing length (goja's Get returns nil, not undefined:
+// a Number object as the receiver) is NaN, never a Go nil dereference.
+func lengthOf(o *goja.Object) float64 {
+	v := o.Get("length")
+	if v == nil {
+		return math.NaN()
+	}
+	return v.ToNumber().ToFloat()
+}
+
 // argList is CreateListFromArrayLike(v) as a fresh array: the length read
 // once, each index read in order. A length past 2^32 - 1 is V8's RangeError
 // "Invalid array length"; past maxApplyArgs, its stack overflow.
@@ -205,7 +217,7 @@ func (p *Patcher) argList(v goja.Value) goja.Value {
 	if !ok {
 		p.h.Throw("TypeError", "CreateListFromArrayLike called on non-object")
 	}
-	n := toLength(o.Get("length").ToNumber().ToFloat())
+	n := toLength(lengthOf(o))
 	switch {
 	case n > math.MaxUint32:
 		p.h.Throw("RangeError", "Invalid array length")
@@ -280,7 +292,7 @@ func (p *Patcher) arraySort(c goja.FunctionCall, reflectSet goja.Callable) goja.
 		p.h.Throw("TypeError", "Array.prototype.sort called on null or undefined")
 	}
 	o := c.This.ToObject(p.vm)
-	n := int64(toLength(o.Get("length").ToNumber().ToFloat()))
+	n := int64(toLength(lengthOf(o)))
 	var items, undefs []goja.Value
 	var present []int64 // the indices that held an element
 	p.sortIndices(o, n, func(k int64) {

@@ -78,6 +78,15 @@ func (p *Patcher) InstallNativeToString() {
 			if name, ok := p.natives[o]; ok {
 				return vm.ToValue("function " + name + "() { [native code] }")
 			}
+			if o.ExportType() == proxyType {
+				// A callable Proxy prints as native code in V8, revoked or
+				// not; goja's toString dereferences a revoked one's nil
+				// target (a Go panic that ended the run).
+				if _, callable := goja.AssertFunction(o); callable {
+					return vm.ToValue("function () { [native code] }")
+				}
+				p.h.Throw("TypeError", "Function.prototype.toString requires that 'this' be a Function")
+			}
 		}
 		return call(orig, c.This, c.Arguments...)
 	})

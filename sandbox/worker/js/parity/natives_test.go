@@ -77,3 +77,26 @@ console.log(fns.every((f) => { const d = Object.getOwnPropertyDescriptor(f, "nam
 console.log(fns.every((f) => Object.keys(f).length === 0), String(console.log), ["log", "table", "groupEnd"].every((k) => Object.keys(console).includes(k)));
 `, "log,table,groupCollapsed,randomUUID,getRandomValues,setTimeout,clearInterval,now", "true", "true function log() { [native code] } true")
 }
+
+// TestBuiltinsOnHostileReceivers: built-ins that goja implements by
+// dereferencing what it assumes the receiver is (issue 22, found by
+// js.FuzzBuiltins): a Go panic there ended the run with an uncatchable
+// error; each is now the TypeError (or the value) Node gives.
+func TestBuiltinsOnHostileReceivers(t *testing.T) {
+	runHostile(t, []hostileCase{
+		{"toString of a revoked callable Proxy", `const r = Proxy.revocable(function () {}, {}); r.revoke();
+console.log(Function.prototype.toString.call(r.proxy));
+try { Function.prototype.toString.call(new Proxy({}, {})) } catch (e) { console.log(e.name) }`,
+			[]string{"function () { [native code] }", "TypeError"}, ""},
+		{"RegExp symbol methods on a plain object", `for (const m of [Symbol.replace, Symbol.match, Symbol.matchAll, Symbol.search, Symbol.split]) {
+  try { RegExp.prototype[m].call({ exec: undefined }, "abc"); console.log("no error") } catch (e) { console.log(e.name) }
+}
+console.log("abcb".replace(/b/g, "x"), "a,b".split(/,/).length, [..."abab".matchAll(/a/g)].length, "abc".search(/c/), String(/x/[Symbol.split]))`,
+			[]string{"TypeError", "TypeError", "TypeError", "TypeError", "TypeError", "axcx 2 2 2 function [Symbol.split]() { [native code] }"}, ""},
+		{"a typed array element defined without a value", `const a = new Uint8Array([7, 8]);
+console.log(Reflect.defineProperty(a, 0, {}), Reflect.defineProperty(a, 5, {}), Reflect.defineProperty(a, 0, { get() {} }), Reflect.defineProperty(a, 1, { value: 9 }));
+console.log(Object.defineProperty(a, 0, function () {})[0], Object.defineProperties(a, { 1: {} })[1]);
+try { Object.defineProperty(a, 0, { configurable: false }) } catch (e) { console.log(e.name) }`,
+			[]string{"true false false true", "7 9", "TypeError"}, ""},
+	})
+}

@@ -92,10 +92,61 @@ func (p *Patcher) InstallRegExp() {
 		}
 		return vm.ToValue(false)
 	}), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
+	p.guardRegExpReceivers(proto.(*goja.Object))
 	po := vm.ToValue(proxy).(*goja.Object)
 	self = po
 	p.MarkNative(po, "RegExp") // the Proxy prints as the native constructor
 	must(g.DefineDataProperty("RegExp", po, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+}
+
+// guardRegExpReceivers wraps RegExp.prototype's @@replace, @@match,
+// @@matchAll, @@search and @@split: called on an object that is not a
+// RegExp (`RegExp.prototype[Symbol.replace].call({}, "a")`), goja's
+// dereferences a RegExp it does not have — a Go panic that ended the run
+// with an uncatchable error — or loops. ECMA-262 RegExpExec throws a
+// TypeError for an object with no callable exec and no [[RegExpMatcher]];
+// V8 names the receiver. These throw that TypeError for any receiver that
+// is not a RegExp (one with its own callable exec included: goja's
+// methods assume a RegExp throughout), and leave RegExps to goja.
+func (p *Patcher) guardRegExpReceivers(proto *goja.Object) {
+	vm := p.vm
+	for _, m := range []struct {
+		sym  *goja.Symbol
+		name string
+	}{{goja.SymReplace, "[Symbol.replace]"}, {goja.SymMatch, "[Symbol.match]"}, {goja.SymMatchAll, "[Symbol.matchAll]"},
+		{goja.SymSearch, "[Symbol.search]"}, {goja.SymSplit, "[Symbol.split]"}} {
+		orig, ok := goja.AssertFunction(proto.GetSymbol(m.sym))
+		if !ok {
+			continue
+		}
+		length := proto.GetSymbol(m.sym).ToObject(vm).Get("length")
+		f := vm.ToValue(func(c goja.FunctionCall) goja.Value {
+			if o, ok := c.This.(*goja.Object); !ok || o.ClassName() != "RegExp" || o.ExportType() == proxyType {
+				p.h.Throw("TypeError", "Method RegExp.prototype."+m.name+" called on incompatible receiver "+receiverName(c.This))
+			}
+			return call(orig, c.This, c.Arguments...)
+		}).(*goja.Object)
+		must(f.DefineDataProperty("name", vm.ToValue(m.name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		must(f.DefineDataProperty("length", length, goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		must(proto.DefineDataPropertySymbol(m.sym, f, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		p.MarkNative(f, m.name)
+	}
+}
+
+// receiverName is how V8 names a receiver in "called on incompatible
+// receiver": a primitive's value, an object as [object Object]; read
+// without running snippet code.
+func receiverName(v goja.Value) string {
+	switch v.(type) {
+	case *goja.Object:
+		return "[object Object]"
+	case *goja.Symbol:
+		return "Symbol()"
+	}
+	if s, ok := intrinsic.PrimitiveString(v); ok {
+		return s
+	}
+	return "#<Object>"
 }
 
 // regexpPrograms caches, per process, a program that is just the regex

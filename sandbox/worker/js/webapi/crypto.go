@@ -126,6 +126,11 @@ func digest(vm *goja.Runtime, h Host, c goja.FunctionCall) goja.Value {
 		name := c.Argument(0)
 		if o, ok := name.(*goja.Object); ok {
 			name = o.Get("name") // a getter of the snippet's runs, as in Node
+			if name == nil || goja.IsUndefined(name) {
+				// An algorithm object without a name: Node's WebIDL check
+				// (Go's Get is nil for a missing property: no panic).
+				h.Throw("TypeError", "Failed to normalize algorithm: Algorithm: name: Missing or not a string")
+			}
 		}
 		if _, isSymbol := name.(*goja.Symbol); isSymbol {
 			h.Throw("TypeError", "Cannot convert a Symbol value to a string")

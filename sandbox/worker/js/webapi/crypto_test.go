@@ -20,3 +20,16 @@ console.log(crypto.getRandomValues(new Uint8ClampedArray(3)).length, crypto.getR
 		"TypeError Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present.",
 		"3 2"}, ""}})
 }
+
+// TestCryptoDigestAlgorithmWithoutName reproduces issue 22: an algorithm
+// object without `name` was a Go nil-pointer panic that ended the run with
+// Go's text; Node rejects with a TypeError the snippet can catch.
+func TestCryptoDigestAlgorithmWithoutName(t *testing.T) {
+	runHostile(t, []hostileCase{{"rejects, catchable", `
+const data = new Uint8Array([1, 2, 3]);
+for (const alg of [{}, { name: undefined }, Object.create(null)]) {
+  try { await crypto.subtle.digest(alg, data); console.log("resolved") } catch (e) { console.log(e.name, e instanceof TypeError) }
+}
+console.log(new Uint8Array(await crypto.subtle.digest({ name: "sha-1" }, data)).length)`, []string{
+		"TypeError true", "TypeError true", "TypeError true", "20"}, ""}})
+}

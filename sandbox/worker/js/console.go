@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/dop251/goja"
 
@@ -193,6 +195,7 @@ func (c *console) printText(level, text string) {
 func (c *console) print(level string, args []goja.Value, head, suffix string) {
 	defer c.e.restoreMessages(c.e.readMessages(args, false))
 	budget := c.budget()
+	lineBudget := budget
 	previews := make([]any, len(args))
 	for i, a := range args {
 		if str, ok := a.(goja.String); ok && str.Length() <= maxStackString {
@@ -207,7 +210,8 @@ func (c *console) print(level string, args []goja.Value, head, suffix string) {
 		previews[i] = c.e.enc.EncodeBudget(a, budget/2)
 		budget -= 2 * c.e.enc.Used(budget/2)
 	}
-	text := inspect.FormatLine(&c.e.b, previews, args, func(v goja.Value) string {
+	shown, cut := markCutStrings(args, previews)
+	text := inspect.FormatLine(&c.e.b, shown, args, func(v goja.Value) string {
 		s, ok := inspect.JSONText(c.e.jsonEn.EncodeBudget(v, max(budget/2, 1024)))
 		if !ok {
 			c.e.throw("TypeError", "Do not know how to serialize a BigInt")
@@ -223,10 +227,85 @@ func (c *console) print(level string, args []goja.Value, head, suffix string) {
 	}
 	text += suffix
 	raw := make([]json.RawMessage, len(previews))
+	argBytes := 0
 	for i, p := range previews {
 		raw[i] = mustJSON(p)
+		argBytes += len(raw[i])
+	}
+	// The previews' budget is approximate (the encoder checks it between
+	// values): previews over half the line's budget are replaced, last
+	// first, by a "more" tag of their size, so that one line never ends
+	// the run (output_limit) for what it would show.
+	for i := len(raw) - 1; i >= 0 && argBytes > lineBudget/2; i-- {
+		more := mustJSON(inspect.Tagged{"$t": "more", "count": len(raw[i])})
+		argBytes += len(more) - len(raw[i])
+		raw[i] = more
+		cut = true
+	}
+	// The line's text is bounded with its previews by the line's budget
+	// (a value that shares a large sub-structure many times lays out far
+	// more text than its previews hold): past it the text is cut, and the
+	// cut says so, as Node's "... N more characters" (issue 22).
+	if room := lineBudget - argBytes - 2*len(level) - 64; len(text) > max(room, 0) {
+		text = cutText(text, max(room-64, 0))
+		cut = true
+	}
+	if cut {
+		c.e.stats.Truncated = true
 	}
 	c.emit(level, text, raw)
+}
+
+// markCutStrings returns previews for the line's text in which each
+// string argument the preview cut (at previewString or the budget) ends
+// as Node ends a cut string, "... N more characters", N in UTF-16 units;
+// cut reports whether any was. The previews sent as args keep their "…".
+func markCutStrings(args []goja.Value, previews []any) (shown []any, cut bool) {
+	shown = previews
+	for i, a := range args {
+		s, isString := a.(goja.String)
+		p, isPreview := previews[i].(string)
+		if !isString || !isPreview || !strings.HasSuffix(p, "…") {
+			continue
+		}
+		kept := strings.TrimSuffix(p, "…")
+		k := utf16Len(kept)
+		n := s.Length() - k
+		if n <= 0 || n == 1 && s.CharAt(s.Length()-1) == '…' {
+			continue // the string itself ends in "…": nothing was cut
+		}
+		if !cut {
+			shown = slices.Clone(previews)
+			cut = true
+		}
+		shown[i] = kept + moreCharacters(n)
+	}
+	return shown, cut
+}
+
+// cutText cuts text to at most n bytes (on a character boundary) and says
+// how many characters were cut, as Node says of a string.
+func cutText(text string, n int) string {
+	for n > 0 && n < len(text) && !utf8.RuneStart(text[n]) {
+		n--
+	}
+	return text[:n] + moreCharacters(utf8.RuneCountInString(text[n:]))
+}
+
+func moreCharacters(n int) string {
+	if n == 1 {
+		return "... 1 more character"
+	}
+	return fmt.Sprintf("... %d more characters", n)
+}
+
+// utf16Len is the length of s in UTF-16 units, as JS counts a string.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
 }
 
 // dir prints v as util.inspect(v, options) does, as Node's console.dir

@@ -36,8 +36,11 @@ func TestHugeLogThenAfter(t *testing.T) {
 		t.Fatalf("outcome %s %+v", res.Outcome, rec.Errors())
 	}
 	logs := rec.Logs()
-	if len(logs) != 2 || logs[1] != "after" || !strings.HasSuffix(logs[0], "…") || len(logs[0]) > 20000 {
-		t.Errorf("logs %d: want a truncated line and after", len(logs))
+	if len(logs) != 2 || logs[1] != "after" || !strings.HasSuffix(logs[0], "... 104847600 more characters") || len(logs[0]) > 20000 {
+		t.Errorf("logs %d: want a line cut with Node's mark, and after", len(logs))
+	}
+	if !res.Stats.Truncated {
+		t.Error("stats.truncated false after a cut line")
 	}
 }
 

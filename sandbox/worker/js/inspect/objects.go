@@ -141,6 +141,10 @@ func (e *Encoder) object(o *goja.Object, path string, depth int) any {
 
 	if depth >= e.lim.Depth {
 		e.cutDeep = true
+		// A cut container's tag is ~60 bytes of JSON, beside the 16 spent
+		// above: counted, so that a structure sharing one sub-structure
+		// many times ends in "more" within the budget (issue 22).
+		e.spend(48)
 		return e.cut(o, class)
 	}
 	e.ancestors = append(e.ancestors, o)

@@ -193,7 +193,10 @@ func (c *console) printText(level, text string) {
 // left of the run's output (text and previews both count), at most
 // maxEventBytes. Past it, strings are cut and collections end in "… n more".
 func (c *console) print(level string, args []goja.Value, head, suffix string) {
-	defer c.e.restoreMessages(c.e.readMessages(args, false))
+	// No message getter runs: building a console line never runs snippet
+	// code (issue 22); an error whose message is an accessor shows it
+	// ([Getter]). Only the report of an uncaught error reads it
+	// (readMessages, errors.go).
 	budget := c.budget()
 	lineBudget := budget
 	previews := make([]any, len(args))
@@ -349,15 +352,13 @@ func (c *console) emit(level, text string, args []json.RawMessage) {
 // so at the first read, through the getter, as V8 does) — all before any
 // preview is built, so that a getter's own console.log prints first. The
 // strings they return are the encoder's messages, shown as those errors'
-// messages until restoreMessages(outer) puts back those of the enclosing
-// line (a getter's own console.log is a line inside the one that called
-// it). This
-// is the one place snippet code runs for a preview, and it runs as the
-// snippet's own: for a console line (report false) what a getter throws,
-// console.log throws, as in Node; for the report of an uncaught error
-// (report true) it is dropped, and the run's limit stopping the getter
-// ends the run with that limit. An error inside another value shows its
-// accessor ([Getter]).
+// messages until restoreMessages(outer) puts back the enclosing ones.
+// Only the report of an uncaught error (report true, errors.go) calls it:
+// what a getter throws is dropped, and the run's limit stopping the
+// getter ends the run with that limit. A console line does not (issue 22:
+// building a preview never runs snippet code): such an error shows its
+// accessor ([Getter]). With report false the getter runs as the
+// snippet's own code (what it throws, the caller throws).
 func (e *Runtime) readMessages(vals []goja.Value, report bool) (outer map[*goja.Object]string) {
 	enc := &e.enc
 	outer = enc.SwapMessages(nil)

@@ -10,7 +10,9 @@
 // without calling them and does not look inside a Proxy. The only getters
 // it calls are the runtime polyfills' own (CaptureInspected, taken when a
 // polyfill group loads) and, through goja's stack formatting, an error's
-// message getter whose result the core read before (SetMessage).
+// message getter whose result the core read before (SetMessage) — which
+// the core does only for the report of an uncaught error, never for a
+// console line (issue 22).
 //
 // What it needs from the core is one Host: the layout of an error's stack
 // (the core maps goja's frames back to the user's files). It imports

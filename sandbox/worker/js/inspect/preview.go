@@ -111,9 +111,10 @@ type Encoder struct {
 	// sub-structure many times is previewed in bounded time and size.
 	budget int
 	busy   bool
-	// messages are what the message getters of the errors a console line
-	// (or an uncaught error's report) prints returned, read before its
-	// previews (Runtime.readMessages): shown as those errors' messages.
+	// messages are what the message getters of the errors an uncaught
+	// error's report prints returned, read before its previews
+	// (Runtime.readMessages): shown as those errors' messages. A console
+	// line reads none.
 	messages map[*goja.Object]string
 	// cutDeep is set when the current value was cut at lim.Depth.
 	cutDeep bool

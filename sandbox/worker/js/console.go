@@ -235,22 +235,27 @@ func (c *console) print(level string, args []goja.Value, head, suffix string) {
 		raw[i] = mustJSON(p)
 		argBytes += len(raw[i])
 	}
-	// The previews' budget is approximate (the encoder checks it between
-	// values): previews over half the line's budget are replaced, last
-	// first, by a "more" tag of their size, so that one line never ends
-	// the run (output_limit) for what it would show.
-	for i := len(raw) - 1; i >= 0 && argBytes > lineBudget/2; i-- {
+	// A line that does not fit its budget (what is left of the run's
+	// output, at most maxEventBytes) is cut rather than ending the run
+	// (issue 22): first, previews over half the budget become a "more"
+	// tag of their size, last first (the encoder checks its budget between
+	// values, so a shared structure may overrun it); then the text is cut
+	// to what is left, with Node's "... N more characters". A short line
+	// at the end of the run's output is left whole: it ends the run at the
+	// limit, as any event does.
+	const minCut = 256 // parts shorter than this are never cut
+	fits := func() bool { return len(text)+argBytes <= lineBudget }
+	for i := len(raw) - 1; i >= 0 && !fits() && argBytes > lineBudget/2; i-- {
+		if len(raw[i]) <= minCut {
+			continue
+		}
 		more := mustJSON(inspect.Tagged{"$t": "more", "count": len(raw[i])})
 		argBytes += len(more) - len(raw[i])
 		raw[i] = more
 		cut = true
 	}
-	// The line's text is bounded with its previews by the line's budget
-	// (a value that shares a large sub-structure many times lays out far
-	// more text than its previews hold): past it the text is cut, and the
-	// cut says so, as Node's "... N more characters" (issue 22).
-	if room := lineBudget - argBytes - 2*len(level) - 64; len(text) > max(room, 0) {
-		text = cutText(text, max(room-64, 0))
+	if !fits() && len(text) > minCut {
+		text = cutText(text, max(lineBudget-argBytes-64, minCut/2))
 		cut = true
 	}
 	if cut {

@@ -16,9 +16,16 @@ const lodashRun = "import _ from 'lodash';\nconsole.log(_.sum([1, 2]));"
 // worker does nothing after it that nobody pays for.
 func TestStoppedRunBuysNoPreparation(t *testing.T) {
 	c := startWorker(t)
+	// Compile lodash first, under a run's ordinary limit: the stopped
+	// runs below must reach their own code (a bundling past the deadline
+	// ends the worker instead).
+	c.send(pipe.Command{Op: pipe.OpRun, Job: job(lodashRun)})
+	if _, res := c.result(nil); res.Outcome != pipe.OutcomeOK {
+		t.Fatalf("warm-up: %s", res.Outcome)
+	}
 	for i := range 3 {
 		j := job("import _ from 'lodash';\nconsole.log(_.sum([1]));\nwhile (true) {}")
-		j.Timeout = 300 * time.Millisecond
+		j.Timeout = time.Second
 		c.send(pipe.Command{Op: pipe.OpRun, Job: j})
 		_, res := c.result(nil)
 		if res.Outcome != pipe.OutcomeTimeout {

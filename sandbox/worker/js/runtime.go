@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/playground-dev/playground/sandbox/worker/bundle"
 	"github.com/playground-dev/playground/sandbox/worker/js/inspect"
 	"github.com/playground-dev/playground/sandbox/worker/js/intl"
+	"github.com/playground-dev/playground/sandbox/worker/js/jsonvalue"
 	"github.com/playground-dev/playground/sandbox/worker/js/parity"
 	"github.com/playground-dev/playground/sandbox/worker/js/rewrite"
 	"github.com/playground-dev/playground/sandbox/worker/js/webapi"
@@ -83,7 +85,11 @@ type Runtime struct {
 	facts  *factStore
 	enc    inspect.Encoder // previews (console)
 	jsonEn inspect.Encoder // facts and output
-	parity parity.Patcher  // the goja-versus-V8 patches (package parity)
+	// jsonIn and jsonOut move plain data in and out at wire speed
+	// (package jsonvalue), made at their first use: a hello run has neither.
+	jsonIn  *jsonvalue.Parser
+	jsonOut *jsonvalue.Encoder
+	parity  parity.Patcher // the goja-versus-V8 patches (package parity)
 
 	timers         timerHeap
 	timerByID      map[int64]*timer                      // the pending ones
@@ -519,12 +525,43 @@ func (e *Runtime) parseInput() (goja.Value, error) {
 	if len(e.input) == 0 {
 		return goja.Undefined(), nil
 	}
+	if fastJSON {
+		p := e.jsonParser()
+		if v, ok := p.Parse(e.input, true); ok {
+			for _, o := range p.Built() {
+				_, _ = e.b.Freeze(goja.Undefined(), o)
+			}
+			return v, nil
+		}
+	}
 	v, err := e.b.JSONParse(goja.Undefined(), e.vm.ToValue(string(e.input)))
 	if err != nil {
 		return nil, err
 	}
 	e.deepFreeze(v)
 	return v, nil
+}
+
+// parseJSON is JSON.parse of the run's own JSON text (the input, a host
+// reply): jsonvalue's parser, or the intrinsic where it does not take it.
+func (e *Runtime) parseJSON(text []byte) (goja.Value, error) {
+	if fastJSON {
+		if v, ok := e.jsonParser().Parse(text, false); ok {
+			return v, nil
+		}
+	}
+	return e.b.JSONParse(goja.Undefined(), e.vm.ToValue(string(text)))
+}
+
+// fastJSON selects package jsonvalue for plain data in and out; tests turn
+// it off to compare with the intrinsic and the preview encoder.
+var fastJSON = true
+
+func (e *Runtime) jsonParser() *jsonvalue.Parser {
+	if e.jsonIn == nil {
+		e.jsonIn = jsonvalue.NewParser(e.vm)
+	}
+	return e.jsonIn
 }
 
 // deepFreeze freezes a value parsed from JSON (plain data: no accessors, no
@@ -630,8 +667,17 @@ func (e *Runtime) limit(cause error) {
 // jsonValue encodes v for facts and output, whole, within about budget
 // bytes of JSON; ok is false when v does not fit (or nests deeper than
 // inspect.NewJSONEncoder): facts and output are data, and a cut copy would be
-// silently wrong.
+// silently wrong. Plain data (jsonvalue.Encoder) is written straight from
+// the values; anything else as the preview encoder shows it.
 func (e *Runtime) jsonValue(v goja.Value, budget int) (_ json.RawMessage, ok bool) {
+	if fastJSON {
+		if e.jsonOut == nil {
+			e.jsonOut = jsonvalue.NewEncoder(e.vm)
+		}
+		if b, ok := e.jsonOut.Encode(v, budget); ok {
+			return slices.Clone(b), true
+		}
+	}
 	p := e.jsonEn.EncodeBudget(v, budget)
 	if !e.jsonEn.Complete() {
 		return nil, false

@@ -32,7 +32,7 @@ var nodeBuiltins = []string{
 func (e *Runtime) scriptGlobals() error {
 	input := goja.Undefined()
 	if len(e.input) > 0 {
-		v, err := e.b.JSONParse(goja.Undefined(), e.vm.ToValue(string(e.input)))
+		v, err := e.parseJSON(e.input)
 		if err != nil {
 			return err
 		}

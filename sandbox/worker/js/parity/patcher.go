@@ -2,6 +2,7 @@ package parity
 
 import (
 	"github.com/dop251/goja"
+	"github.com/playground-dev/playground/sandbox/worker/js/jsonvalue"
 
 	"github.com/playground-dev/playground/sandbox/worker/js/intl"
 	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
@@ -27,6 +28,9 @@ type Patcher struct {
 	// natives are the functions Function.prototype.toString prints as
 	// native code, with their names (MarkNative).
 	natives map[*goja.Object]string
+	// json parses JSON.parse's plain calls (InstallJSONParse), made at
+	// the first.
+	json *jsonvalue.Parser
 }
 
 // Init makes p patch vm: b are vm's intrinsics (a patch that replaces one

@@ -135,7 +135,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.IntVar(&c.maxSockets, "max-sockets", 10_000, "WebSockets this server holds open at once, lowered at start to fit the open-file limit; past it an upgrade is 503")
 	fs.IntVar(&c.runsPerIP, "max-runs-per-ip", 8, "runs one client (IP or API key) may have queued or running at once, sockets and HTTP together; past it a run ends busy")
 	fs.DurationVar(&c.drainDelay, "drain-delay", 0, "on SIGTERM, how long /readyz fails while new sockets and runs are still accepted, before the drain refuses them: set it to the load balancer's health-check interval when the balancer does not retry a refused upgrade elsewhere (Caddy)")
-	fs.DurationVar(&c.drainTimeout, "drain-timeout", 10*time.Second, "on SIGTERM, how long runs in flight may take to finish before they are cancelled (each still gets its done)")
+	fs.DurationVar(&c.drainTimeout, "drain-timeout", 10*time.Second, "on SIGTERM, how long the whole drain takes: runs in flight may finish until its last quarter (at most 1 s), then are cancelled; each gets its done on every transport before it ends")
 	fs.StringVar(&c.publicURL, "public-url", "", "the page's public `URL` (e.g. https://play.example.com/), for the share links the MCP tool returns; empty: from each request's Host")
 	fs.StringVar(&c.apiOrigins, "api-origins", "", "comma-separated browser `origins` allowed to call /api/v1/ and /mcp cross-origin (\"*\" for any); none by default: no CORS headers")
 	fs.VisitAll(func(f *flag.Flag) {
@@ -359,7 +359,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	ln = web.LimitListener(ln, site.ConnLimits()) // plain connections count too, per IP and in all
 	srv := &http.Server{
 		Handler:           site,
-		ReadHeaderTimeout: 5 * time.Second,
+		ReadHeaderTimeout: readHeaderTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
 		IdleTimeout:       time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
@@ -380,15 +381,44 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		log.Info("not ready; still serving", "for", c.drainDelay)
 		time.Sleep(c.drainDelay)
 	}
-	drain(site, c.drainTimeout, log)
-	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	_ = srv.Shutdown(shutCtx) // stop accepting; finish plain HTTP
-	site.Close()              // what is left is cancelled (each run still gets its done); sockets close with 1001
-	if err := site.Wait(shutCtx); err != nil {
-		log.Warn("sessions still open at shutdown", "err", err)
-	}
+	shutdown(srv, site, c.drainTimeout, log)
 	return pool.Close()
+}
+
+// Header limits of the HTTP server: a request's headers must arrive within
+// readHeaderTimeout and hold at most maxHeaderBytes (net/http adds 4 KiB of
+// slack), so a stalled header line holds a few KiB, not net/http's default
+// 1 MiB, per connection. Browsers send 1-3 KiB of headers; 16 KiB leaves room
+// for large cookies of a shared domain.
+const (
+	readHeaderTimeout = 5 * time.Second
+	maxHeaderBytes    = 16 << 10
+)
+
+// cancelMargin is the part of -drain-timeout kept for cancelling what is
+// still running: runs get their done and sockets their 1001 before the
+// timeout ends (an orchestrator's grace period).
+func cancelMargin(timeout time.Duration) time.Duration { return min(timeout/4, time.Second) }
+
+// shutdown drains site within timeout, all transports together: new runs
+// and sockets are refused at once; runs in flight get until timeout minus
+// cancelMargin to finish; then what is left is cancelled (each run still
+// sends its done, sockets close with 1001) and the HTTP server and the
+// sessions get the rest of timeout to write it. Connections still open
+// then are closed.
+func shutdown(srv *http.Server, site *web.Server, timeout time.Duration, log *slog.Logger) {
+	deadline := time.Now().Add(timeout)
+	drain(site, deadline.Add(-cancelMargin(timeout)), log)
+	site.Close() // what is left is cancelled (each run still gets its done); sockets close with 1001
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil { // stop accepting; finish plain HTTP (their runs were cancelled)
+		log.Warn("HTTP requests still open at the drain timeout", "err", err)
+		srv.Close()
+	}
+	if err := site.Wait(ctx); err != nil {
+		log.Warn("sessions still open at the drain timeout", "err", err)
+	}
 }
 
 // allowedHosts is -hosts, or by default the localhost names when addr is
@@ -410,13 +440,12 @@ func allowedHosts(flag, addr string) []string {
 
 // drain is the graceful part of a shutdown (after /readyz has failed for
 // -drain-delay, so a load balancer stops sending clients): new sockets and
-// runs are refused with a retryable status, and runs in flight get up to
-// timeout to finish.
-func drain(site *web.Server, timeout time.Duration, log *slog.Logger) {
+// runs are refused with a retryable status, and runs in flight get until
+// deadline to finish.
+func drain(site *web.Server, deadline time.Time, log *slog.Logger) {
 	site.Drain()
 	active := site.Metrics().ActiveRuns.Load()
-	log.Info("draining", "activeRuns", active, "timeout", timeout)
-	deadline := time.Now().Add(timeout)
+	log.Info("draining", "activeRuns", active, "until", deadline)
 	for active > 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 		active = site.Metrics().ActiveRuns.Load()

@@ -99,11 +99,17 @@ func (r *Readiness) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 }
 
-// WorkersCheck fails while the pool has no live worker process.
+// WorkersCheck fails while no worker process has finished starting: at
+// start, and while every start fails (a missing library, a broken
+// binary), when processes being started (Live) would not serve a run.
 func WorkersCheck(pool func() Pool) Check {
 	return Check{Name: "workers", Func: func(context.Context) error {
-		if p := pool(); p.Live <= 0 {
-			return errors.New("no live worker processes")
+		p := pool()
+		if p.Started <= 0 {
+			if p.StartFailures > 0 {
+				return fmt.Errorf("no worker process has started: %d failed to start (see the log)", p.StartFailures)
+			}
+			return errors.New("no worker process has started")
 		}
 		return nil
 	}}

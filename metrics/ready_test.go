@@ -19,7 +19,7 @@ func get(t *testing.T, h http.Handler, method string) (int, string, http.Header)
 }
 
 func TestReadiness(t *testing.T) {
-	pool := metrics.Pool{Live: 3}
+	pool := metrics.Pool{Live: 3, Started: 3}
 	draining := false
 	var storeErr error
 	r := metrics.NewReadiness(
@@ -42,14 +42,15 @@ func TestReadiness(t *testing.T) {
 		set    func()
 		reason string
 	}{
-		{"no workers", func() { pool.Live = 0 }, "FAIL workers: no live worker processes\n"},
+		{"no workers", func() { pool.Live, pool.Started = 0, 0 }, "FAIL workers: no worker process has started\n"},
+		{"no worker can start", func() { pool.Started, pool.StartFailures = 0, 4 }, "FAIL workers: no worker process has started: 4 failed to start"},
 		{"breaker", func() { pool.BreakerOpen = true }, "FAIL breaker: circuit breaker open"},
 		{"redis", func() { storeErr = errors.New("redis unreachable, using in-process limits: connection refused") },
 			"FAIL redis: redis unreachable, using in-process limits: connection refused\n"},
 		{"draining", func() { draining = true }, "FAIL draining: draining: shutting down"},
 	}
 	for _, c := range cases {
-		pool, draining, storeErr = metrics.Pool{Live: 3}, false, nil
+		pool, draining, storeErr = metrics.Pool{Live: 3, Started: 3}, false, nil
 		c.set()
 		code, body, _ := get(t, r, "GET")
 		if code != 503 || !strings.HasPrefix(body, "not ready\n") || !strings.Contains(body, c.reason) {

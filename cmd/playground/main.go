@@ -19,6 +19,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
@@ -160,6 +161,9 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments: %q", fs.Args())
 	}
+	if err := resolvePaths(c); err != nil {
+		return nil, err
+	}
 	if port := getenv("PORT"); port != "" {
 		host, _, err := net.SplitHostPort(c.addr)
 		if err != nil {
@@ -168,6 +172,38 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 		c.addr = net.JoinHostPort(host, port)
 	}
 	return c, nil
+}
+
+// resolvePaths makes the flags that name files or directories absolute
+// (worker processes run in another directory, where a relative path names
+// nothing) and checks at start that each names what it must, so that a
+// typo is an exit with a clear message, not a server whose every run waits
+// for a worker that cannot start.
+func resolvePaths(c *config) error {
+	for _, f := range []struct {
+		name string
+		path *string
+		dir  bool
+	}{{"libraries", &c.libraryDir, true}, {"api-keys", &c.apiKeys, false}} {
+		if *f.path == "" {
+			continue
+		}
+		abs, err := filepath.Abs(*f.path)
+		if err != nil {
+			return fmt.Errorf("-%s %q: %v", f.name, *f.path, err)
+		}
+		fi, err := os.Stat(abs)
+		switch {
+		case err != nil:
+			return fmt.Errorf("-%s %q: %v", f.name, *f.path, err)
+		case f.dir && !fi.IsDir():
+			return fmt.Errorf("-%s %q: %s is not a directory", f.name, *f.path, abs)
+		case !f.dir && !fi.Mode().IsRegular():
+			return fmt.Errorf("-%s %q: %s is not a regular file", f.name, *f.path, abs)
+		}
+		*f.path = abs
+	}
+	return nil
 }
 
 func envName(flagName string) string {
@@ -291,7 +327,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 
 	poolStats := func() metrics.Pool {
 		st := pool.Stats()
-		return metrics.Pool{Workers: st.Workers, Live: st.Live, Idle: int64(st.Idle), Busy: st.Busy, Parked: st.Parked, Queued: int64(st.Queued),
+		return metrics.Pool{Workers: st.Workers, Live: st.Live, Started: st.Started, Idle: int64(st.Idle), Busy: st.Busy, Parked: st.Parked, Queued: int64(st.Queued),
 			Runs: st.Runs, Kills: st.Kills, Crashes: st.Crashes, Restarts: st.Restarts, StartFailures: st.Failures,
 			PSSBytes: st.PSSBytes, BreakerOpen: st.BreakerOpen}
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -355,5 +357,47 @@ func TestDrainEndsHTTPRunsWithinTimeout(t *testing.T) {
 	}
 	if err := <-stopped; err != nil {
 		t.Errorf("run: %v", err)
+	}
+}
+
+// TestRelativePathFlags: a relative -libraries works (workers run in
+// another directory, where it once named nothing and every worker failed
+// to start), and a flag naming a missing file or directory, or one of the
+// wrong kind, is an exit with a message naming the flag.
+func TestRelativePathFlags(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "libs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "libs", "greeter.js"), []byte("export const greet = (n) => `hi ${n}`;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	addr := server(t, "-libraries", "libs")
+	body := `{"code":"import { greet } from \"greeter\";\nconsole.log(greet(1));"}`
+	resp, err := http.Post("http://"+addr+"/api/v1/run", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Outcome string
+		Logs    []struct{ Text string }
+	}
+	err = json.NewDecoder(resp.Body).Decode(&r)
+	resp.Body.Close()
+	if err != nil || r.Outcome != "ok" || len(r.Logs) != 1 || r.Logs[0].Text != "hi 1" {
+		t.Errorf("a run importing from a relative -libraries: %+v, %v; want ok and \"hi 1\"", r, err)
+	}
+
+	for _, tc := range []struct{ flags []string }{
+		{[]string{"-libraries", "missing"}},
+		{[]string{"-libraries", "libs/greeter.js"}}, // a file, not a directory
+		{[]string{"-api-keys", "missing.txt"}},
+		{[]string{"-api-keys", "libs"}}, // a directory, not a file
+	} {
+		_, err := parseFlags(tc.flags, func(string) string { return "" }, io.Discard)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.flags[0]+" ") {
+			t.Errorf("%q: %v; want an error naming the flag", tc.flags, err)
+		}
 	}
 }

@@ -171,7 +171,7 @@ func (h *Handler) runTool(ctx context.Context, req *mcp.CallToolRequest, in RunT
 			defer context.AfterFunc(v.(context.Context), stop)()
 		}
 	}
-	job := session.Job{Run: m, Key: key, Session: newID("mcp-")}
+	job := session.Job{Run: m, Key: key, Session: session.StatelessSession("mcp")}
 	h.cfg.Metrics.Runs.Add(1)
 	if ref := h.cfg.Engine.Admit(job); ref != nil {
 		switch ref.Outcome {

@@ -90,6 +90,8 @@ type config struct {
 	socketsPerIP   int
 	maxSockets     int
 	runsPerIP      int
+	mcpRate        float64
+	mcpBurst       int
 }
 
 func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*config, error) {
@@ -138,6 +140,8 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.DurationVar(&c.drainDelay, "drain-delay", 0, "on SIGTERM, how long /readyz fails while new sockets and runs are still accepted, before the drain refuses them: set it to the load balancer's health-check interval when the balancer does not retry a refused upgrade elsewhere (Caddy)")
 	fs.DurationVar(&c.drainTimeout, "drain-timeout", 10*time.Second, "on SIGTERM, how long the whole drain takes: runs in flight may finish until its last quarter (at most 1 s), then are cancelled; each gets its done on every transport before it ends")
 	fs.StringVar(&c.publicURL, "public-url", "", "the page's public `URL` (e.g. https://play.example.com/), for the share links the MCP tool returns; empty: from each request's Host")
+	fs.Float64Var(&c.mcpRate, "mcp-rate", api.DefaultCallsPerSecond, "JSON-RPC calls per second each client (IP or API key) may make to /mcp, every method and each call of a batch counted (a batch holds at most "+fmt.Sprint(api.MaxBatchCalls)+" calls); past it a POST is 429")
+	fs.IntVar(&c.mcpBurst, "mcp-burst", api.DefaultCallBurst, "JSON-RPC calls a client may make to /mcp at once (the -mcp-rate bucket's size)")
 	fs.StringVar(&c.apiOrigins, "api-origins", "", "comma-separated browser `origins` allowed to call /api/v1/ and /mcp cross-origin (\"*\" for any); none by default: no CORS headers")
 	fs.VisitAll(func(f *flag.Flag) {
 		f.Usage += " (env " + envName(f.Name) + ")"
@@ -380,6 +384,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 				Host:        a.Host,
 				ClientIP:    func(r *http.Request) string { return site.ClientIP(r) },
 				Keys:        keys,
+				Calls:       ratelimit.New(ratelimit.Config{PerSecond: c.mcpRate, Burst: c.mcpBurst}),
 				CORSOrigins: splitList(c.apiOrigins),
 				PageURL:     c.publicURL,
 				Log:         log,

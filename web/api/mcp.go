@@ -276,11 +276,12 @@ func cut(s string, n int) string {
 // request stands alone, so nothing is kept between calls.
 func (h *Handler) mcpHandler() http.Handler {
 	s := h.mcpServer()
-	mh := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
+	maxBody := max(h.cfg.Engine.Limits.MaxMessageBytes, 1<<20)
+	mh := h.mcpCalls(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
 		Stateless:           true,
 		Logger:              slog.New(quiet{h.cfg.Log.Handler()}),
-		MaxRequestBodyBytes: max(h.cfg.Engine.Limits.MaxMessageBytes, 1<<20),
-	})
+		MaxRequestBodyBytes: maxBody,
+	}), maxBody)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r.Header.Set(pageURLHeader, h.pageURL(r))
 		id := newID("")

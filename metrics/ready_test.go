@@ -85,3 +85,19 @@ func TestReadinessWarnDoesNotFail(t *testing.T) {
 		t.Errorf("Check = %v %+v", ready, results)
 	}
 }
+
+// TestReadinessDegradedIsAWarning: a check whose error is marked Degraded
+// is shown as WARN and leaves the server ready, even when the check is not
+// a Warn one; other errors of the same check still fail it.
+func TestReadinessDegradedIsAWarning(t *testing.T) {
+	var err error
+	r := metrics.NewReadiness(metrics.StoreCheck(func() error { return err }, false))
+	err = metrics.Degraded(errors.New("redis answers PING but not a limit script in time"))
+	if code, body, _ := get(t, r, "GET"); code != 200 || body != "ready\nWARN redis: redis answers PING but not a limit script in time\n" {
+		t.Errorf("degraded: %d %q; want 200 with a WARN line", code, body)
+	}
+	err = errors.New("redis unreachable")
+	if code, body, _ := get(t, r, "GET"); code != 503 || !strings.Contains(body, "FAIL redis: redis unreachable") {
+		t.Errorf("down: %d %q; want 503 with a FAIL line", code, body)
+	}
+}

@@ -127,7 +127,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.StringVar(&c.apiKeys, "api-keys", "", "`file` of API keys, one \"NAME KEY\" per line: a request with \"Authorization: Bearer KEY\" gets that name's own rate limit and queue share")
 	sc := ratelimit.DefaultStoreConfig()
 	fs.StringVar(&c.redisURL, "redis", "", "Redis `URL` (redis://[:password@]host:port/db, rediss:// for TLS) through which instances share per-client limits; empty: in-process limits")
-	fs.DurationVar(&c.redisTimeout, "redis-timeout", sc.Timeout, "longest a limit decision waits for Redis before deciding in-process")
+	fs.DurationVar(&c.redisTimeout, "redis-timeout", sc.Timeout, "longest a limit decision waits for Redis before deciding in-process; past it decisions stay in-process until a probe (every second) finds Redis answering a script within it (a Redis that answers PING but not scripts is \"slow\": /readyz WARN, still ready)")
 	fs.BoolVar(&c.redisOptional, "redis-optional", false, "keep /readyz at 200 (with a WARN redis line) while Redis is unreachable")
 	fs.Int64Var(&c.kvBytes, "kv-bytes", defaultKVLimits.totalBytes, "bytes the host.kv store holds in all; past it the least recently used tabs' data is dropped")
 	fs.Int64Var(&c.kvClientBytes, "kv-client-bytes", defaultKVLimits.clientBytes, "bytes one client's (IP's or API key's) tabs may hold in host.kv; past it kv.set fails")
@@ -349,7 +349,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		metrics.DrainCheck(stopping.Load)}
 	if store != nil {
 		mcfg.Store = func() metrics.Store { return metrics.Store{Up: store.Up(), Fallbacks: store.Fallbacks()} }
-		checks = append(checks, metrics.StoreCheck(store.Status, c.redisOptional))
+		checks = append(checks, metrics.StoreCheck(func() error {
+			err := store.Status()
+			if errors.Is(err, ratelimit.ErrStoreSlow) {
+				return metrics.Degraded(err) // serving, limits in-process: no instance leaves the balancer for it
+			}
+			return err
+		}, c.redisOptional))
 	}
 	m := metrics.New(mcfg)
 

@@ -79,11 +79,11 @@ func TestEmptyContinuationFramesAreAbuse(t *testing.T) {
 		for range maxEmptyFrames + 1 {
 			flood = append(flood, frame(false, 0x0, "")...)
 		}
-		var c net.Conn
 		var br *bufio.Reader
 		if inHandshake {
-			c, br = rawClient(t, srv, flood)
+			_, br = rawClient(t, srv, flood)
 		} else {
+			var c net.Conn
 			c, br = rawClient(t, srv, nil)
 			if _, err := c.Write(flood); err != nil {
 				t.Fatal(err)

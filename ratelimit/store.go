@@ -50,7 +50,7 @@ type StoreConfig struct {
 // DefaultStoreConfig returns the defaults of every field but URL, written
 // once here; a zero field of a StoreConfig means its default.
 func DefaultStoreConfig() StoreConfig {
-	return StoreConfig{Prefix: "playground:", Timeout: 50 * time.Millisecond, ProbeInterval: time.Second, LeaseTTL: 30 * time.Second}
+	return StoreConfig{Prefix: "playground:", Timeout: 200 * time.Millisecond, ProbeInterval: time.Second, LeaseTTL: 30 * time.Second}
 }
 
 func (c StoreConfig) withDefaults() StoreConfig {

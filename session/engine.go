@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/playground-dev/playground/sandbox"
@@ -70,7 +71,8 @@ type Job struct {
 	// "key:"+name for a program with an API key.
 	Key string
 	// Session identifies the caller for host functions that keep state per
-	// session (a tab's session id, or a fresh id per HTTP request).
+	// session: a tab's session id, or StatelessSession's fresh id for a
+	// request that stands alone (HTTP, MCP).
 	Session string
 	// Received is when the run arrived; done.durationMs counts from it.
 	// Zero means now.
@@ -279,3 +281,20 @@ func Entry(m *ws.Run) string {
 	}
 	return sandbox.DefaultEntry(files)
 }
+
+// statelessPrefix starts the session id of every run that belongs to no
+// tab (StatelessSession).
+const statelessPrefix = "stateless-"
+
+// StatelessSession returns a fresh session id for a run that belongs to no
+// tab and is never seen again (one HTTP or MCP request; kind says which, for
+// logs): host functions that keep state per session refuse it (Stateless),
+// as nothing stored for it could be read again.
+func StatelessSession(kind string) string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return statelessPrefix + kind + "-" + hex.EncodeToString(b[:])
+}
+
+// Stateless reports whether session came from StatelessSession.
+func Stateless(session string) bool { return strings.HasPrefix(session, statelessPrefix) }

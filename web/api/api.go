@@ -39,6 +39,10 @@ type Config struct {
 	// ClientIP returns the rate-limit key of a request without an API key.
 	// Nil means the peer's IP from RemoteAddr (no proxy is trusted).
 	ClientIP func(*http.Request) string
+	// Calls, if set, limits the JSON-RPC calls of /mcp per client key: each
+	// call (each call of a batch) takes a token, whatever its method; past
+	// it a POST is 429 with Retry-After. See MaxBatchCalls.
+	Calls session.Limiter
 	// Keys are the accepted API keys. Nil: none, and every Bearer key is 401.
 	Keys *Keys
 	// CORSOrigins are the browser origins allowed to call these endpoints

@@ -234,7 +234,7 @@ func (h *Handler) handleRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key := r.Header.Get(clientKeyHeader)
-	job := session.Job{Run: m, Key: key, Session: newID("http-"), Received: received}
+	job := session.Job{Run: m, Key: key, Session: session.StatelessSession("http"), Received: received}
 	h.cfg.Metrics.Runs.Add(1)
 	if ref := h.cfg.Engine.Admit(job); ref != nil {
 		switch ref.Outcome {

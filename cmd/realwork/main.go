@@ -96,6 +96,7 @@ type result struct {
 	Ms       []float64       `json:"ms,omitempty"` // the timed reps (request → done)
 	BundleMs []float64       `json:"bundleMs,omitempty"`
 	RunMs    []float64       `json:"runMs,omitempty"`
+	QueueMs  []float64       `json:"queueMs,omitempty"`
 	Output   json.RawMessage `json:"output,omitempty"`
 	Facts    json.RawMessage `json:"facts,omitempty"`
 }
@@ -121,7 +122,7 @@ func repeat(reps int, once func() result) result {
 	for i := 0; i <= reps; i++ {
 		r := once()
 		if r.Outcome != "ok" {
-			r.Ms, r.BundleMs, r.RunMs = nil, nil, nil
+			r.Ms, r.BundleMs, r.RunMs, r.QueueMs = nil, nil, nil, nil
 			return r
 		}
 		all.Outcome, all.Output, all.Facts = r.Outcome, r.Output, r.Facts
@@ -131,6 +132,7 @@ func repeat(reps int, once func() result) result {
 		all.Ms = append(all.Ms, r.Ms...)
 		all.BundleMs = append(all.BundleMs, r.BundleMs...)
 		all.RunMs = append(all.RunMs, r.RunMs...)
+		all.QueueMs = append(all.QueueMs, r.QueueMs...)
 	}
 	return all
 }

@@ -43,6 +43,7 @@ type done struct {
 	Stats   struct {
 		BundleMs float64 `json:"bundleMs"`
 		RunMs    float64 `json:"runMs"`
+		QueueMs  float64 `json:"queueMs"`
 	} `json:"stats"`
 	Errors []struct {
 		Kind    string `json:"kind"`
@@ -56,7 +57,7 @@ type done struct {
 func (d done) result(ms float64) result {
 	r := result{Outcome: d.Outcome, Output: d.Output, Facts: d.Facts}
 	if d.Outcome == "ok" {
-		r.Ms, r.BundleMs, r.RunMs = []float64{ms}, []float64{d.Stats.BundleMs}, []float64{d.Stats.RunMs}
+		r.Ms, r.BundleMs, r.RunMs, r.QueueMs = []float64{ms}, []float64{d.Stats.BundleMs}, []float64{d.Stats.RunMs}, []float64{d.Stats.QueueMs}
 	} else if len(d.Errors) > 0 {
 		r.Detail = d.Errors[0].Kind + ": " + d.Errors[0].Message
 	}
@@ -186,4 +187,3 @@ func orEmpty(m json.RawMessage) json.RawMessage {
 	}
 	return m
 }
-

@@ -86,35 +86,14 @@ func nodeLoad(ctx context.Context, o options, flags []string, lib string) result
 	return all
 }
 
-// freshServer starts o.bin with one worker on a free loopback port, waits
-// for its worker, runs w once (cold), then o.reps more (warm), and stops
-// it.
+// freshServer starts o.bin with one worker, runs w once (cold), then
+// o.reps more after one more (warm), and stops it.
 func freshServer(ctx context.Context, o options, w workload) (cold, warm result, err error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, stop, err := startServer(ctx, o.bin, 2*time.Second, "-workers", "1", "-spare-workers", "0")
 	if err != nil {
 		return cold, warm, err
 	}
-	addr := l.Addr().String()
-	l.Close()
-	cmd := exec.CommandContext(ctx, o.bin, "-addr", addr, "-workers", "1", "-spare-workers", "0", "-rate", "1e6", "-burst", "1000000",
-		"-max-timeout", "60s", "-log-level", "warn")
-	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
-	// $PORT would replace -addr's port, and PLAYGROUND_* set flags.
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "PORT=") && !strings.HasPrefix(kv, "PLAYGROUND_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	if err := cmd.Start(); err != nil {
-		return cold, warm, err
-	}
-	defer func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	}()
-	if err := waitIdle(ctx, addr); err != nil {
-		return cold, warm, err
-	}
+	defer stop()
 	s := &server{addr: addr, timeout: o.timeout}
 	defer s.close()
 	cold = s.http(ctx, w, []byte(`{"n":1}`))
@@ -124,8 +103,42 @@ func freshServer(ctx context.Context, o options, w workload) (cold, warm result,
 	return cold, warm, nil
 }
 
-// waitIdle waits until the server answers /api/stats with an idle worker
-// (and then for whatever it prepares in the background to settle).
+// startServer starts bin on a free loopback port without rate limits and
+// with -max-timeout 60s plus args, waits until it has an idle worker and
+// then settle more (for what it prepares in the background), and returns
+// its address and how to stop it.
+func startServer(ctx context.Context, bin string, settle time.Duration, args ...string) (addr string, stop func(), err error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	addr = l.Addr().String()
+	l.Close()
+	cmd := exec.CommandContext(ctx, bin, append([]string{"-addr", addr, "-rate", "1e6", "-burst", "1000000",
+		"-max-timeout", "60s", "-log-level", "warn"}, args...)...)
+	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	// $PORT would replace -addr's port, and PLAYGROUND_* set flags.
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "PORT=") && !strings.HasPrefix(kv, "PLAYGROUND_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	stop = func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}
+	if err := waitIdle(ctx, addr); err != nil {
+		stop()
+		return "", nil, err
+	}
+	time.Sleep(settle)
+	return addr, stop, nil
+}
+
+// waitIdle waits until the server answers /api/stats with an idle worker.
 func waitIdle(ctx context.Context, addr string) error {
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
@@ -140,7 +153,6 @@ func waitIdle(ctx context.Context, addr string) error {
 			json.NewDecoder(resp.Body).Decode(&st)
 			resp.Body.Close()
 			if st.Pool.Idle >= 1 {
-				time.Sleep(2 * time.Second)
 				return nil
 			}
 		}

@@ -162,13 +162,13 @@ func waitIdle(ctx context.Context, addr string) error {
 }
 
 func writeLibTable(out io.Writer, rows []libRow) {
-	fmt.Fprintln(out, "| library | cold: first run on a fresh worker (ms) | cold queueMs / bundleMs / runMs | warm (ms) | warm queueMs / bundleMs / runMs | node load (ms) | node --jitless load (ms) | goal: 3 × jitless + 5 | verdict |")
+	fmt.Fprintln(out, "| library | cold: first run on a fresh worker (ms) | cold: queue / bundle / run / other | warm (ms) | warm: queue / bundle / run / other | node load (ms) | node --jitless load (ms) | goal: 3 × jitless + 5 | verdict |")
 	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|")
 	split := func(r result) string {
 		if !r.ok() {
 			return "–"
 		}
-		return ms(p50(r.QueueMs)) + " / " + ms(p50(r.BundleMs)) + " / " + ms(p50(r.RunMs))
+		return ms(p50(r.QueueMs)) + " / " + ms(p50(r.BundleMs)) + " / " + ms(p50(r.RunMs)) + " / " + ms(p50(r.OtherMs))
 	}
 	for _, lr := range rows {
 		g, v := "–", "?"
@@ -183,5 +183,5 @@ func writeLibTable(out io.Writer, rows []libRow) {
 		fmt.Fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", lr.Lib, cell(lr.Cold), split(lr.Cold),
 			cell(lr.Warm), split(lr.Warm), cell(lr.Node), cell(lr.Jitless), g, v)
 	}
-	fmt.Fprintln(out, "\nCold: request → answer of the first run on a fresh server with -workers 1 (unique code); warm: p50 of the next runs on it (after one more: the server keeps a spare worker). Each column is its own p50. Node: a fresh process's first require of the library and the same call, p50 of the processes.")
+	fmt.Fprintln(out, "\nCold: request → answer of the first run on a fresh server with -workers 1 (unique code); warm: p50 of the next runs on it (after one more: the server keeps a spare worker). Each column is its own p50; other = request → answer − queueMs − bundleMs − runMs (transfer, and waits no stat counts). Node: a fresh process's first require of the library and the same call, p50 of the processes.")
 }

@@ -97,6 +97,7 @@ type result struct {
 	BundleMs []float64       `json:"bundleMs,omitempty"`
 	RunMs    []float64       `json:"runMs,omitempty"`
 	QueueMs  []float64       `json:"queueMs,omitempty"`
+	OtherMs  []float64       `json:"otherMs,omitempty"` // ms − queueMs − bundleMs − runMs: transfer, encoding, waits no stat counts
 	Output   json.RawMessage `json:"output,omitempty"`
 	Facts    json.RawMessage `json:"facts,omitempty"`
 }
@@ -122,7 +123,7 @@ func repeat(reps int, once func() result) result {
 	for i := 0; i <= reps; i++ {
 		r := once()
 		if r.Outcome != "ok" {
-			r.Ms, r.BundleMs, r.RunMs, r.QueueMs = nil, nil, nil, nil
+			r.Ms, r.BundleMs, r.RunMs, r.QueueMs, r.OtherMs = nil, nil, nil, nil, nil
 			return r
 		}
 		all.Outcome, all.Output, all.Facts = r.Outcome, r.Output, r.Facts
@@ -133,6 +134,7 @@ func repeat(reps int, once func() result) result {
 		all.BundleMs = append(all.BundleMs, r.BundleMs...)
 		all.RunMs = append(all.RunMs, r.RunMs...)
 		all.QueueMs = append(all.QueueMs, r.QueueMs...)
+		all.OtherMs = append(all.OtherMs, r.OtherMs...)
 	}
 	return all
 }

@@ -59,6 +59,7 @@ func (d done) result(ms float64) result {
 	r := result{Outcome: d.Outcome, Output: d.Output, Facts: d.Facts}
 	if d.Outcome == "ok" {
 		r.Ms, r.BundleMs, r.RunMs, r.QueueMs = []float64{ms}, []float64{d.Stats.BundleMs}, []float64{d.Stats.RunMs}, []float64{d.Stats.QueueMs}
+		r.OtherMs = []float64{ms - d.Stats.QueueMs - d.Stats.BundleMs - d.Stats.RunMs}
 	} else if len(d.Errors) > 0 {
 		r.Detail = d.Errors[0].Kind + ": " + d.Errors[0].Message
 	}

@@ -79,14 +79,14 @@ func ratio(a, b result) string {
 }
 
 func writeTable(out io.Writer, rows []row, o options) {
-	fmt.Fprintln(out, "| workload | kind | n | node | node --jitless | ours HTTP | ours WS | HTTP bundleMs / runMs | bare goja | ours/jitless | ours/bare | goal (ms) | verdict | ×10 n costs | same output |")
+	fmt.Fprintln(out, "| workload | kind | n | node | node --jitless | ours HTTP | ours WS | HTTP bundle / run / other | bare goja | ours/jitless | ours/bare | goal (ms) | verdict | ×10 n costs | same output |")
 	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	prev := map[string]result{}
 	for _, rw := range rows {
 		h := rw.Results["http"]
 		split := "–"
 		if h.ok() {
-			split = ms(p50(h.BundleMs)) + " / " + ms(p50(h.RunMs))
+			split = ms(p50(h.BundleMs)) + " / " + ms(p50(h.RunMs)) + " / " + ms(p50(h.OtherMs))
 		}
 		g := "–"
 		if bound, ok := goal(rw); ok {

@@ -57,9 +57,9 @@ let output;
 return [JSON.stringify(output === undefined ? null : output), JSON.stringify(facts)];
 })`
 
-// runBare runs w once in a bare goja runtime; libDir is unused (the
-// bundles are embedded in package libs) but kept for symmetry.
-func runBare(w workload, input []byte, _ string, timeout time.Duration) result {
+// runBare runs w once in a bare goja runtime (the library bundles are the
+// ones package libs embeds).
+func runBare(w workload, input []byte, timeout time.Duration) result {
 	t0 := time.Now()
 	vm := goja.New()
 	timer := time.AfterFunc(timeout, func() { vm.Interrupt("timeout") })

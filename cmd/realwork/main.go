@@ -182,7 +182,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	var o options
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "server `address` (host:port); empty: no server columns")
 	nsFlag := fs.String("n", "1e3,1e4,1e5", "comma-separated sizes")
-	only := fs.String("workloads", "", "comma-separated workload names (default all)")
+	only := fs.String("workloads", "", "comma-separated workload names (default all); with -cold, library names too (\"libs\": every library)")
 	waysFlag := fs.String("ways", strings.Join(ways, ","), "comma-separated ways to run: node, jitless, http, ws, bare")
 	fs.IntVar(&o.reps, "reps", 3, "timed runs after the warm-up (the table shows their p50)")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "per-run time limit (the server's timeoutMs; clamped by its -max-timeout)")
@@ -223,6 +223,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	defer func() {
+		if harnessPath != "" {
+			os.RemoveAll(filepath.Dir(harnessPath))
+		}
+	}()
 	var rows []row
 	if !o.coldOnly {
 		if rows, err = measure(ctx, o, ws); err != nil {
@@ -298,7 +303,7 @@ func measure(ctx context.Context, o options, ws []workload) ([]row, error) {
 				case "ws":
 					r = repeat(o.reps, func() result { return srv.ws(ctx, w, in) })
 				case "bare":
-					r = repeat(o.reps, func() result { return runBare(w, in, o.libs, o.timeout) })
+					r = repeat(o.reps, func() result { return runBare(w, in, o.timeout) })
 				}
 				rw.Results[way] = r
 				fmt.Fprintf(o.progress, "%-12s n=%-7d %-8s %s\n", w.Name, n, way, cell(r))

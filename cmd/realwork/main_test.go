@@ -112,12 +112,12 @@ func TestVerdict(t *testing.T) {
 // Every workload runs in the bare goja runtime at n=1e3.
 func TestBare(t *testing.T) {
 	for _, w := range workloadsT(t) {
-		r := runBare(w, inputJSON(w, 1000), "", 30*time.Second)
+		r := runBare(w, inputJSON(w, 1000), 30*time.Second)
 		if !r.ok() || len(r.Output) == 0 || string(r.Output) == "null" {
 			t.Errorf("%s: %+v", w.Name, r)
 		}
 	}
-	r := runBare(workload{code: "while (true) {}"}, []byte(`{}`), "", 50*time.Millisecond)
+	r := runBare(workload{code: "while (true) {}"}, []byte(`{}`), 50*time.Millisecond)
 	if r.Outcome != "timeout" {
 		t.Errorf("a loop: %+v", r)
 	}
@@ -145,7 +145,7 @@ func TestHarnessesAgree(t *testing.T) {
 		rs := map[string]result{
 			"node":    runNode(t.Context(), o, nil, w, in),
 			"jitless": runNode(t.Context(), o, []string{"--jitless"}, w, in),
-			"bare":    runBare(w, in, o.libs, o.timeout),
+			"bare":    runBare(w, in, o.timeout),
 		}
 		for way, r := range rs {
 			if !r.ok() {
@@ -208,7 +208,7 @@ func BenchmarkBare(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%s/n=%s", w.Kind[:4], w.Name, sci(n)), func(b *testing.B) {
 				in := inputJSON(w, n)
 				for b.Loop() {
-					if r := runBare(w, in, "", 60*time.Second); !r.ok() {
+					if r := runBare(w, in, 60*time.Second); !r.ok() {
 						b.Skipf("%s: %s", r.Outcome, r.Detail)
 					}
 				}

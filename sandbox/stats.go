@@ -59,10 +59,10 @@ func (p *Pool) workersPSS() int64 {
 // Announced is what a client is told about the pool's effective limits.
 // The session translates it into hello.limits (ms at the wire).
 type Announced struct {
-	DefaultTimeout, MinTimeout, MaxTimeout time.Duration
-	MemoryBytes                            int64
-	MaxFiles, MaxSourceBytes               int
-	Limits                                 Limits
+	DefaultTimeout, MinTimeout, MaxTimeout  time.Duration
+	MemoryBytes                             int64
+	MaxFiles, MaxSourceBytes, MaxInputBytes int
+	Limits                                  Limits
 	// Modules are the bare modules a snippet may import; Host the host
 	// functions it may call (host.<name>), sorted.
 	Modules, Host []string
@@ -73,7 +73,7 @@ func (p *Pool) Announce() Announced {
 	c := p.cfg
 	return Announced{
 		DefaultTimeout: c.DefaultTimeout, MinTimeout: c.MinTimeout, MaxTimeout: c.MaxTimeout,
-		MemoryBytes: c.MemoryBytes, MaxFiles: c.MaxFiles, MaxSourceBytes: c.MaxSourceBytes,
+		MemoryBytes: c.MemoryBytes, MaxFiles: c.MaxFiles, MaxSourceBytes: c.MaxSourceBytes, MaxInputBytes: c.MaxInputBytes,
 		Limits: c.Limits, Modules: p.libs.Modules(), Host: slices.Clone(p.hostNames),
 	}
 }

@@ -77,6 +77,10 @@ type Job struct {
 	// Received is when the run arrived; done.durationMs counts from it.
 	// Zero means now.
 	Received time.Time
+	// MaxOutputBytes, when positive, caps this run's output below the
+	// announced limit (sandbox.Request.MaxOutputBytes): a socket's, whose
+	// outbox must hold the whole done message.
+	MaxOutputBytes int
 }
 
 // Refusal says why a run will not execute.
@@ -95,8 +99,8 @@ type Refusal struct {
 // Message is the text of the INVALID_REQUEST error a refused invalid run carries.
 func (r *Refusal) Message() string { return fmt.Sprintf("invalid run: %s: %s", r.Field, r.Reason) }
 
-// CheckLimits checks m against the announced file-count and source-size
-// limits (zero limits are not checked) and that it has an entry file (named,
+// CheckLimits checks m against the announced file-count, source-size and
+// input-size limits (zero limits are not checked) and that it has an entry file (named,
 // or found by sandbox.DefaultEntry). It returns nil when m may run.
 func CheckLimits(m *ws.Run, lim ws.Limits) *Refusal {
 	if lim.MaxFiles > 0 && len(m.Files) > lim.MaxFiles {
@@ -110,6 +114,10 @@ func CheckLimits(m *ws.Run, lim ws.Limits) *Refusal {
 	if lim.MaxSourceBytes > 0 && total > lim.MaxSourceBytes {
 		return &Refusal{Outcome: ws.OutcomeInvalid, Field: "files",
 			Reason: fmt.Sprintf("the files hold %d bytes of source; the limit is maxSourceBytes=%d", total, lim.MaxSourceBytes)}
+	}
+	if lim.MaxInputBytes > 0 && int64(len(m.Input)) > lim.MaxInputBytes {
+		return &Refusal{Outcome: ws.OutcomeInvalid, Field: "input",
+			Reason: fmt.Sprintf("the input is %d bytes of JSON; the limit is maxInputBytes=%d", len(m.Input), lim.MaxInputBytes)}
 	}
 	if Entry(m) == "" {
 		return &Refusal{Outcome: ws.OutcomeInvalid, Field: "entry",
@@ -237,7 +245,9 @@ func (e *Engine) Execute(ctx context.Context, j Job, send func(any)) ws.Done {
 		seq++
 		send(toWire(m.ID, seq, ev))
 	}
-	res, err := e.Runner.Run(ctx, toRequest(m, j.Key, j.Session), emit)
+	req := toRequest(m, j.Key, j.Session)
+	req.MaxOutputBytes = j.MaxOutputBytes
+	res, err := e.Runner.Run(ctx, req, emit)
 	if err != nil {
 		errorID := newErrorID()
 		log.Error("run failed", "session", j.Session, "run", m.ID, "key", j.Key, "errorID", errorID, "err", err)

@@ -64,6 +64,11 @@ type Config struct {
 	// 1001) to make room, so many clients together cannot lock out one.
 	Sockets    session.Counter
 	MaxSockets int
+	// SocketMaxOutputBytes, when positive and below Limits.MaxOutputBytes,
+	// is a socket run's output cap (hello.limits.maxOutputBytes): its
+	// outbox holds a whole done message. The HTTP API and MCP have
+	// Limits.MaxOutputBytes.
+	SocketMaxOutputBytes int
 	// OutboxBudget, if set, bounds the bytes waiting in all sessions'
 	// outboxes, in all and per client (session.Budget).
 	OutboxBudget *session.Budget
@@ -278,7 +283,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	cfg := s.cfg.Session
 	cfg.Engine, cfg.Runner, cfg.Limiter, cfg.Key, cfg.Metrics = s.engine, s.cfg.Runner, s.cfg.Limiter, ip, &s.metrics
 	cfg.Budget = s.cfg.OutboxBudget
-	cfg.Hello = ws.Hello{Limits: s.cfg.Limits, Modules: s.cfg.Modules, Host: s.cfg.Host, HostGlobals: s.cfg.HostGlobals}
+	cfg.Hello = ws.Hello{Limits: session.SocketLimits(s.cfg.Limits, s.cfg.SocketMaxOutputBytes), Modules: s.cfg.Modules, Host: s.cfg.Host, HostGlobals: s.cfg.HostGlobals}
 	if cfg.Log == nil {
 		cfg.Log = s.cfg.Log
 	}

@@ -323,7 +323,7 @@ func TestAbuseStalledReaderBudget(t *testing.T) {
 // (several MB each way), so the server's own accounting must drop it.
 const flood = "for (let i = 0; i < 3000; i++) console.log('x'.repeat(10000));"
 
-var stalledReaderFlags = []string{"-outbox-client-bytes", "200000", "-max-output-bytes", "100000000", "-max-events", "1000000"}
+var stalledReaderFlags = []string{"-outbox-client-bytes", "200000", "-max-output-bytes", "100000000", "-socket-max-output-bytes", "100000000", "-max-events", "1000000"}
 
 // TestAbuseHardFrameCap: a frame over twice maxMessageBytes is never read whole:
 // the socket closes with 1009 (message too big), and the server serves the
@@ -589,7 +589,7 @@ func readPrefix(t *testing.T, a *client, id string) {
 // bytes pass the total; what each got is the start of its run, and the
 // victim is served afterwards.
 func TestAbuseOutboxTotalBudget(t *testing.T) {
-	addr := server(t, "-outbox-bytes", "300000", "-outbox-client-bytes", "100000000", "-max-output-bytes", "100000000", "-max-events", "1000000", "-workers", "2")
+	addr := server(t, "-outbox-bytes", "300000", "-outbox-client-bytes", "100000000", "-max-output-bytes", "100000000", "-socket-max-output-bytes", "100000000", "-max-events", "1000000", "-workers", "2")
 	var socks []*client
 	for _, src := range []string{attacker, "127.0.0.4"} {
 		a, _, err := dialFrom(t, addr, src)

@@ -21,7 +21,10 @@ var allowedImports = map[string][]string{
 	"jsonwire":  {}, // JSON bytes as encoding/json writes them, used by both processes
 	"ws":        {"rawio", "jsonwire"},
 	"ratelimit": {},
-	"static":    {},
+	// The real-work benchmark: a client of the HTTP API and the socket
+	// (ws), which also runs the shipped libraries (libs) in a bare goja.
+	"cmd/realwork": {"sandbox/libs", "ws"},
+	"static":       {},
 
 	"sandbox/pipe":          {"rawio", "jsonwire"},
 	"sandbox/libs":          {},

@@ -69,30 +69,33 @@ type config struct {
 	memoryBudget   int64
 	maxHostCalls   int
 	maxFactsBytes  int
-	hostGlobals    string
-	libraryDir     string
-	spares         int
-	maxParked      int
-	logLevel       string
-	apiKeys        string
-	apiOrigins     string
-	redisURL       string
-	redisTimeout   time.Duration
-	redisOptional  bool
-	drainTimeout   time.Duration
-	drainDelay     time.Duration
-	publicURL      string
-	hosts          string
-	kvBytes        int64
-	kvClientBytes  int64
-	kvTTL          time.Duration
-	outboxBytes    int64
-	outboxIPBytes  int64
-	socketsPerIP   int
-	maxSockets     int
-	runsPerIP      int
-	mcpRate        float64
-	mcpBurst       int
+	maxInputBytes  int
+
+	socketMaxOutputBytes int
+	hostGlobals          string
+	libraryDir           string
+	spares               int
+	maxParked            int
+	logLevel             string
+	apiKeys              string
+	apiOrigins           string
+	redisURL             string
+	redisTimeout         time.Duration
+	redisOptional        bool
+	drainTimeout         time.Duration
+	drainDelay           time.Duration
+	publicURL            string
+	hosts                string
+	kvBytes              int64
+	kvClientBytes        int64
+	kvTTL                time.Duration
+	outboxBytes          int64
+	outboxIPBytes        int64
+	socketsPerIP         int
+	maxSockets           int
+	runsPerIP            int
+	mcpRate              float64
+	mcpBurst             int
 }
 
 func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*config, error) {
@@ -119,7 +122,9 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.IntVar(&c.queue, "queue", 0, fmt.Sprintf("runs that may wait for a worker before the server answers busy (0: %d per worker)", sandbox.QueuePerWorker))
 	fs.IntVar(&c.maxFiles, "max-files", d.MaxFiles, "files one run may have")
 	fs.IntVar(&c.maxSourceBytes, "max-source-bytes", d.MaxSourceBytes, "bytes of source all files of one run may hold")
-	fs.IntVar(&c.maxOutputBytes, "max-output-bytes", d.Limits.MaxOutputBytes, "bytes of output one run may send (console text, value previews, facts, host calls, errors); past it the run ends output_limit")
+	fs.IntVar(&c.maxOutputBytes, "max-output-bytes", d.Limits.MaxOutputBytes, "bytes of output one run may send (console text, value previews, facts, host calls, errors, the output); past it the run ends output_limit")
+	fs.IntVar(&c.socketMaxOutputBytes, "socket-max-output-bytes", defaultSocketMaxOutputBytes, "a WebSocket run's output cap, below -max-output-bytes: the socket's outbox holds its whole done message")
+	fs.IntVar(&c.maxInputBytes, "max-input-bytes", d.MaxInputBytes, "bytes of input JSON one run may have over the HTTP API, MCP and the CLI (a socket's input fits its message, maxMessageBytes)")
 	fs.IntVar(&c.maxEvents, "max-events", d.Limits.MaxEvents, "events (logs, facts, errors) one run may send")
 	fs.IntVar(&c.maxHostCalls, "max-host-calls", d.Limits.MaxHostCalls, "host function calls one run may make")
 	fs.IntVar(&c.maxFactsBytes, "max-facts-bytes", d.Limits.MaxFactsBytes, "bytes one run's facts may hold (keys and JSON values, done.facts); past it the run ends output_limit with the facts as they were")
@@ -221,6 +226,11 @@ func envName(flagName string) string {
 // meaning to, so `await sleep(100)` and `await echo(x)` run as written.
 const defaultHostGlobals = "echo,sleep"
 
+// defaultSocketMaxOutputBytes is -socket-max-output-bytes: the output cap
+// every transport had before the HTTP API's grew for data (1 MiB), which a
+// socket's 8 MiB outbox holds beside the facts.
+const defaultSocketMaxOutputBytes = 1 << 20
+
 // maxFactsBytes bounds -max-facts-bytes: half a socket's outbox.
 const maxFactsBytes = 4 << 20
 
@@ -303,6 +313,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		MaxTimeout:     c.maxTimeout,
 		MaxFiles:       c.maxFiles,
 		MaxSourceBytes: c.maxSourceBytes,
+		MaxInputBytes:  c.maxInputBytes,
 		Limits:         runLimits,
 		Host:           hostFunctions(newKVStore(kv)),
 		HostGlobals:    splitList(c.hostGlobals),
@@ -366,25 +377,26 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	limits := session.HelloLimits(a, session.ClientLimits{PerSecond: lim.Config().PerSecond, Burst: lim.Config().Burst,
 		Sockets: sockets.Max(), Runs: runs.Max()})
 	site = web.NewServer(web.Config{
-		Runner:         pool,
-		Limiter:        lim,
-		Limits:         limits,
-		Modules:        a.Modules,
-		Host:           a.Host,
-		HostGlobals:    splitList(c.hostGlobals),
-		OriginPatterns: splitList(c.origins),
-		EmbedOrigins:   splitList(c.embedOrigins),
-		TrustedProxies: proxies,
-		AllowedHosts:   allowedHosts(c.hosts, c.addr),
-		PoolStats:      func() any { return pool.Stats() },
-		Observer:       m,
-		Sockets:        sockets,
-		MaxSockets:     maxSockets,
-		OutboxBudget:   session.NewBudget(c.outboxBytes, c.outboxIPBytes),
-		Runs:           runs,
-		Metrics:        m.Handler(),
-		Ready:          metrics.NewReadiness(checks...),
-		Instrument:     m.InstrumentHandler,
+		Runner:               pool,
+		Limiter:              lim,
+		Limits:               limits,
+		SocketMaxOutputBytes: c.socketMaxOutputBytes,
+		Modules:              a.Modules,
+		Host:                 a.Host,
+		HostGlobals:          splitList(c.hostGlobals),
+		OriginPatterns:       splitList(c.origins),
+		EmbedOrigins:         splitList(c.embedOrigins),
+		TrustedProxies:       proxies,
+		AllowedHosts:         allowedHosts(c.hosts, c.addr),
+		PoolStats:            func() any { return pool.Stats() },
+		Observer:             m,
+		Sockets:              sockets,
+		MaxSockets:           maxSockets,
+		OutboxBudget:         session.NewBudget(c.outboxBytes, c.outboxIPBytes),
+		Runs:                 runs,
+		Metrics:              m.Handler(),
+		Ready:                metrics.NewReadiness(checks...),
+		Instrument:           m.InstrumentHandler,
 		Programs: func(eng *session.Engine) web.Programs {
 			return api.New(api.Config{
 				Engine:      eng,

@@ -276,7 +276,7 @@ func cut(s string, n int) string {
 // request stands alone, so nothing is kept between calls.
 func (h *Handler) mcpHandler() http.Handler {
 	s := h.mcpServer()
-	maxBody := max(h.cfg.Engine.Limits.MaxMessageBytes, 1<<20)
+	maxBody := max(h.cfg.Engine.Limits.MaxMessageBytes+h.cfg.Engine.Limits.MaxInputBytes, 1<<20)
 	mh := h.mcpCalls(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
 		Stateless:           true,
 		Logger:              slog.New(quiet{h.cfg.Log.Handler()}),

@@ -4,7 +4,7 @@
 # The real-work benchmark (issue 21; docs/benchmarks.md, "Real work"):
 # builds the server and cmd/realwork, starts the server on a loopback port
 # with flags permissive enough for data (no rate limit, -max-timeout 60s,
-# output cap 64 MiB, facts cap 4 MiB (its maximum); memory and message caps stay at their
+# output cap 64 MiB on every transport, facts cap 4 MiB (its maximum); memory and message caps stay at their
 # defaults), runs every workload over the HTTP API and the WebSocket and
 # under node, node --jitless and a bare goja runtime, prints the Markdown
 # tables (workloads, then each shipped library cold and warm), and stops
@@ -22,7 +22,7 @@ go build -o "$TMP/playground" ./cmd/playground
 go build -o "$TMP/realwork" ./cmd/realwork
 # shellcheck disable=SC2086
 "$TMP/playground" -addr "127.0.0.1:$PORT" -rate 1e6 -burst 1000000 -max-timeout 60s \
-	-max-output-bytes 67108864 -max-facts-bytes 4194304 -log-level warn ${SERVER_FLAGS:-} 2>"$TMP/server.log" &
+	-max-output-bytes 67108864 -socket-max-output-bytes 67108864 -max-facts-bytes 4194304 -log-level warn ${SERVER_FLAGS:-} 2>"$TMP/server.log" &
 SRV=$!
 trap 'kill $SRV 2>/dev/null; wait $SRV 2>/dev/null; rm -rf "$TMP"' EXIT
 for _ in $(seq 100); do

@@ -482,11 +482,25 @@ func (e *Runtime) run(ctx context.Context, prg *goja.Program) (err error) {
 	}
 	rt := e.vm.NewObject()
 	must(rt.Set(bundle.FieldFacts, e.facts.obj))
-	input, err := e.parseInput()
-	if err != nil {
-		return e.uncaught(err)
+	if len(e.input) == 0 {
+		must(rt.Set(bundle.FieldInput, goja.Undefined()))
+	} else {
+		// Built when the program first reads it (the "playground"
+		// module's input): a script that reads only its own mutable copy
+		// (scriptGlobals) never pays for the frozen one.
+		var input goja.Value
+		get := func(goja.FunctionCall) goja.Value {
+			if input == nil {
+				v, err := e.parseInput()
+				if err != nil {
+					panic(err)
+				}
+				input = v
+			}
+			return input
+		}
+		must(rt.DefineAccessorProperty(bundle.FieldInput, e.vm.ToValue(get), nil, goja.FLAG_FALSE, goja.FLAG_TRUE))
 	}
-	must(rt.Set(bundle.FieldInput, input))
 	if e.script {
 		if err := e.scriptGlobals(); err != nil {
 			return e.uncaught(err)

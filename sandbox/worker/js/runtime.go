@@ -227,15 +227,20 @@ func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pip
 		if e.failed {
 			res.Outcome = pipe.OutcomeError
 		}
-		if e.script {
-			e.scriptOutput()
-		}
-		if e.gotOutput {
-			var ok bool
-			if res.Output, ok = e.jsonValue(e.output, e.lim.MaxOutputBytes+1); !ok {
-				res.Output = nil
-				res.Outcome, res.TimedOut = e.endWith(errOutputLimit)
+		out, ok, err := e.endOutput()
+		switch {
+		case err != nil:
+			// A getter of the output threw, or the deadline or a cancel
+			// stopped it.
+			if stop := e.uncaught(err); stop != nil {
+				res.Outcome, res.TimedOut = e.endWith(stop)
 			}
+		case e.stop != nil: // a getter was stopped (jsonValue)
+			res.Outcome, res.TimedOut = e.endWith(e.stop)
+		case !ok:
+			res.Outcome, res.TimedOut = e.endWith(errOutputLimit)
+		default:
+			res.Output = out
 		}
 	default:
 		cause := e.stop
@@ -678,6 +683,27 @@ func (e *Runtime) limit(cause error) {
 	}
 }
 
+// endOutput reads the run's output (a script's output global) and encodes
+// it, once its program has ended, as a call into the runtime: a getter
+// read there (the output global's, a plain object's accessor) is the
+// snippet's code, which may throw or be stopped by the deadline or a
+// cancel; err then says so, as a task's error does. ok is false when the
+// output does not fit (jsonValue); out is nil when there is none.
+func (e *Runtime) endOutput() (out json.RawMessage, ok bool, err error) {
+	ok = true
+	f, _ := goja.AssertFunction(e.vm.ToValue(func(goja.FunctionCall) goja.Value {
+		if e.script {
+			e.scriptOutput()
+		}
+		if e.gotOutput {
+			out, ok = e.jsonValue(e.output, e.lim.MaxOutputBytes+1)
+		}
+		return goja.Undefined()
+	}))
+	_, err = f(goja.Undefined())
+	return out, ok, err
+}
+
 // jsonValue encodes v for facts and output, whole, within about budget
 // bytes of JSON; ok is false when v does not fit (or nests deeper than
 // inspect.NewJSONEncoder): facts and output are data, and a cut copy would be
@@ -690,6 +716,15 @@ func (e *Runtime) jsonValue(v goja.Value, budget int) (_ json.RawMessage, ok boo
 		}
 		if b, ok := e.jsonOut.Encode(v, budget); ok {
 			return slices.Clone(b), true
+		}
+		if ie := e.jsonOut.Interrupted(); ie != nil {
+			// A getter was stopped (the deadline, a cancel): the run ends
+			// with that cause, and the code that runs next, if any, is
+			// stopped too; the value is shown below without its getters.
+			if cause, ok := ie.Value().(error); ok && e.stop == nil {
+				e.stop = cause
+			}
+			e.vm.Interrupt(ie.Value())
 		}
 	}
 	p := e.jsonEn.EncodeBudget(v, budget)

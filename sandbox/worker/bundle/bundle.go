@@ -113,12 +113,13 @@ func BundleMode(files []pipe.File, entry, mode string, set *libs.Set) Result {
 	default:
 		return Result{Errors: []pipe.Error{{Kind: pipe.KindInvalidRequest, Message: fmt.Sprintf("invalid run: mode %q; want %q or %q", mode, pipe.ModeModule, pipe.ModeScript)}}}
 	}
-	define := hostAliases
+	define, format, banner := hostAliases, api.FormatESModule, Banner
 	if mode == pipe.ModeScript {
 		// require is the script's: esbuild resolves require("name") of a
-		// string literal through the plugin, and its shim calls the
-		// runtime's global require for any other argument.
-		define = nil
+		// string literal through the plugin and leaves any other call to
+		// the runtime's global require. CommonJS, so that esbuild lets the
+		// script be sloppy (ScriptBanner).
+		define, format, banner = nil, api.FormatCommonJS, ScriptBanner
 	}
 	used := &usedLibraries{m: map[string]bool{}}
 	usage := libraryUsage(files, set)
@@ -126,7 +127,7 @@ func BundleMode(files []pipe.File, entry, mode string, set *libs.Set) Result {
 		EntryPoints: []string{entryName},
 		Bundle:      true,
 		Write:       false,
-		Format:      api.FormatESModule,
+		Format:      format,
 		Platform:    api.PlatformNeutral,
 		Target:      libs.Target,
 		Supported:   supported,
@@ -134,7 +135,7 @@ func BundleMode(files []pipe.File, entry, mode string, set *libs.Set) Result {
 		Sourcemap:   api.SourceMapInline,
 		// The map must let errors point into the user's files; their text is already there.
 		SourcesContent: api.SourcesContentExclude,
-		Banner:         map[string]string{"js": Banner},
+		Banner:         map[string]string{"js": banner},
 		Footer:         map[string]string{"js": Footer},
 		LogLevel:       api.LogLevelSilent,
 		Charset:        api.CharsetUTF8,
@@ -235,8 +236,10 @@ func memoryPlugin(files map[string]string, entry, mode string, set *libs.Set, us
 				src := "import * as entry from " + jsString(entry) + ";\n" +
 					"if (\"default\" in entry) " + RuntimeParam + "." + FieldDone + "(await entry.default);\n"
 				if mode == pipe.ModeScript {
-					src = "import result from " + jsString(entry) + ";\n" +
-						RuntimeParam + "." + FieldDone + "(await result);\n"
+					// The script's promise (ScriptPrefix); a return, as
+					// CommonJS has no top-level await.
+					src = "return require(" + jsString(entry) + ").then((result) => " +
+						RuntimeParam + "." + FieldDone + "(result));\n"
 				}
 				return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
 			})

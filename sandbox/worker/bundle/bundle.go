@@ -220,6 +220,9 @@ func memoryPlugin(files map[string]string, entry, mode string, set *libs.Set, us
 		Setup: func(b api.PluginBuild) {
 			b.OnResolve(api.OnResolveOptions{Filter: `.*`}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
 				r := resolve(files, entry, set, args)
+				if mode == pipe.ModeScript {
+					r = refuseAsScript(r, set, args)
+				}
 				if r.Namespace == nsLibrary && args.Kind == api.ResolveJSRequireCall {
 					r.Namespace = nsRequire
 				}
@@ -349,6 +352,34 @@ func resolve(files map[string]string, entry string, set *libs.Set, args api.OnRe
 		}
 		return resolveError(pipe.KindBundle, fmt.Sprintf("cannot %s %q: not an allowed module; importable modules: %s and relative files", verb, args.Path, strings.Join(set.Modules(), ", ")))
 	}
+}
+
+// refuseAsScript words a script's refused require of a module name as
+// the code-execution services script mode stands in for do, in the kind
+// their callers switch on: a SECURITY_ERROR "Module 'axios' is not
+// allowed" that lists what require() loads (RefusedModule). Relative and
+// absolute paths keep their bundling error.
+func refuseAsScript(r api.OnResolveResult, set *libs.Set, args api.OnResolveArgs) api.OnResolveResult {
+	if len(r.Errors) == 0 || args.Kind != api.ResolveJSRequireCall || strings.HasPrefix(args.Path, ".") || strings.HasPrefix(args.Path, "/") {
+		return r
+	}
+	msg := RefusedModule(args.Path, set.Modules())
+	if root, _, _ := strings.Cut(args.Path, "/"); isLibrary(set, root) {
+		msg += fmt.Sprintf(", and of %s the subpaths %s", root, subpathExample(root))
+	} else if isHostModule(args.Path) {
+		msg += "; Node's built-in modules are the host's, not the playground's"
+	}
+	return resolveError(pipe.KindSecurity, msg)
+}
+
+// RefusedModule is the message of a script's refused require(name):
+// "Module 'name' is not allowed" and what require() loads (modules).
+func RefusedModule(name string, modules []string) string {
+	loads := "nothing"
+	if len(modules) > 0 {
+		loads = strings.Join(modules, ", ")
+	}
+	return fmt.Sprintf("Module '%s' is not allowed; require() loads: %s", name, loads)
 }
 
 func isSubpath(set *libs.Set, spec string) bool {

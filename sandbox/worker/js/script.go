@@ -55,15 +55,16 @@ func (e *Runtime) require(c goja.FunctionCall) goja.Value {
 			return e.lib(goja.FunctionCall{Arguments: []goja.Value{e.vm.ToValue(name)}})
 		}
 	}
-	allowed := "none"
+	allowed, modules := "none", []string(nil)
 	if e.registry != nil {
-		allowed = strings.Join(e.registry.Set().Modules(), ", ")
+		modules = e.registry.Set().Modules()
+		allowed = strings.Join(modules, ", ")
 	}
 	root, _, _ := strings.Cut(strings.TrimPrefix(name, "node:"), "/")
 	if strings.HasPrefix(name, "node:") || slices.Contains(nodeBuiltins, root) {
 		e.throwSecurity(fmt.Sprintf("require(%q): %q is a Node built-in module; the playground gives snippets nothing of the host. require() loads: %s", name, name, allowed))
 	}
-	e.throw("Error", fmt.Sprintf("require(%q): not an allowed module; require() loads: %s", name, allowed))
+	e.throwSecurity(bundle.RefusedModule(name, modules))
 	return nil
 }
 

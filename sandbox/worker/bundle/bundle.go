@@ -239,9 +239,9 @@ func memoryPlugin(files map[string]string, entry, mode string, set *libs.Set, us
 				src := "import * as entry from " + jsString(entry) + ";\n" +
 					"if (\"default\" in entry) " + RuntimeParam + "." + FieldDone + "(await entry.default);\n"
 				if mode == pipe.ModeScript {
-					// The script's promise (ScriptPrefix); a return, as
-					// CommonJS has no top-level await.
-					src = "return require(" + jsString(entry) + ").then((result) => " +
+					// The script's function, called (ScriptPrefix); a
+					// return, as CommonJS has no top-level await.
+					src = "return require(" + jsString(entry) + ").call(globalThis).then((result) => " +
 						RuntimeParam + "." + FieldDone + "(result));\n"
 				}
 				return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil

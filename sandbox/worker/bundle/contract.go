@@ -57,10 +57,11 @@ const (
 // globals) and begins with ScriptBanner; the entry file's text is wrapped
 // in ScriptPrefix … ScriptSuffix, on its own first and after its last
 // line, so that its lines keep their numbers and only line 1 shifts right
-// by len(ScriptPrefix). The prefix makes the script the body of a sloppy
-// async function called with the global object as this (top-level return,
-// await and this), whose promise is the entry file's exports; the entry
-// module passes its result (the value of a top-level return) to FieldDone.
+// by len(ScriptPrefix). The entry file's exports are a sloppy async
+// function with the script as its body (top-level return and await); the
+// entry module (not a file of the snippet's, so no frame of a stack) calls
+// it with the global object as this and passes its result (the value of a
+// top-level return) to FieldDone.
 // Runtime: compiles a bundle that begins with ScriptBanner non-strict
 // (Strict); defines the globals input (a mutable copy), output and
 // require; subtracts len(ScriptPrefix) from a column on line 1 of the
@@ -68,8 +69,8 @@ const (
 // of the output global when the script returned undefined.
 const (
 	ScriptBanner = "(async function (" + RuntimeParam + ") { /* script */"
-	ScriptPrefix = "module.exports = (async function () {"
-	ScriptSuffix = "\n}).call(globalThis);"
+	ScriptPrefix = "module.exports = async function () {"
+	ScriptSuffix = "\n};"
 )
 
 // Strict reports whether the bundle code is compiled as strict code: every

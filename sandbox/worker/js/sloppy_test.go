@@ -43,3 +43,18 @@ func TestScriptModeSloppy(t *testing.T) {
 		}
 	}
 }
+
+// A script's stack has no frame of its wrapper (the call of the script's
+// function is the bundler's), and its line-1 columns are the user's.
+func TestScriptModeNoWrapperFrame(t *testing.T) {
+	h := newHarness(t, Config{})
+	_, rec := run(t, h, Request{Files: files("s.js", "function f() { throw new Error('x'); }\nf();"), Mode: "script"})
+	errs := rec.Errors()
+	if len(errs) != 1 {
+		t.Fatalf("errors %+v", errs)
+	}
+	lines := strings.Split(errs[0].Stack, "\n")
+	if len(lines) != 3 || lines[1] != "    at f (s.js:1:22)" || !strings.HasPrefix(lines[2], "    at s.js:2:") {
+		t.Errorf("stack %q; want f's frame at s.js:1:22 and the call's on line 2, nothing else", errs[0].Stack)
+	}
+}

@@ -102,7 +102,7 @@ func (e *Runtime) fixFrames(frames []frame) []frame {
 		return frames
 	}
 	for i := range frames {
-		if frames[i].file == e.entry && frames[i].line == 1 && frames[i].column > len(bundle.ScriptPrefix) {
+		if frames[i].file == e.entry && frames[i].line == 1 && frames[i].column > len(bundle.ScriptPrefix) && !frames[i].v8 {
 			frames[i].column -= len(bundle.ScriptPrefix)
 		}
 	}

@@ -1,0 +1,63 @@
+package js_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// An error a snippet catches has V8's stack as a value: the user's file,
+// line and 1-based column, no internal scheme or bytecode offset, no
+// wrapper frame, Error.stackTraceLimit honoured; the run's own report of
+// a rethrown error still finds its position.
+func TestCaughtStackIsV8s(t *testing.T) {
+	h := newHarness(t, Config{})
+	tests := []struct {
+		name, mode, file, code, want string
+	}{
+		{"module", "module", "main.ts", "function f(): never { throw new Error('probe'); }\nlet s = '';\ntry { f(); } catch (e) { s = (e as Error).stack!; }\nexport default s;",
+			"Error: probe\n    at f (main.ts:1:29)\n    at main.ts:3:9"}, // Node: 3:7, the callee's column (goja's call frames point at the call's ")")
+		{"script line 1", "script", "s.js", "try { throw new Error('probe') } catch (e) { output = e.stack }",
+			"Error: probe\n    at s.js:1:13"},
+		{"engine error reworded", "script", "s.js", "try { [].reduce((a, b) => a) } catch (e) { return [e.message, String(e), e.stack.split('\\n')[0]] }",
+			`["Reduce of empty array with no initial value","TypeError: Reduce of empty array with no initial value","TypeError: Reduce of empty array with no initial value"]`},
+		{"stackTraceLimit", "script", "s.js", "Error.stackTraceLimit = 1;\nfunction a() { b() }\nfunction b() { throw new Error('deep') }\ntry { a() } catch (e) { return e.stack }",
+			"Error: deep\n    at b (s.js:3:22)"},
+		{"JSON.stringify", "script", "s.js", "function g() { let u; u.x }\ntry { g() } catch (e) { return JSON.stringify({ stack: e.stack }) }",
+			`{"stack":"TypeError: Cannot read properties of undefined (reading 'x')\n    at g (s.js:1:25)\n    at s.js:2:9"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, rec := run(t, h, Request{Files: files(tt.file, tt.code), Mode: tt.mode, Input: json.RawMessage(`{}`)})
+			if res.Outcome != OutcomeOK {
+				t.Fatalf("outcome %s, errors %+v", res.Outcome, rec.Errors())
+			}
+			var got any
+			if err := json.Unmarshal(res.Output, &got); err != nil {
+				t.Fatal(err)
+			}
+			s, ok := got.(string)
+			if !ok {
+				b, _ := json.Marshal(got)
+				s = string(b)
+			}
+			if s != tt.want {
+				t.Errorf("got  %q\nwant %q", s, tt.want)
+			}
+			if strings.Contains(s, "file-mem") || strings.Contains(s, "\tat") {
+				t.Errorf("goja's layout leaked: %q", s)
+			}
+		})
+	}
+	// Rethrown after its stack was read: the report still points at it.
+	for _, src := range []string{
+		"function f() { throw new Error('x') }\ntry { f() } catch (e) { void e.stack; throw e }",
+		"function f() { throw new Error('x') }\ntry { f() } catch (e) { void e.stack; Promise.reject(e) }",
+	} {
+		_, rec := run(t, h, Request{Files: files("s.js", src), Mode: "script"})
+		errs := rec.Errors()
+		if len(errs) != 1 || errs[0].File != "s.js" || errs[0].Line != 1 || !strings.Contains(errs[0].Stack, "at f (s.js:1:") {
+			t.Errorf("%q: %+v; want the error at f (s.js:1)", src, errs)
+		}
+	}
+}

@@ -72,6 +72,8 @@ func (e *Runtime) reportException(ex *goja.Exception) {
 	if st := ex.Stack(); len(frames) > 0 && len(st) > 0 && strings.HasPrefix(st[0].Position().Filename, bundle.FileNamespace+":") {
 		// Thrown by the snippet's own code, not inside a built-in.
 		er.Message = e.v8Message(er.Message, frames[0])
+	} else if len(st) > 0 && o != nil {
+		er.Message = e.v8WordedBy(o, er.Message, st[0].FuncName())
 	}
 	if len(frames) > 0 {
 		er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column
@@ -126,6 +128,8 @@ func (e *Runtime) reportThrown(v goja.Value, inPromise bool) {
 			frames := e.userStack(o, parseStack(s))
 			if len(frames) > 0 && firstFrameIsUser(s) {
 				er.Message = e.v8Message(er.Message, frames[0])
+			} else {
+				er.Message = e.v8WordedBy(o, er.Message, nativeFrame(s))
 			}
 			if len(frames) > 0 {
 				er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column

@@ -61,3 +61,19 @@ func TestCaughtStackIsV8s(t *testing.T) {
 		}
 	}
 }
+
+// An uncaught error a built-in threw is reported in V8's words too.
+func TestUncaughtBuiltinErrorInV8Words(t *testing.T) {
+	h := newHarness(t, Config{})
+	for src, want := range map[string]string{
+		"[].reduce((a, b) => a + b);":                           "TypeError: Reduce of empty array with no initial value",
+		"'abc'.replaceAll(/b/, 'x');":                           "TypeError: String.prototype.replaceAll called with a non-global RegExp argument",
+		"Promise.reject(new RangeError('x'));":                  "Uncaught (in promise) RangeError: x",
+		"await Promise.resolve().then(() => (1).toFixed(101));": "RangeError: toFixed() digits argument must be between 0 and 100",
+	} {
+		_, rec := run(t, h, Request{Files: files("main.js", src+"\nexport {};"), Mode: "module"})
+		if errs := rec.Errors(); len(errs) != 1 || errs[0].Message != want {
+			t.Errorf("%s: %+v; want %q", src, errs, want)
+		}
+	}
+}

@@ -166,3 +166,19 @@ func (e *Runtime) nativeErrorName(o *goja.Object) string {
 	}
 	return ""
 }
+
+// v8WordedBy is msg ("Name: message", the report of the error o) in V8's
+// words when a built-in threw it first (native, its frame's function).
+func (e *Runtime) v8WordedBy(o *goja.Object, msg, native string) string {
+	name, text, ok := strings.Cut(msg, ": ")
+	if !ok || !mayBeV8Worded(text) || e.nativeErrorName(o) != name {
+		return msg
+	}
+	if k := strings.LastIndexByte(native, '.'); k >= 0 {
+		native = native[k+1:]
+	}
+	if w, ok := e.v8Worded(name, text, native, frame{}); ok {
+		return name + ": " + w
+	}
+	return msg
+}

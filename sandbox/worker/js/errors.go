@@ -549,6 +549,9 @@ func (e *Runtime) v8StackText(s string) (_ string, ok bool) {
 				}
 			}
 			natives = natives[:0]
+			if n > 0 {
+				f[0] = e.v8CallFrame(f[0]) // a call's frame
+			}
 			if frames < limit {
 				b.WriteString(formatStack("", f))
 				frames++

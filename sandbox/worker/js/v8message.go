@@ -165,8 +165,14 @@ func (e *Runtime) programTree() *ast.Program {
 	return e.tree.ast
 }
 
-// parsedProgram is a run's program parsed, ast nil when it could not be.
-type parsedProgram struct{ ast *ast.Program }
+// parsedProgram is a run's program parsed, ast nil when it could not be;
+// calls are its calls in the snippet's files, listed the first time a
+// stack's call frames are placed as V8 places them (v8CallFrame).
+type parsedProgram struct {
+	ast    *ast.Program
+	calls  []callSpan
+	listed bool
+}
 
 // errorSite reports whether n makes a TypeError by its name (new
 // TypeError(…), TypeError(…)), and where its frame says it was made: a

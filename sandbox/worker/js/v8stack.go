@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/ast"
+	"github.com/dop251/goja/file"
 
 	"github.com/playground-dev/playground/sandbox/worker/bundle"
 )
@@ -93,4 +95,70 @@ func (e *Runtime) stackTraceLimit() int {
 		}
 	})
 	return limit
+}
+
+// callSpan is a call of the snippet's source: its "(" and the place
+// after it, between which goja's frame of the call points (where exactly
+// depends on the source map's mappings there), and where V8's points.
+type callSpan struct {
+	paren, goja, v8 position
+}
+
+// v8CallFrame places f, the frame of a call (any user frame but a stack's
+// first), where V8 does: at the callee, at its property for a method call
+// (o.m(): m), at "new" for a construction. A frame that is no call of
+// the snippet's source is returned as it is.
+func (e *Runtime) v8CallFrame(f frame) frame {
+	tree := e.programTree()
+	if tree == nil || f.v8 {
+		return f
+	}
+	if !e.tree.listed {
+		e.tree.listed = true
+		walkAST(tree, func(n any) bool {
+			var callee ast.Expression
+			var lp, at file.Idx
+			switch x := n.(type) {
+			case *ast.CallExpression:
+				callee, lp = x.Callee, x.LeftParenthesis
+			case *ast.NewExpression:
+				callee, lp, at = x.Callee, x.LeftParenthesis, x.New
+			default:
+				return true
+			}
+			if lp == 0 || !inUserFile(tree, lp) || bundlerHelper(callee) {
+				return true
+			}
+			if at == 0 {
+				at = callee.Idx0()
+				if d, ok := callee.(*ast.DotExpression); ok {
+					at = d.Identifier.Idx
+				}
+			}
+			// positionOf(i) is the place of the character after i (goja's
+			// Idx counts from 1): i-1 is the callee's own.
+			e.tree.calls = append(e.tree.calls, callSpan{paren: positionOf(tree, lp-1), goja: positionOf(tree, lp), v8: positionOf(tree, at-1)})
+			return true
+		})
+	}
+	p := f.position()
+	shift := 0
+	if e.script && f.file == e.entry && f.line == 1 {
+		shift = len(bundle.ScriptPrefix) // the program's columns (fixFrames)
+		p.column += shift
+	}
+	var best *callSpan
+	for i := range e.tree.calls {
+		if c := &e.tree.calls[i]; c.paren.before(p) && p.before(c.goja) && c.goja.line == p.line && c.v8.file == f.file {
+			best = c // the walk visits outer calls first: the last is the innermost
+		}
+	}
+	if best == nil {
+		return f
+	}
+	f.line, f.column = best.v8.line, best.v8.column+1
+	if f.line == 1 && shift > 0 && f.column > shift {
+		f.column -= shift
+	}
+	return f
 }

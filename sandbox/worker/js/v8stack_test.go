@@ -16,7 +16,7 @@ func TestCaughtStackIsV8s(t *testing.T) {
 		name, mode, file, code, want string
 	}{
 		{"module", "module", "main.ts", "function f(): never { throw new Error('probe'); }\nlet s = '';\ntry { f(); } catch (e) { s = (e as Error).stack!; }\nexport default s;",
-			"Error: probe\n    at f (main.ts:1:29)\n    at main.ts:3:9"}, // Node: 3:7, the callee's column (goja's call frames point at the call's ")")
+			"Error: probe\n    at f (main.ts:1:29)\n    at main.ts:3:7"}, // a call's frame at its callee, as V8 (v8CallFrame)
 		{"script line 1", "script", "s.js", "try { throw new Error('probe') } catch (e) { output = e.stack }",
 			"Error: probe\n    at s.js:1:13"},
 		{"engine error reworded", "script", "s.js", "try { [].reduce((a, b) => a) } catch (e) { return [e.message, String(e), e.stack.split('\\n')[0]] }",
@@ -24,7 +24,7 @@ func TestCaughtStackIsV8s(t *testing.T) {
 		{"stackTraceLimit", "script", "s.js", "Error.stackTraceLimit = 1;\nfunction a() { b() }\nfunction b() { throw new Error('deep') }\ntry { a() } catch (e) { return e.stack }",
 			"Error: deep\n    at b (s.js:3:22)"},
 		{"JSON.stringify", "script", "s.js", "function g() { let u; u.x }\ntry { g() } catch (e) { return JSON.stringify({ stack: e.stack }) }",
-			`{"stack":"TypeError: Cannot read properties of undefined (reading 'x')\n    at g (s.js:1:25)\n    at s.js:2:9"}`},
+			`{"stack":"TypeError: Cannot read properties of undefined (reading 'x')\n    at g (s.js:1:25)\n    at s.js:2:7"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -75,5 +75,23 @@ func TestUncaughtBuiltinErrorInV8Words(t *testing.T) {
 		if errs := rec.Errors(); len(errs) != 1 || errs[0].Message != want {
 			t.Errorf("%s: %+v; want %q", src, errs, want)
 		}
+	}
+}
+
+// A call's frame points where V8's does: at the callee, at the method's
+// name, at new (recorded from Node 20: node -e with the same code).
+func TestCallFramesAsV8(t *testing.T) {
+	h := newHarness(t, Config{})
+	src := "function f(a, b) { throw new Error('x') }\nconst o = { m() { f(1, 2) } };\ntry { o.m() } catch (e) { console.log(e.stack) }\ntry { [1].map((x) =>   f(x)) } catch (e) { console.log(e.stack) }\ntry { new (class A { constructor() { f() } }) } catch (e) { console.log(e.stack) }\nexport {};"
+	_, rec := run(t, h, Request{Files: files("main.js", src), Mode: "module"})
+	// Node 20 names the frames Object.m, Array.map, new A and
+	// Object.<anonymous>; goja's names are kept.
+	want := []string{
+		"Error: x\n    at f (main.js:1:26)\n    at m (main.js:2:19)\n    at main.js:3:9",
+		"Error: x\n    at f (main.js:1:26)\n    at main.js:4:24\n    at map (<anonymous>)\n    at main.js:4:11",
+		"Error: x\n    at f (main.js:1:26)\n    at main.js:5:38\n    at main.js:5:7",
+	}
+	if got := rec.Logs(); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }

@@ -1,7 +1,6 @@
 package js
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -55,14 +54,13 @@ func (e *Runtime) require(c goja.FunctionCall) goja.Value {
 			return e.lib(goja.FunctionCall{Arguments: []goja.Value{e.vm.ToValue(name)}})
 		}
 	}
-	allowed, modules := "none", []string(nil)
+	var modules []string
 	if e.registry != nil {
 		modules = e.registry.Set().Modules()
-		allowed = strings.Join(modules, ", ")
 	}
 	root, _, _ := strings.Cut(strings.TrimPrefix(name, "node:"), "/")
 	if strings.HasPrefix(name, "node:") || slices.Contains(nodeBuiltins, root) {
-		e.throwSecurity(fmt.Sprintf("require(%q): %q is a Node built-in module; the playground gives snippets nothing of the host. require() loads: %s", name, name, allowed))
+		e.throwSecurity(bundle.RefusedModule(name, modules) + "; Node's built-in modules are the host's, not the playground's")
 	}
 	e.throwSecurity(bundle.RefusedModule(name, modules))
 	return nil

@@ -549,8 +549,8 @@ func (e *Runtime) v8StackText(s string) (_ string, ok bool) {
 				}
 			}
 			natives = natives[:0]
-			if n > 0 {
-				f[0] = e.v8CallFrame(f[0]) // a call's frame
+			if n > 0 || strings.HasSuffix(head, " is not a function") || strings.HasSuffix(head, " is not a constructor") {
+				f[0] = e.v8CallFrame(f[0]) // a call's frame, or the call that failed
 			}
 			if frames < limit {
 				b.WriteString(formatStack("", f))

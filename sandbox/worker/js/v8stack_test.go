@@ -94,4 +94,15 @@ func TestCallFramesAsV8(t *testing.T) {
 	if got := rec.Logs(); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
+	// The call that failed, as V8 places it (Node 20).
+	_, rec = run(t, h, Request{Files: files("main.js", "function g() { let u; u.x }\ntry { g() } catch (e) { console.log(e.stack) }\nconst cfg = {}; const h = 1;\ntry { cfg.load(1) } catch (e) { console.log(e.stack) }\ntry { h() } catch (e) { console.log(e.stack) }\ntry { new cfg.Nope() } catch (e) { console.log(e.stack) }\nexport {};"), Mode: "module"})
+	want = []string{
+		"TypeError: Cannot read properties of undefined (reading 'x')\n    at g (main.js:1:25)\n    at main.js:2:7",
+		"TypeError: cfg.load is not a function\n    at main.js:4:11",
+		"TypeError: h is not a function\n    at main.js:5:7",
+		"TypeError: cfg.Nope is not a constructor\n    at main.js:6:7",
+	}
+	if got := rec.Logs(); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
 }

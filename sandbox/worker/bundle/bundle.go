@@ -113,13 +113,13 @@ func BundleMode(files []pipe.File, entry, mode string, set *libs.Set) Result {
 	default:
 		return Result{Errors: []pipe.Error{{Kind: pipe.KindInvalidRequest, Message: fmt.Sprintf("invalid run: mode %q; want %q or %q", mode, pipe.ModeModule, pipe.ModeScript)}}}
 	}
-	define, format, banner := hostAliases, api.FormatESModule, Banner
+	define, format, banner, footer := hostAliases, api.FormatESModule, Banner, Footer
 	if mode == pipe.ModeScript {
 		// require is the script's: esbuild resolves require("name") of a
 		// string literal through the plugin and leaves any other call to
 		// the runtime's global require. CommonJS, so that esbuild lets the
 		// script be sloppy (ScriptBanner).
-		define, format, banner = nil, api.FormatCommonJS, ScriptBanner
+		define, format, banner, footer = nil, api.FormatCommonJS, ScriptBanner, ScriptFooter
 	}
 	used := &usedLibraries{m: map[string]bool{}}
 	usage := libraryUsage(files, set)
@@ -136,7 +136,7 @@ func BundleMode(files []pipe.File, entry, mode string, set *libs.Set) Result {
 		// The map must let errors point into the user's files; their text is already there.
 		SourcesContent: api.SourcesContentExclude,
 		Banner:         map[string]string{"js": banner},
-		Footer:         map[string]string{"js": Footer},
+		Footer:         map[string]string{"js": footer},
 		LogLevel:       api.LogLevelSilent,
 		Charset:        api.CharsetUTF8,
 		LegalComments:  api.LegalCommentsNone,
@@ -220,6 +220,11 @@ func memoryPlugin(files map[string]string, entry, mode string, set *libs.Set, us
 		Setup: func(b api.PluginBuild) {
 			b.OnResolve(api.OnResolveOptions{Filter: `.*`}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
 				r := resolve(files, entry, set, args)
+				if mode == pipe.ModeScript && args.Kind == api.ResolveEntryPoint {
+					// The script is the entry point: no module wrapper
+					// (ScriptFooter calls it).
+					r = api.OnResolveResult{Path: entry, Namespace: FileNamespace}
+				}
 				if mode == pipe.ModeScript {
 					r = refuseAsScript(r, set, args)
 				}
@@ -238,12 +243,6 @@ func memoryPlugin(files map[string]string, entry, mode string, set *libs.Set, us
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsEntry}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
 				src := "import * as entry from " + jsString(entry) + ";\n" +
 					"if (\"default\" in entry) " + RuntimeParam + "." + FieldDone + "(await entry.default);\n"
-				if mode == pipe.ModeScript {
-					// The script's function, called (ScriptPrefix); a
-					// return, as CommonJS has no top-level await.
-					src = "return require(" + jsString(entry) + ").call(globalThis).then((result) => " +
-						RuntimeParam + "." + FieldDone + "(result));\n"
-				}
 				return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsLibrary}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {

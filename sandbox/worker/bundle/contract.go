@@ -54,23 +54,26 @@ const (
 // Script mode (pipe.ModeScript): a classic script, sloppy unless it says
 // "use strict". Bundler: the bundle is CommonJS (esbuild's ES module
 // output is strict throughout: no with, no legacy octal, no implicit
-// globals) and begins with ScriptBanner; the entry file's text is wrapped
-// in ScriptPrefix … ScriptSuffix, on its own first and after its last
-// line, so that its lines keep their numbers and only line 1 shifts right
-// by len(ScriptPrefix). The entry file's exports are a sloppy async
-// function with the script as its body (top-level return and await); the
-// entry module (not a file of the snippet's, so no frame of a stack) calls
-// it with the global object as this and passes its result (the value of a
-// top-level return) to FieldDone.
-// Runtime: compiles a bundle that begins with ScriptBanner non-strict
-// (Strict); defines the globals input (a mutable copy), output and
-// require; subtracts len(ScriptPrefix) from a column on line 1 of the
-// entry file; takes the returned value as the output, or the final value
-// of the output global when the script returned undefined.
+// globals), begins with ScriptBanner and ends with ScriptFooter; the
+// entry file is esbuild's entry point, its text wrapped in ScriptPrefix …
+// ScriptSuffix, on its own first and after its last line, so that its
+// lines keep their numbers and only line 1 shifts right by
+// len(ScriptPrefix). The prefix stores a sloppy async function with the
+// script as its body (top-level return and await) as FieldScript of the
+// runtime object; the footer (no file of the snippet's, so no frame of a
+// stack) calls it with the global object as this and passes its result
+// (the value of a top-level return) to FieldDone. Runtime: compiles a
+// bundle that begins with ScriptBanner non-strict (Strict); defines the
+// globals input (a mutable copy), output and require; subtracts
+// len(ScriptPrefix) from a column on line 1 of the entry file; takes the
+// returned value as the output, or the final value of the output global
+// when the script returned undefined.
 const (
+	FieldScript  = "script"
 	ScriptBanner = "(async function (" + RuntimeParam + ") { /* script */"
-	ScriptPrefix = "module.exports = async function () {"
+	ScriptPrefix = RuntimeParam + "." + FieldScript + " = async function () {"
 	ScriptSuffix = "\n};"
+	ScriptFooter = "\n" + RuntimeParam + "." + FieldDone + "(await " + RuntimeParam + "." + FieldScript + ".call(globalThis));\n})"
 )
 
 // Strict reports whether the bundle code is compiled as strict code: every

@@ -41,3 +41,25 @@ func BenchmarkErrors(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkScriptHello is a script-mode run of one line (bundled once).
+func BenchmarkScriptHello(b *testing.B) {
+	set, err := libs.New("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	res := bundle.BundleMode([]pipe.File{{Path: "main.js", Source: `console.log("hello"); output = 1;`}}, "main.js", pipe.ModeScript, set)
+	if len(res.Errors) > 0 {
+		b.Fatal(res.Errors)
+	}
+	prg, err := Compile(res.Code)
+	if err != nil {
+		b.Fatal(err)
+	}
+	j := Job{Program: prg, Timeout: 10 * time.Second, Limits: pipe.DefaultLimits(), Mode: pipe.ModeScript, Entry: "main.js"}
+	for b.Loop() {
+		if r := New(j).Execute(context.Background(), j, func(pipe.Event) {}); r.Outcome != pipe.OutcomeOK {
+			b.Fatal(r.Outcome)
+		}
+	}
+}

@@ -202,8 +202,9 @@ func TestRealRunsMatchOpenAPI(t *testing.T) {
 	s.check("GET /api/v1/info", s.responseOf("get", "/api/v1/info", resp.StatusCode, resp.Header.Get("Content-Type")), b)
 	var info api.Info
 	json.Unmarshal(b, &info)
-	if info.Protocol != "playground.v1" || info.Limits.MaxFiles != 8 || len(info.Host) != 1 || info.Host[0] != "echo" {
-		t.Errorf("info = %s; want the limits and the echo host function", b)
+	if info.Protocol != "playground.v1" || info.Limits.MaxFiles != 8 || len(info.Host) != 1 || info.Host[0] != "echo" ||
+		len(info.Require) != len(info.Modules)+1 || info.Require[0] != "playground" {
+		t.Errorf("info = %s; want the limits, the echo host function and what a script may require", b)
 	}
 
 	problems := []struct {

@@ -31,6 +31,7 @@ const Namespace = "playground"
 type Pool struct {
 	Workers       int   // runs that may execute at once (configured)
 	Live          int64 // worker processes started or starting
+	Started       int64 // worker processes that finished starting and have not exited
 	Idle          int64 // started workers waiting for a run
 	Busy          int64 // runs executing
 	Parked        int64 // runs waiting on host calls with their slot given back (their worker kept)

@@ -59,10 +59,11 @@ func (r *Readiness) Check(ctx context.Context) (ready bool, results []Result) {
 	ready = true
 	for _, c := range r.checks {
 		err := c.Func(ctx)
-		if err != nil && !c.Warn {
+		warn := c.Warn || errors.As(err, new(degraded))
+		if err != nil && !warn {
 			ready = false
 		}
-		results = append(results, Result{Name: c.Name, Err: err, Warn: c.Warn})
+		results = append(results, Result{Name: c.Name, Err: err, Warn: warn})
 	}
 	return ready, results
 }
@@ -99,11 +100,17 @@ func (r *Readiness) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 }
 
-// WorkersCheck fails while the pool has no live worker process.
+// WorkersCheck fails while no worker process has finished starting: at
+// start, and while every start fails (a missing library, a broken
+// binary), when processes being started (Live) would not serve a run.
 func WorkersCheck(pool func() Pool) Check {
 	return Check{Name: "workers", Func: func(context.Context) error {
-		if p := pool(); p.Live <= 0 {
-			return errors.New("no live worker processes")
+		p := pool()
+		if p.Started <= 0 {
+			if p.StartFailures > 0 {
+				return fmt.Errorf("no worker process has started: %d failed to start (see the log)", p.StartFailures)
+			}
+			return errors.New("no worker process has started")
 		}
 		return nil
 	}}
@@ -133,7 +140,24 @@ func DrainCheck(draining func() bool) Check {
 
 // StoreCheck reports the shared store's status (ratelimit.Store.Status:
 // "redis unreachable, using in-process limits: …"). warn makes it a
-// warning rather than a failure (see Check.Warn).
+// warning rather than a failure (see Check.Warn); a status wrapped by
+// Degraded is a warning either way.
 func StoreCheck(status func() error, warn bool) Check {
 	return Check{Name: "redis", Warn: warn, Func: func(context.Context) error { return status() }}
 }
+
+// Degraded marks a check's error as a degraded mode that still serves:
+// shown as WARN, the server stays ready (as for Check.Warn, but decided
+// per failure: a Redis whose scripts time out is degraded, limits are
+// decided in-process, and failing /readyz would take every instance that
+// shares it out of the balancer; a dead one may still fail it).
+func Degraded(err error) error {
+	if err == nil {
+		return nil
+	}
+	return degraded{err}
+}
+
+type degraded struct{ error }
+
+func (d degraded) Unwrap() error { return d.error }

@@ -19,7 +19,7 @@ func get(t *testing.T, h http.Handler, method string) (int, string, http.Header)
 }
 
 func TestReadiness(t *testing.T) {
-	pool := metrics.Pool{Live: 3}
+	pool := metrics.Pool{Live: 3, Started: 3}
 	draining := false
 	var storeErr error
 	r := metrics.NewReadiness(
@@ -42,14 +42,15 @@ func TestReadiness(t *testing.T) {
 		set    func()
 		reason string
 	}{
-		{"no workers", func() { pool.Live = 0 }, "FAIL workers: no live worker processes\n"},
+		{"no workers", func() { pool.Live, pool.Started = 0, 0 }, "FAIL workers: no worker process has started\n"},
+		{"no worker can start", func() { pool.Started, pool.StartFailures = 0, 4 }, "FAIL workers: no worker process has started: 4 failed to start"},
 		{"breaker", func() { pool.BreakerOpen = true }, "FAIL breaker: circuit breaker open"},
 		{"redis", func() { storeErr = errors.New("redis unreachable, using in-process limits: connection refused") },
 			"FAIL redis: redis unreachable, using in-process limits: connection refused\n"},
 		{"draining", func() { draining = true }, "FAIL draining: draining: shutting down"},
 	}
 	for _, c := range cases {
-		pool, draining, storeErr = metrics.Pool{Live: 3}, false, nil
+		pool, draining, storeErr = metrics.Pool{Live: 3, Started: 3}, false, nil
 		c.set()
 		code, body, _ := get(t, r, "GET")
 		if code != 503 || !strings.HasPrefix(body, "not ready\n") || !strings.Contains(body, c.reason) {
@@ -82,5 +83,21 @@ func TestReadinessWarnDoesNotFail(t *testing.T) {
 	ready, results := r.Check(context.Background())
 	if !ready || len(results) != 2 || results[0].Err == nil || !results[0].Warn {
 		t.Errorf("Check = %v %+v", ready, results)
+	}
+}
+
+// TestReadinessDegradedIsAWarning: a check whose error is marked Degraded
+// is shown as WARN and leaves the server ready, even when the check is not
+// a Warn one; other errors of the same check still fail it.
+func TestReadinessDegradedIsAWarning(t *testing.T) {
+	var err error
+	r := metrics.NewReadiness(metrics.StoreCheck(func() error { return err }, false))
+	err = metrics.Degraded(errors.New("redis answers PING but not a limit script in time"))
+	if code, body, _ := get(t, r, "GET"); code != 200 || body != "ready\nWARN redis: redis answers PING but not a limit script in time\n" {
+		t.Errorf("degraded: %d %q; want 200 with a WARN line", code, body)
+	}
+	err = errors.New("redis unreachable")
+	if code, body, _ := get(t, r, "GET"); code != 503 || !strings.Contains(body, "FAIL redis: redis unreachable") {
+		t.Errorf("down: %d %q; want 503 with a FAIL line", code, body)
 	}
 }

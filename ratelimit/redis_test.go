@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/redis/go-redis/v9"
 	"log/slog"
 	"net"
 	"strings"
@@ -472,5 +473,50 @@ func TestStoreNoticesOutageAndRecoveryWithoutTraffic(t *testing.T) {
 	other := newStore(t, r.URL(), ratelimit.StoreConfig{})
 	if ok, _ := ratelimit.NewShared(other, "runs", cfg).Allow("k"); ok {
 		t.Error("another instance's Allow after the burst was spent = true; want the shared bucket")
+	}
+}
+
+// TestHalfDeadRedisIsSlowNotDead: a Redis that answers PING but holds
+// scripts (CLIENT PAUSE WRITE, as a half-dead one does) costs one decision
+// its Timeout, then stays out of the decisions: probes, whose PING still
+// answers, do not put it back (which made every other run wait the timeout
+// again), and Status says slow, not unreachable. Once scripts answer
+// again, a probe puts it back.
+func TestHalfDeadRedisIsSlowNotDead(t *testing.T) {
+	r := redistest.Start(t)
+	s := newStore(t, r.URL(), ratelimit.StoreConfig{ProbeInterval: time.Hour}) // probes by hand
+	lim := ratelimit.NewShared(s, "runs", ratelimit.Config{PerSecond: slow, Burst: 100})
+	if ok, _ := lim.Allow("k"); !ok || s.Status() != nil {
+		t.Fatalf("Allow on a live Redis: %v, Status %v", ok, s.Status())
+	}
+	admin := redis.NewClient(&redis.Options{Addr: r.Addr()})
+	defer admin.Close()
+	if err := admin.Do(t.Context(), "CLIENT", "PAUSE", "60000", "WRITE").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := lim.Allow("k"); !ok {
+		t.Fatal("Allow with scripts held: false; want decided in-process")
+	}
+	if err := s.Probe(t.Context()); !errors.Is(s.Status(), ratelimit.ErrStoreSlow) {
+		t.Fatalf("after a probe (%v) with PING answering and scripts held: Status %v; want ErrStoreSlow", err, s.Status())
+	}
+	sent := s.CountCommands("rate:runs:k") // the decisions' key
+	for range 10 {
+		if ok, _ := lim.Allow("k"); !ok {
+			t.Fatal("Allow while slow: false; want decided in-process")
+		}
+		_ = s.Probe(t.Context())
+	}
+	if !errors.Is(s.Status(), ratelimit.ErrStoreSlow) {
+		t.Errorf("after 10 probes with scripts held: Status %v; want still ErrStoreSlow", s.Status())
+	}
+	if n := sent.Load(); n != 0 {
+		t.Errorf("%d of 10 decisions while slow went to Redis (each waiting its timeout); want none", n)
+	}
+	if err := admin.Do(t.Context(), "CLIENT", "UNPAUSE").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Probe(t.Context()); err != nil || s.Status() != nil {
+		t.Errorf("after UNPAUSE: probe %v, Status %v; want shared again", err, s.Status())
 	}
 }

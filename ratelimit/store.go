@@ -25,8 +25,10 @@ type StoreConfig struct {
 	// Prefix starts every key this Store writes, so that one Redis can serve
 	// other applications (or two playgrounds).
 	Prefix string
-	// Timeout bounds one Redis operation (dial, read, write). A decision that
-	// does not get an answer within it is made in-process.
+	// Timeout bounds one limit decision's Redis round trip (and one
+	// operation's read and write). A decision that does not get an answer
+	// within it is made in-process, and so are the next ones until a probe
+	// finds Redis answering a script within it again.
 	Timeout time.Duration
 	// ProbeInterval is how often Redis is pinged: an outage is noticed (and
 	// Status reports it) within one interval even without traffic, and a
@@ -79,6 +81,23 @@ func (c StoreConfig) withDefaults() StoreConfig {
 // ErrStoreDown is wrapped by Store.Status while Redis is unreachable.
 var ErrStoreDown = errors.New("redis unreachable, using in-process limits")
 
+// ErrStoreSlow is wrapped by Store.Status while Redis answers PING but
+// not a script within StoreConfig.Timeout (a half-dead or overloaded
+// Redis): decisions are made in-process, as when it is down, but the
+// instance and its connection are fine.
+var ErrStoreSlow = errors.New("redis answers PING but not a limit script in time, using in-process limits")
+
+// probeTimeout bounds a probe's PING and a connection's dial (reads and
+// writes are still bounded by Timeout): probes run in the background, so
+// a Redis behind a slow TLS handshake is still found.
+const probeTimeout = time.Second
+
+// probeScript is what a probe runs after its PING answers: decisions run
+// scripts, and a Redis can answer PING while its scripts hang (CLIENT
+// PAUSE WRITE, a long-running script, an overloaded replica). It is not
+// flagged no-writes, so it waits where the limit scripts wait.
+var probeScript = redis.NewScript(`return 1`)
+
 // Store is this instance's connection to the Redis that instances share
 // limits through, and the state of that connection. SharedLimiter and
 // SharedCounts decide through it; while Redis is unreachable they decide
@@ -92,6 +111,7 @@ type Store struct {
 	rdb *redis.Client
 
 	down      atomic.Bool // Redis did not answer the last operation or probe
+	slow      atomic.Bool // down, and the last probe's PING answered: scripts time out
 	closed    atomic.Bool // Close was called: decisions are in-process, silently
 	fallbacks atomic.Uint64
 	mu        sync.Mutex // guards lastErr and the transitions of down
@@ -118,7 +138,7 @@ func NewStore(cfg StoreConfig) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ratelimit: redis URL %q: %w", redactURL(cfg.URL), err)
 	}
-	opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = cfg.Timeout, cfg.Timeout, cfg.Timeout
+	opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = max(cfg.Timeout, probeTimeout), cfg.Timeout, cfg.Timeout
 	opt.MaxRetries = -1   // a failed call falls back at once; the prober finds Redis again
 	opt.DialerRetries = 1 // likewise a failed dial (the default retries 5 times, 100ms apart)
 	opt.ContextTimeoutEnabled = true
@@ -129,12 +149,7 @@ func NewStore(cfg StoreConfig) (*Store, error) {
 		leases: map[string]map[string]struct{}{},
 		stop:   make(chan struct{}), done: make(chan struct{}),
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), cfg.Timeout)
-	err = s.rdb.Ping(ctx).Err()
-	cancel()
-	if err != nil {
-		s.markDown(err)
-	}
+	_ = s.Probe(context.Background())
 	go s.loop()
 	return s, nil
 }
@@ -163,14 +178,18 @@ func (l redisLogger) Printf(ctx context.Context, format string, v ...any) {
 func (s *Store) Config() StoreConfig { return s.cfg }
 
 // Status is nil while Redis answers, else an error wrapping ErrStoreDown
-// and the last Redis error: "redis unreachable, using in-process limits:
-// dial tcp 127.0.0.1:6379: connect: connection refused". It does no I/O.
+// and the last Redis error ("redis unreachable, using in-process limits:
+// dial tcp 127.0.0.1:6379: connect: connection refused"), or ErrStoreSlow
+// while Redis answers PING but its scripts time out. It does no I/O.
 func (s *Store) Status() error {
 	if !s.down.Load() {
 		return nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.slow.Load() {
+		return fmt.Errorf("%w (%v): %v", ErrStoreSlow, s.cfg.Timeout, s.lastErr)
+	}
 	return fmt.Errorf("%w: %v", ErrStoreDown, s.lastErr)
 }
 
@@ -181,15 +200,30 @@ func (s *Store) Up() bool { return !s.down.Load() }
 // moved in-process (a monotonic counter, for a metric).
 func (s *Store) Fallbacks() uint64 { return s.fallbacks.Load() }
 
-// Probe pings Redis once and updates the state: an error enters fallback
-// (if not in it yet), an answer leaves it. The Store probes by itself every
-// ProbeInterval; tests may call it directly.
+// Probe pings Redis once, then runs a script as decisions do, and updates
+// the state: a PING unanswered within a second enters fallback (down); a
+// script unanswered within Timeout enters it too, as slow (Status wraps
+// ErrStoreSlow), so that a Redis that answers PING but hangs on scripts
+// is not used again (each decision then waiting Timeout for nothing) until
+// its scripts answer; both answered leaves it. The Store probes by itself
+// every ProbeInterval; tests may call it directly.
 func (s *Store) Probe(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
-	defer cancel()
-	err := s.rdb.Ping(ctx).Err()
-	s.observe(err)
-	return err
+	pctx, cancel := context.WithTimeout(ctx, max(s.cfg.Timeout, probeTimeout))
+	err := s.rdb.Ping(pctx).Err()
+	cancel()
+	if err != nil {
+		s.observe(err)
+		return err
+	}
+	sctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	err = probeScript.Run(sctx, s.rdb, nil).Err()
+	cancel()
+	if err != nil && !errors.Is(err, redis.Nil) {
+		s.markSlow(err)
+		return err
+	}
+	s.observe(nil)
+	return nil
 }
 
 // Close stops the probing and refreshing goroutine, releases the leases this
@@ -240,6 +274,7 @@ func (s *Store) observe(err error) {
 	defer s.mu.Unlock()
 	if s.down.Load() {
 		s.down.Store(false)
+		s.slow.Store(false)
 		s.lastErr = nil
 		s.cfg.Log.Info("redis reachable again; limits are shared", "redis", s.redacted())
 	}
@@ -249,12 +284,34 @@ func (s *Store) markDown(err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.lastErr = err
+	s.slow.Store(false)
 	if s.down.Load() {
 		return
 	}
 	s.down.Store(true)
 	s.fallbacks.Add(1)
 	s.cfg.Log.Warn("redis unreachable; using in-process limits until it answers", "redis", s.redacted(), "err", err)
+}
+
+// markSlow enters fallback for a Redis whose PING answers but whose
+// scripts do not, logging once per outage (a dead Redis that comes back
+// half-dead is logged again, as such).
+func (s *Store) markSlow(err error) {
+	if s.closed.Load() {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lastErr = err
+	if s.down.Load() && s.slow.Load() {
+		return
+	}
+	if !s.down.Load() {
+		s.fallbacks.Add(1)
+	}
+	s.down.Store(true)
+	s.slow.Store(true)
+	s.cfg.Log.Warn("redis answers PING but a script took longer than the timeout; using in-process limits until scripts answer", "redis", s.redacted(), "timeout", s.cfg.Timeout, "err", err)
 }
 
 // redacted is the Redis address without credentials, for logs.

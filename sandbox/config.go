@@ -50,6 +50,8 @@ type Config struct {
 	// MaxFiles and MaxSourceBytes bound one request: its files and the bytes
 	// of source they hold together.
 	MaxFiles, MaxSourceBytes int
+	// MaxInputBytes bounds one request's input JSON, in bytes.
+	MaxInputBytes int
 	// Limits caps output, events, timers, host calls and previews of each run.
 	Limits Limits
 	// Host are the host functions snippets may call as host.<name>(…).
@@ -115,6 +117,7 @@ func DefaultConfig() Config {
 		MemoryBudget:     0, // DefaultMemoryBudget()
 		MaxFiles:         32,
 		MaxSourceBytes:   256 << 10,
+		MaxInputBytes:    8 << 20, // what agents hand the isolated-vm pool: a 5 MB input fits
 		Limits:           pipe.DefaultLimits(),
 		HostCallTimeout:  10 * time.Second,
 		KillGrace:        10 * time.Millisecond, // DESIGN.md: a loop stops at budget + ≤ 20 ms
@@ -160,6 +163,7 @@ func (c Config) withDefaults() Config {
 	}
 	set(&c.MaxFiles, d.MaxFiles)
 	set(&c.MaxSourceBytes, d.MaxSourceBytes)
+	set(&c.MaxInputBytes, d.MaxInputBytes)
 	c.Limits = c.Limits.WithDefaults()
 	setD(&c.HostCallTimeout, d.HostCallTimeout)
 	if len(c.Command) == 0 {

@@ -41,7 +41,7 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 		return res, fmt.Errorf("%w: send job: %v", errNotStarted, err)
 	}
 	accepted := false // the worker said it took the job
-	lim := p.cfg.Limits
+	lim := job.Limits
 	var (
 		started                bool
 		startedAt              time.Time

@@ -326,7 +326,7 @@ func TestWorkerKilledFromOutsideIsRetried(t *testing.T) {
 // TestMemoryLimitKeepsStats: a run killed over its memory still reports
 // what it did (its logs, bytes and run time) and is not a worker crash.
 func TestMemoryLimitKeepsStats(t *testing.T) {
-	p := newTestPool(t, Config{Workers: 1})
+	p := newTestPool(t, Config{Workers: 1, MemoryBytes: 256 << 20}) // reached in a few arrays, under -race too
 	before := p.Stats().Crashes
 	res, rec := run(t, p, Request{Files: files("main.ts", "console.log('hi');\nconst parts: Float64Array[] = [];\nwhile (true) parts.push(new Float64Array(8e6).fill(1));"), Timeout: 20 * time.Second})
 	if res.Outcome != OutcomeMemoryLimit {

@@ -134,8 +134,12 @@ func (p *Pool) Run(ctx context.Context, req Request, emit func(Event)) (Result, 
 	rs := p.newRunSlot(req.Key, release)
 	defer rs.done()
 	p.runs.Add(1)
+	lim := p.cfg.Limits
+	if req.MaxOutputBytes > 0 && req.MaxOutputBytes < lim.MaxOutputBytes {
+		lim.MaxOutputBytes = req.MaxOutputBytes
+	}
 	job := &pipe.Job{Files: req.Files, Entry: entry, Input: req.Input, Timeout: timeout, Deterministic: req.Deterministic,
-		Mode: req.Mode, Limits: p.cfg.Limits, Host: p.hostNames, Globals: p.cfg.HostGlobals,
+		Mode: req.Mode, Limits: lim, Host: p.hostNames, Globals: p.cfg.HostGlobals,
 		Client: p.clients.Token(req.Key)}
 	for attempt := 0; ; attempt++ {
 		w, err := p.take(ctx)
@@ -175,6 +179,9 @@ func (p *Pool) check(req Request) (string, *Error) {
 	}
 	if total > p.cfg.MaxSourceBytes {
 		return invalid("invalid run: the files hold %d bytes of source; the limit is maxSourceBytes=%d", total, p.cfg.MaxSourceBytes)
+	}
+	if len(req.Input) > p.cfg.MaxInputBytes {
+		return invalid("invalid run: the input is %d bytes of JSON; the limit is maxInputBytes=%d", len(req.Input), p.cfg.MaxInputBytes)
 	}
 	switch req.Mode {
 	case "", ModeModule:

@@ -87,6 +87,11 @@ type Request struct {
 	// output global or returns at top level is a script, anything else a
 	// module. The started event says which mode ran (Event.Mode).
 	Mode string `json:"mode,omitempty"`
+	// MaxOutputBytes, when positive and below the pool's
+	// Config.Limits.MaxOutputBytes, is this run's output cap instead: a
+	// transport that must hold a whole done message (a socket's outbox)
+	// asks for less than the pool allows.
+	MaxOutputBytes int `json:"-"`
 	// Key identifies the client for fair queueing (its IP or API key name).
 	// Not sent to workers: they get an opaque token of it (pipe.Job.Client)
 	// that keys their caches per client.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/playground-dev/playground/sandbox"
@@ -70,11 +71,16 @@ type Job struct {
 	// "key:"+name for a program with an API key.
 	Key string
 	// Session identifies the caller for host functions that keep state per
-	// session (a tab's session id, or a fresh id per HTTP request).
+	// session: a tab's session id, or StatelessSession's fresh id for a
+	// request that stands alone (HTTP, MCP).
 	Session string
 	// Received is when the run arrived; done.durationMs counts from it.
 	// Zero means now.
 	Received time.Time
+	// MaxOutputBytes, when positive, caps this run's output below the
+	// announced limit (sandbox.Request.MaxOutputBytes): a socket's, whose
+	// outbox must hold the whole done message.
+	MaxOutputBytes int
 }
 
 // Refusal says why a run will not execute.
@@ -93,8 +99,8 @@ type Refusal struct {
 // Message is the text of the INVALID_REQUEST error a refused invalid run carries.
 func (r *Refusal) Message() string { return fmt.Sprintf("invalid run: %s: %s", r.Field, r.Reason) }
 
-// CheckLimits checks m against the announced file-count and source-size
-// limits (zero limits are not checked) and that it has an entry file (named,
+// CheckLimits checks m against the announced file-count, source-size and
+// input-size limits (zero limits are not checked) and that it has an entry file (named,
 // or found by sandbox.DefaultEntry). It returns nil when m may run.
 func CheckLimits(m *ws.Run, lim ws.Limits) *Refusal {
 	if lim.MaxFiles > 0 && len(m.Files) > lim.MaxFiles {
@@ -108,6 +114,10 @@ func CheckLimits(m *ws.Run, lim ws.Limits) *Refusal {
 	if lim.MaxSourceBytes > 0 && total > lim.MaxSourceBytes {
 		return &Refusal{Outcome: ws.OutcomeInvalid, Field: "files",
 			Reason: fmt.Sprintf("the files hold %d bytes of source; the limit is maxSourceBytes=%d", total, lim.MaxSourceBytes)}
+	}
+	if lim.MaxInputBytes > 0 && int64(len(m.Input)) > lim.MaxInputBytes {
+		return &Refusal{Outcome: ws.OutcomeInvalid, Field: "input",
+			Reason: fmt.Sprintf("the input is %d bytes of JSON; the limit is maxInputBytes=%d", len(m.Input), lim.MaxInputBytes)}
 	}
 	if Entry(m) == "" {
 		return &Refusal{Outcome: ws.OutcomeInvalid, Field: "entry",
@@ -235,7 +245,9 @@ func (e *Engine) Execute(ctx context.Context, j Job, send func(any)) ws.Done {
 		seq++
 		send(toWire(m.ID, seq, ev))
 	}
-	res, err := e.Runner.Run(ctx, toRequest(m, j.Key, j.Session), emit)
+	req := toRequest(m, j.Key, j.Session)
+	req.MaxOutputBytes = j.MaxOutputBytes
+	res, err := e.Runner.Run(ctx, req, emit)
 	if err != nil {
 		errorID := newErrorID()
 		log.Error("run failed", "session", j.Session, "run", m.ID, "key", j.Key, "errorID", errorID, "err", err)
@@ -279,3 +291,20 @@ func Entry(m *ws.Run) string {
 	}
 	return sandbox.DefaultEntry(files)
 }
+
+// statelessPrefix starts the session id of every run that belongs to no
+// tab (StatelessSession).
+const statelessPrefix = "stateless-"
+
+// StatelessSession returns a fresh session id for a run that belongs to no
+// tab and is never seen again (one HTTP or MCP request; kind says which, for
+// logs): host functions that keep state per session refuse it (Stateless),
+// as nothing stored for it could be read again.
+func StatelessSession(kind string) string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return statelessPrefix + kind + "-" + hex.EncodeToString(b[:])
+}
+
+// Stateless reports whether session came from StatelessSession.
+func Stateless(session string) bool { return strings.HasPrefix(session, statelessPrefix) }

@@ -36,7 +36,7 @@ func (s *Session) startRun(ctx context.Context, wg *sync.WaitGroup, m *ws.Run) {
 		if prev != nil {
 			<-prev.done
 		}
-		s.engine.Run(runCtx, Job{Run: m, Key: s.cfg.Key, Session: s.id, Received: received}, s.send)
+		s.engine.Run(runCtx, Job{Run: m, Key: s.cfg.Key, Session: s.id, Received: received, MaxOutputBytes: s.cfg.Hello.Limits.MaxOutputBytes}, s.send)
 		s.mu.Lock()
 		if s.active == a {
 			s.active = nil

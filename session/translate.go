@@ -157,6 +157,18 @@ type ClientLimits struct {
 // 4× plus room for the other fields keeps every honest message readable.
 func MaxMessageBytes(maxSourceBytes int) int64 { return 4*int64(maxSourceBytes) + 64<<10 }
 
+// SocketLimits are hello.limits for a socket, from the engine's (the HTTP
+// API's and MCP's): a run's output capped at maxOutputBytes, which its
+// outbox must hold in one done message (when positive and lower), and no
+// input beyond what its message cap holds.
+func SocketLimits(l ws.Limits, maxOutputBytes int) ws.Limits {
+	if maxOutputBytes > 0 && maxOutputBytes < l.MaxOutputBytes {
+		l.MaxOutputBytes = maxOutputBytes
+	}
+	l.MaxInputBytes = 0
+	return l
+}
+
 // FrameLimit is the WebSocket read limit, the hard cap of one frame: a
 // message between maxMessageBytes and it is answered (INVALID_REQUEST naming
 // the limit) and the socket stays open; a larger frame closes the socket
@@ -176,6 +188,7 @@ func HelloLimits(a sandbox.Announced, r ClientLimits) ws.Limits {
 		MaxTimers:       a.Limits.MaxTimers,
 		MaxHostCalls:    a.Limits.MaxHostCalls,
 		MaxMessageBytes: MaxMessageBytes(a.MaxSourceBytes),
+		MaxInputBytes:   int64(a.MaxInputBytes),
 		RunsPerSecond:   r.PerSecond,
 		RunBurst:        r.Burst,
 		PreviewDepth:    a.Limits.Depth,

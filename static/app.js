@@ -18,6 +18,7 @@ import { examples } from "./examples.js";
 import { $, el } from "./app/dom.js";
 import { state } from "./app/state.js";
 import * as files from "./app/files.js";
+import { sameFiles } from "./app/share.js";
 import { run, stop, scheduleAutoRun } from "./app/connection.js";
 import { applyFilters, clearConsole, configureConsole, systemLine } from "./app/console.js";
 import { renderFacts } from "./app/facts.js";
@@ -136,9 +137,18 @@ document.addEventListener("keydown", (e) => {
 
 const split = Number(localStorage.getItem("playground.split"));
 if (split) resizeTo(split);
-const shared = await files.fromHash();
-files.loadFiles(shared ?? files.savedFiles() ?? examples[0]);
-if (shared) history.replaceState(null, "", location.pathname);
+let shared = await files.fromHash();
+const saved = files.savedFiles();
+// Opening a link must not silently replace the files this browser kept:
+// ask first when they differ (declined: the saved files stay, the link's
+// are not opened).
+if (shared && saved && !sameFiles(shared, saved) &&
+  !confirm(`Open the shared files (${shared.files.length})? They replace the ${saved.files.length} file(s) saved in this browser (download them first to keep a copy).`)) {
+  shared = null;
+  systemLine("kept the files saved in this browser; the share link's files were not opened", "warn");
+}
+files.loadFiles(shared ?? saved ?? examples[0]);
+if (location.hash.startsWith("#code=")) history.replaceState(null, "", location.pathname);
 renderFacts();
 renderCalls();
 renderRunInfo();

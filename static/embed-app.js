@@ -4,7 +4,8 @@
 //   fragment  #code=<files>    the files, packed as the playground's share
 //                              links pack them (app/files.js encodeFiles)
 //   query     readonly=1       the files cannot be edited
-//             autorun=1        run once as soon as the session is open
+//             autorun=1        run once as soon as the session is open, when framed
+//                              (top-level it does not: Run is pressed)
 //             hidden=a.ts,b.ts files sent with every run but not shown
 //                              (a preamble the example imports)
 //             theme=light|dark colours (default: the system's)
@@ -18,12 +19,16 @@
 import { createEditor } from "./editor.bundle.js";
 import { PlaygroundClient } from "./client.js";
 import { $, el } from "./app/dom.js";
-import { decodeFiles, validPath } from "./app/files.js";
+import { readShared, validPath } from "./app/share.js";
 import { appendLog, callLine, clearConsole, configureConsole, errorLine, systemLine } from "./app/console.js";
 
 const q = new URLSearchParams(location.search);
 const readOnly = q.get("readonly") === "1" || q.get("readonly") === "true";
-const autorun = q.get("autorun") === "1" || q.get("autorun") === "true";
+// Autorun only when framed (by an origin -embed-origins allows: the CSP's
+// frame-ancestors keeps others from framing at all): opened top-level, a
+// link would run a stranger's code at once from the visitor's IP.
+const autorunAsked = q.get("autorun") === "1" || q.get("autorun") === "true";
+const autorun = autorunAsked && window.parent !== window;
 const hidden = new Set((q.get("hidden") ?? "").split(",").map((s) => s.trim()).filter(Boolean));
 const embedId = (q.get("id") ?? "").slice(0, 100);
 
@@ -81,11 +86,12 @@ function currentFiles() {
 
 async function load() {
   const m = /^#code=([A-Za-z0-9_-]+)$/.exec(location.hash);
-  const data = m ? await decodeFiles(m[1]) : null;
+  const { data, error } = m ? await readShared(m[1]) : { error: "no example: the link has no #code= fragment" };
   if (!data) {
-    systemLine(m ? "the example's files could not be read from the link" : "no example: the link has no #code= fragment", "error");
+    systemLine(m && error === "the share link could not be read" ? "the example's files could not be read from the link" : error, "error");
     return false;
   }
+  if (autorunAsked && !autorun) systemLine("autorun is off: this page is not framed by a docs page; press Run to run the example", "warn");
   for (const p of hidden) if (!validPath(p) || !data.files.some((f) => f.path === p)) systemLine(`hidden file ${p} is not one of the example's files`, "warn");
   files = data.files.map((f) => ({ path: f.path, hidden: hidden.has(f.path), state: editor.newState(f.source, f.path), marks: [] }));
   entry = data.files.some((f) => f.path === data.entry) ? data.entry : data.files[0].path;

@@ -49,10 +49,11 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 }
 
 // Flush lets streaming answers (NDJSON, SSE) flush through the log.
-func (w *statusWriter) Flush() {
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
+func (w *statusWriter) Flush() { _ = w.FlushError() }
+
+// FlushError is Flush with the socket's error (a passed write deadline).
+func (w *statusWriter) FlushError() error {
+	return http.NewResponseController(w.ResponseWriter).Flush()
 }
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -64,12 +64,24 @@ type Config struct {
 	// 1001) to make room, so many clients together cannot lock out one.
 	Sockets    session.Counter
 	MaxSockets int
+	// SocketMaxOutputBytes, when positive and below Limits.MaxOutputBytes,
+	// is a socket run's output cap (hello.limits.maxOutputBytes): its
+	// outbox holds a whole done message. The HTTP API and MCP have
+	// Limits.MaxOutputBytes.
+	SocketMaxOutputBytes int
 	// OutboxBudget, if set, bounds the bytes waiting in all sessions'
 	// outboxes, in all and per client (session.Budget).
 	OutboxBudget *session.Budget
 	// Runs, if set, caps the runs one client key holds at once
 	// (session.Engine.Runs), sockets and programs together.
 	Runs session.Counter
+	// WriteTimeout bounds each write of a plain HTTP answer (every route
+	// but /ws), so a client that stops reading holds its handler no
+	// longer; ResponseBytes bounds one answer's body, past it the
+	// connection is cut. Defaults DefaultWriteTimeout and
+	// DefaultResponseBytes.
+	WriteTimeout  time.Duration
+	ResponseBytes int64
 	// Instrument, if set, wraps each route's handler (route is its
 	// pattern, websocket says it upgrades), to count and time requests.
 	Instrument func(route string, websocket bool, h http.Handler) http.Handler
@@ -113,6 +125,12 @@ func NewServer(cfg Config) *Server {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = DefaultWriteTimeout
+	}
+	if cfg.ResponseBytes <= 0 {
+		cfg.ResponseBytes = DefaultResponseBytes
+	}
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), started: time.Now()}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.engine = &session.Engine{Runner: cfg.Runner, Limiter: cfg.Limiter, Limits: cfg.Limits, Metrics: &s.metrics,
@@ -151,8 +169,12 @@ func (s *Server) routes() {
 	s.handler = logRequests(checkHost(s.mux, s.cfg.AllowedHosts), s.cfg.Log, func(r *http.Request) string { return s.ClientIP(r) })
 }
 
-// handle registers h for pattern, instrumented when the config says so.
+// handle registers h for pattern, its writes guarded (guardWrites) unless
+// it upgrades to a WebSocket, instrumented when the config says so.
 func (s *Server) handle(pattern string, h http.Handler) {
+	if pattern != "GET /ws" {
+		h = guardWrites(h, s.cfg.WriteTimeout, s.cfg.ResponseBytes)
+	}
 	if s.cfg.Instrument != nil {
 		h = s.cfg.Instrument(pattern, pattern == "GET /ws", h)
 	}
@@ -261,7 +283,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	cfg := s.cfg.Session
 	cfg.Engine, cfg.Runner, cfg.Limiter, cfg.Key, cfg.Metrics = s.engine, s.cfg.Runner, s.cfg.Limiter, ip, &s.metrics
 	cfg.Budget = s.cfg.OutboxBudget
-	cfg.Hello = ws.Hello{Limits: s.cfg.Limits, Modules: s.cfg.Modules, Host: s.cfg.Host, HostGlobals: s.cfg.HostGlobals}
+	cfg.Hello = ws.Hello{Limits: session.SocketLimits(s.cfg.Limits, s.cfg.SocketMaxOutputBytes), Modules: s.cfg.Modules, Host: s.cfg.Host, HostGlobals: s.cfg.HostGlobals}
 	if cfg.Log == nil {
 		cfg.Log = s.cfg.Log
 	}

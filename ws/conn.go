@@ -62,11 +62,17 @@ func Accept(w http.ResponseWriter, r *http.Request, opts AcceptOptions) (*Conn, 
 
 // Read returns the next frame's bytes. It returns ErrBinaryFrame for a
 // binary frame (the connection stays usable), ErrInvalidUTF8 for a text
-// frame that is not UTF-8 (the connection is closed with 1007), and the
+// frame that is not UTF-8 (the connection is closed with 1007),
+// ErrEmptyFrames for a message of more than 16 empty fragments (protocol
+// abuse: the connection is closed with 1008), and the
 // library's error when the connection is closed or the read limit is
 // exceeded.
 func (c *Conn) Read(ctx context.Context) ([]byte, error) {
 	typ, b, err := c.c.Read(ctx)
+	if errors.Is(err, ErrEmptyFrames) {
+		_ = c.c.Close(websocket.StatusPolicyViolation, "too many empty continuation frames")
+		return nil, ErrEmptyFrames
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +200,12 @@ func (w *hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		nc.Close()
 		return nil, nil, err
 	}
-	w.cc = &corkConn{Conn: nc, raw: newRawSocket(nc)}
+	// Every byte the client sends passes corkConn.Read, which follows the
+	// frames (frameScanner): what the server had read ahead is handed to
+	// it first, and the reader the library gets holds nothing.
+	pre, _ := brw.Reader.Peek(brw.Reader.Buffered())
+	w.cc = &corkConn{Conn: nc, raw: newRawSocket(nc), pre: append([]byte(nil), pre...)}
+	brw.Reader.Reset(w.cc)
 	brw.Writer.Reset(w.cc)
 	return w.cc, brw, nil
 }
@@ -210,7 +221,9 @@ func (w *hijackWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // added by holdFrame.
 type corkConn struct {
 	net.Conn
-	raw     *rawSocket // nil: use Conn's own Read and Write
+	raw     *rawSocket   // nil: use Conn's own Read and Write
+	pre     []byte       // read ahead by the HTTP server before the hijack; Read returns it first
+	frames  frameScanner // the client's frames, as Read passes them (one reader: the library's)
 	mu      sync.Mutex
 	corked  bool
 	closing bool // Close began: writes go through at once, Cork holds nothing
@@ -218,10 +231,21 @@ type corkConn struct {
 }
 
 func (c *corkConn) Read(p []byte) (int, error) {
-	if c.raw != nil {
-		return c.raw.read(p)
+	var n int
+	var err error
+	switch {
+	case len(c.pre) > 0:
+		n = copy(p, c.pre)
+		c.pre = c.pre[n:]
+	case c.raw != nil:
+		n, err = c.raw.read(p)
+	default:
+		n, err = c.Conn.Read(p)
 	}
-	return c.Conn.Read(p)
+	if ferr := c.frames.scan(p[:n]); ferr != nil {
+		return 0, ferr
+	}
+	return n, err
 }
 
 func (c *corkConn) writeThrough(p []byte) (int, error) {

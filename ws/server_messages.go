@@ -31,20 +31,24 @@ type Hello struct {
 
 // Limits announces every limit the server enforces. Times are in ms, sizes in bytes.
 type Limits struct {
-	TimeoutMs       Range   `json:"timeoutMs"`
-	MemoryBytes     int64   `json:"memoryBytes"`
-	MaxFiles        int     `json:"maxFiles"`
-	MaxSourceBytes  int     `json:"maxSourceBytes"`
-	MaxOutputBytes  int     `json:"maxOutputBytes"`
-	MaxEvents       int     `json:"maxEvents"`
-	MaxTimers       int     `json:"maxTimers"`
-	MaxHostCalls    int     `json:"maxHostCalls"`
-	MaxMessageBytes int64   `json:"maxMessageBytes"`
-	RunsPerSecond   float64 `json:"runsPerSecond"`
-	RunBurst        int     `json:"runBurst"`
-	PreviewDepth    int     `json:"previewDepth"`
-	PreviewKeys     int     `json:"previewKeys"`
-	PreviewString   int     `json:"previewString"`
+	TimeoutMs       Range `json:"timeoutMs"`
+	MemoryBytes     int64 `json:"memoryBytes"`
+	MaxFiles        int   `json:"maxFiles"`
+	MaxSourceBytes  int   `json:"maxSourceBytes"`
+	MaxOutputBytes  int   `json:"maxOutputBytes"`
+	MaxEvents       int   `json:"maxEvents"`
+	MaxTimers       int   `json:"maxTimers"`
+	MaxHostCalls    int   `json:"maxHostCalls"`
+	MaxMessageBytes int64 `json:"maxMessageBytes"`
+	// MaxInputBytes caps a run's input JSON over the HTTP API, MCP and
+	// the CLI, whose requests may be that much larger than maxMessageBytes
+	// (a socket's input fits its message). 0: not announced.
+	MaxInputBytes int64   `json:"maxInputBytes,omitempty"`
+	RunsPerSecond float64 `json:"runsPerSecond"`
+	RunBurst      int     `json:"runBurst"`
+	PreviewDepth  int     `json:"previewDepth"`
+	PreviewKeys   int     `json:"previewKeys"`
+	PreviewString int     `json:"previewString"`
 	// MaxFactsBytes caps done.facts (keys and JSON values, in bytes).
 	MaxFactsBytes int `json:"maxFactsBytes,omitempty"`
 	// MaxSocketsPerClient and MaxRunsPerClient cap what one client (an IP,

@@ -87,9 +87,9 @@ func TestAbuseTotalSocketCap(t *testing.T) {
 	}
 	newest := hog[1]
 	newest.send(runMsg("r", "main.ts", "import { host } from 'playground';\nconsole.log('before');\nawait host.sleep(5000);\nconsole.log('after');"))
-	first := []msg{newest.read(), newest.read()}
-	if types(first) != "started log" {
-		t.Fatalf("the attacker's run: %s", types(first))
+	first := append(newest.untilStarted(), newest.read())
+	if first[len(first)-1].str("type") != "log" {
+		t.Fatalf("the attacker's run: %s; want its log after started", types(first))
 	}
 	// A client holding none still gets in: the attacker's newest socket
 	// ends to make room, its run's done first (nothing it logged is lost).
@@ -132,6 +132,7 @@ func TestAbuseRunCapPerClient(t *testing.T) {
 	addr := server(t, "-max-runs-per-ip", "2", "-workers", "2", "-rate", "100", "-burst", "100")
 	sleeper := runMsg("", "main.ts", "import { host } from 'playground';\nconsole.log('before');\nawait host.sleep(3000);\nconsole.log('after');")
 	var sleepers []*client
+	var firsts [][]msg
 	for i := range 2 { // each socket stays open until the test ends (dialFrom's cleanup)
 		c, _, err := dialFrom(t, addr, attacker)
 		if err != nil {
@@ -139,9 +140,7 @@ func TestAbuseRunCapPerClient(t *testing.T) {
 		}
 		sleeper["id"] = fmt.Sprintf("s%d", i)
 		c.send(sleeper)
-		if m := c.read(); m.str("type") != "started" {
-			t.Fatalf("sleeper %d: %v; want started (2 workers)", i, m)
-		}
+		firsts = append(firsts, c.untilStarted())
 		sleepers = append(sleepers, c)
 	}
 	third, _, err := dialFrom(t, addr, attacker)
@@ -167,7 +166,7 @@ func TestAbuseRunCapPerClient(t *testing.T) {
 	}
 	for i, c := range sleepers { // the refusal cost the runs in flight nothing
 		id := fmt.Sprintf("s%d", i)
-		ms := c.continueUntil(id, []msg{{"type": "started", "seq": 1.0}})
+		ms := c.continueUntil(id, firsts[i])
 		if ms[len(ms)-1].str("outcome") != "ok" || strings.Join(logTexts(ms), ",") != "before,after" {
 			t.Errorf("sleeper %d: %s %v; want ok with both logs", i, types(ms), logTexts(ms))
 		}
@@ -258,35 +257,42 @@ func TestAbuseProtocolEdges(t *testing.T) {
 	}
 }
 
-// TestAbuseSleepingRunsDoNotStarveOthers: one client fills every worker with runs
-// that only wait on the host (and queues more behind them); another client's
-// run takes the reserve worker and finishes while they still sleep, and is
-// never busy.
+// TestAbuseSleepingRunsDoNotStarveOthers: one client's runs that sleep on
+// the host fill every worker and the queue behind them; another client's
+// hello run is served while all of them still sleep. Whether a sleeper
+// starts at once or is queued first (its worker still starting, or a slot
+// given back by a parked run) is not the property and is not asserted:
+// on a busy machine parking let the third start (issue 22).
 func TestAbuseSleepingRunsDoNotStarveOthers(t *testing.T) {
-	addr := server(t, "-workers", "2", "-rate", "100", "-burst", "100")
-	for i := range 4 { // one after another: the first two take both workers, the rest wait
+	addr := server(t, "-workers", "2", "-rate", "100", "-burst", "100", "-max-timeout", "120s", "-drain-timeout", "1s")
+	const sleepers = 4
+	for i := range sleepers {
 		c, _, err := dialFrom(t, addr, attacker)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.send(runMsg(fmt.Sprintf("sleep%d", i), "main.ts", "import { host } from 'playground';\nawait host.sleep(5000);"))
-		want := map[bool]string{true: "started", false: "queued"}[i < 2]
-		if m := c.read(); m.str("type") != want {
-			t.Fatalf("sleeper %d: %v; want %s", i, m, want)
+		// 60 s of sleep: far longer than any machine takes to serve the
+		// victim, so a victim served only once a sleeper ended is seen.
+		m := runMsg(fmt.Sprintf("sleep%d", i), "main.ts", "import { host } from 'playground';\nfor (let i = 0; i < 6; i++) await host.sleep(10000);")
+		m["timeoutMs"] = 90000
+		c.send(m)
+		if m := c.read(); m.str("type") != "started" && m.str("type") != "queued" {
+			t.Fatalf("sleeper %d: %v; want started or queued", i, m)
 		}
 	}
-	start := time.Now()
 	v, _, err := dialFrom(t, addr, victim)
 	if err != nil {
 		t.Fatal(err)
 	}
 	v.send(runMsg("hello", "main.ts", "console.log('hello')"))
 	ms := v.until("hello")
-	if done := ms[len(ms)-1]; done.str("outcome") != "ok" || only(ms, "queued") != nil {
-		t.Errorf("the victim's run: %s; want ok without waiting in the queue", types(ms))
+	if done := ms[len(ms)-1]; done.str("outcome") != "ok" {
+		t.Errorf("the victim's run: %s %v; want ok", types(ms), done)
 	}
-	if time.Since(start) > 4*time.Second {
-		t.Errorf("the victim's run ended after %v; want it long before the 5s sleeps end", time.Since(start))
+	// Served while every sleeper is still in flight (activeRuns counts
+	// queued runs too, and the victim's has ended).
+	if n := stats(t, addr)["activeRuns"]; n < sleepers {
+		t.Errorf("after the victim's run, %v runs in flight; want the %d sleepers still sleeping (the victim waited for one to end)", n, sleepers)
 	}
 }
 
@@ -317,7 +323,7 @@ func TestAbuseStalledReaderBudget(t *testing.T) {
 // (several MB each way), so the server's own accounting must drop it.
 const flood = "for (let i = 0; i < 3000; i++) console.log('x'.repeat(10000));"
 
-var stalledReaderFlags = []string{"-outbox-client-bytes", "200000", "-max-output-bytes", "100000000", "-max-events", "1000000"}
+var stalledReaderFlags = []string{"-outbox-client-bytes", "200000", "-max-output-bytes", "100000000", "-socket-max-output-bytes", "100000000", "-max-events", "1000000"}
 
 // TestAbuseHardFrameCap: a frame over twice maxMessageBytes is never read whole:
 // the socket closes with 1009 (message too big), and the server serves the
@@ -583,7 +589,7 @@ func readPrefix(t *testing.T, a *client, id string) {
 // bytes pass the total; what each got is the start of its run, and the
 // victim is served afterwards.
 func TestAbuseOutboxTotalBudget(t *testing.T) {
-	addr := server(t, "-outbox-bytes", "300000", "-outbox-client-bytes", "100000000", "-max-output-bytes", "100000000", "-max-events", "1000000", "-workers", "2")
+	addr := server(t, "-outbox-bytes", "300000", "-outbox-client-bytes", "100000000", "-max-output-bytes", "100000000", "-socket-max-output-bytes", "100000000", "-max-events", "1000000", "-workers", "2")
 	var socks []*client
 	for _, src := range []string{attacker, "127.0.0.4"} {
 		a, _, err := dialFrom(t, addr, src)
@@ -652,6 +658,7 @@ func TestAbuseConnectionCap(t *testing.T) {
 func TestAbuseFullQueueSharedFairly(t *testing.T) {
 	addr := server(t, "-workers", "1", "-queue", "3", "-rate", "100", "-burst", "100",
 		"-max-parked", "-1") // sleeping runs hold their slots, so the queue fills
+	waitIdle(t, addr, 2) // the worker and the reserve: the first runs start at once, not queued behind a start
 	sleeper := "import { host } from 'playground';\nconsole.log('before');\nawait host.sleep(1000);\nconsole.log('after');"
 	// A second attacker address takes the reserve worker (the first will
 	// hold the only other), so that the victim must queue.

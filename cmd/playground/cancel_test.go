@@ -6,9 +6,7 @@ func TestClosingSocketCancelsRun(t *testing.T) {
 	addr := server(t)
 	c := dial(t, addr)
 	c.send(runMsg("r1", "main.js", "while (true) {}"))
-	if m := c.read(); m.str("type") != "started" {
-		t.Fatalf("got %v; want started", m)
-	}
+	c.untilStarted()
 	if n := stats(t, addr)["activeRuns"]; n != 1 {
 		t.Fatalf("activeRuns = %v while running; want 1", n)
 	}
@@ -20,9 +18,7 @@ func TestClosingSocketCancelsRun(t *testing.T) {
 func TestNewRunCancelsActiveRun(t *testing.T) {
 	c := dial(t, server(t))
 	c.send(runMsg("r1", "main.js", "while (true) {}"))
-	if m := c.read(); m.str("type") != "started" {
-		t.Fatalf("got %v; want started", m)
-	}
+	c.untilStarted()
 	c.send(runMsg("r2", "main.js", "console.log('second')"))
 	var r1Done, r2Done msg
 	var order []string
@@ -51,9 +47,9 @@ func TestNewRunCancelsActiveRun(t *testing.T) {
 func TestCancelMessage(t *testing.T) {
 	c := dial(t, server(t))
 	c.send(runMsg("r1", "main.js", "console.log('x'); while (true) {}"))
-	first := []msg{c.read(), c.read()}
-	if types(first) != "started log" {
-		t.Fatalf("messages = %s; want started log", types(first))
+	first := append(c.untilStarted(), c.read())
+	if first[len(first)-1].str("type") != "log" {
+		t.Fatalf("messages = %s; want its log after started", types(first))
 	}
 	c.send(map[string]any{"type": "cancel", "id": "nope"})
 	c.send(map[string]any{"type": "cancel", "id": "r1"})

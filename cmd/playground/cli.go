@@ -73,6 +73,7 @@ type cliOptions struct {
 	input, server, entry, mode, key string
 	timeout                         time.Duration
 	json, deterministic, noColor    bool
+	raw                             bool
 	files                           []string
 }
 
@@ -89,6 +90,7 @@ func parseCLI(args []string, stderr io.Writer, getenv func(string) string) (*cli
 	fs.DurationVar(&o.timeout, "timeout", 0, "time limit of the run (default: the server's)")
 	fs.BoolVar(&o.deterministic, "deterministic", false, "seed Math.random and give Date a virtual clock")
 	fs.StringVar(&o.key, "key", getenv("PLAYGROUND_API_KEY"), "API `key` sent as a Bearer token with --server (default $PLAYGROUND_API_KEY)")
+	fs.BoolVar(&o.raw, "raw", false, "print the snippet's output as it is, control characters and all (default: escaped as \\x1b, \\x0d, \\u202e…, so that output cannot drive the terminal: write its clipboard, clear the screen, overwrite or forge lines)")
 	fs.BoolVar(&o.noColor, "no-color", getenv("NO_COLOR") != "", "never color the output (default: color on a terminal unless $NO_COLOR is set)")
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -176,7 +178,7 @@ func runCLI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		fmt.Fprintln(stderr, "playground run:", err)
 		return exitUsage
 	}
-	p := &printer{w: stdout, json: o.json, color: !o.noColor && isTerminal(stdout)}
+	p := &printer{w: stdout, json: o.json, raw: o.raw, color: !o.noColor && isTerminal(stdout)}
 	if o.server != "" {
 		return runRemote(ctx, o, q, p, stderr)
 	}
@@ -291,6 +293,57 @@ type printer struct {
 	w     io.Writer
 	json  bool
 	color bool
+	raw   bool // print what the snippet wrote unescaped (--raw)
+}
+
+// esc is s as printed: what a snippet controls (its logs, facts, calls,
+// errors, output) has its control characters escaped unless --raw.
+func (p *printer) esc(s string) string {
+	if p.raw {
+		return s
+	}
+	return escapeControls(s, false)
+}
+
+// escapeControls makes s safe to print on a terminal: every control
+// character but newline and tab (C0 as \xHH, DEL, C1 such as the 8-bit
+// CSI U+009B, and the bidirectional overrides that reorder what is shown
+// as \uHHHH) is written as its escape, so that a snippet cannot send the
+// terminal an escape sequence (OSC 52 writes the clipboard, CSI 2J clears
+// the screen), move the cursor back over the lines printed for it (\r,
+// CSI A) or make text read in another order. inJSON escapes only what
+// JSON lets through raw (DEL, C1, the overrides; JSON already escapes
+// C0), as \uHHHH, so that the NDJSON stays valid and means the same.
+func escapeControls(s string, inJSON bool) string {
+	i := strings.IndexFunc(s, func(r rune) bool { return needsEscape(r, inJSON) })
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString(s[:i])
+	for _, r := range s[i:] {
+		switch {
+		case !needsEscape(r, inJSON):
+			b.WriteRune(r)
+		case r < 0x80 && !inJSON:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		default:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		}
+	}
+	return b.String()
+}
+
+func needsEscape(r rune, inJSON bool) bool {
+	switch {
+	case r == '\n' || r == '\t':
+		return false
+	case r < 0x20:
+		return !inJSON
+	case r == 0x7f, r >= 0x80 && r <= 0x9f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
+		return true
+	}
+	return false
 }
 
 const (
@@ -338,10 +391,13 @@ func (p *printer) print(b []byte) string {
 		Output     json.RawMessage `json:"output"`
 	}
 	if err := json.Unmarshal(b, &m); err != nil {
-		fmt.Fprintf(p.w, "? %s\n", b)
+		fmt.Fprintf(p.w, "? %s\n", p.esc(string(b)))
 		return ""
 	}
 	if p.json {
+		if !p.raw {
+			b = []byte(escapeControls(string(b), true))
+		}
 		fmt.Fprintf(p.w, "%s\n", b)
 		if m.Type == ws.TypeDone {
 			return m.Outcome
@@ -353,7 +409,7 @@ func (p *printer) print(b []byte) string {
 		fmt.Fprintln(p.w, p.paint(ansiDim, fmt.Sprintf("queued: position %d", m.Position)))
 	case ws.TypeStarted:
 	case ws.TypeLog:
-		text := m.Text
+		text := p.esc(m.Text)
 		switch m.Level {
 		case "error":
 			text = p.paint(ansiRed, text)
@@ -365,36 +421,36 @@ func (p *printer) print(b []byte) string {
 		fmt.Fprintln(p.w, text)
 	case ws.TypeFact:
 		if m.Deleted {
-			fmt.Fprintln(p.w, p.paint(ansiCyan, fmt.Sprintf("fact %s deleted", m.Key)))
+			fmt.Fprintln(p.w, p.paint(ansiCyan, fmt.Sprintf("fact %s deleted", p.esc(m.Key))))
 		} else {
-			fmt.Fprintln(p.w, p.paint(ansiCyan, fmt.Sprintf("fact %s = %s", m.Key, m.Value)))
+			fmt.Fprintln(p.w, p.paint(ansiCyan, fmt.Sprintf("fact %s = %s", p.esc(m.Key), p.esc(string(m.Value)))))
 		}
 	case ws.TypeCall:
 		args := make([]string, len(m.Args))
 		for i, a := range m.Args {
-			args[i] = string(a)
+			args[i] = p.esc(string(a))
 		}
 		if m.OK == nil {
-			fmt.Fprintln(p.w, p.paint(ansiDim, fmt.Sprintf("call host.%s(%s) …", m.Name, strings.Join(args, ", "))))
+			fmt.Fprintln(p.w, p.paint(ansiDim, fmt.Sprintf("call host.%s(%s) …", p.esc(m.Name), strings.Join(args, ", "))))
 			break
 		}
-		res := string(m.Result)
+		res := p.esc(string(m.Result))
 		if !*m.OK {
-			res = "error: " + m.Error
+			res = "error: " + p.esc(m.Error)
 		}
-		fmt.Fprintln(p.w, p.paint(ansiDim, fmt.Sprintf("call host.%s(%s) → %s (%.1f ms)", m.Name, strings.Join(args, ", "), res, m.Ms)))
+		fmt.Fprintln(p.w, p.paint(ansiDim, fmt.Sprintf("call host.%s(%s) → %s (%.1f ms)", p.esc(m.Name), strings.Join(args, ", "), res, m.Ms)))
 	case ws.TypeError:
 		loc := ""
 		if m.File != "" {
-			loc = fmt.Sprintf(" %s:%d:%d", m.File, m.Line, m.Column)
+			loc = fmt.Sprintf(" %s:%d:%d", p.esc(m.File), m.Line, m.Column)
 		}
-		fmt.Fprintln(p.w, p.paint(ansiRed+ansiBold, m.Kind+loc+": ")+p.paint(ansiRed, m.Message))
+		fmt.Fprintln(p.w, p.paint(ansiRed+ansiBold, p.esc(m.Kind)+loc+": ")+p.paint(ansiRed, p.esc(m.Message)))
 		if m.Stack != "" {
-			fmt.Fprintln(p.w, p.paint(ansiDim, m.Stack))
+			fmt.Fprintln(p.w, p.paint(ansiDim, p.esc(m.Stack)))
 		}
 	case ws.TypeDone:
 		if len(m.Output) > 0 && string(m.Output) != "null" {
-			fmt.Fprintf(p.w, "output: %s\n", m.Output)
+			fmt.Fprintf(p.w, "output: %s\n", p.esc(string(m.Output)))
 		}
 		color := ansiGreen
 		if m.Outcome != ws.OutcomeOK {

@@ -245,3 +245,45 @@ func TestDocExamplesRun(t *testing.T) {
 		t.Errorf("found %d curl examples; want at least 5 (README and docs/api.md)", n)
 	}
 }
+
+// hostileOutput writes the terminal's clipboard (OSC 52), clears the
+// screen, moves back over the line printed before and forges an outcome,
+// and reverses the text after it (a bidi override, and the C1 CSI).
+const hostileOutput = `console.log("\x1b]52;c;aGk=\x07\x1b[2J\r\x1b[1Aok in 1.0 ms\u202e\u009b31m");
+throw new Error("bad\x1b[8m");
+`
+
+// TestCLIEscapesControlCharacters: a snippet's output cannot drive the
+// terminal: control characters (but newline and tab) arrive escaped,
+// in the text and in the NDJSON (which stays valid JSON meaning the same),
+// unless --raw asks for them as they are.
+func TestCLIEscapesControlCharacters(t *testing.T) {
+	dir := writeFiles(t, "main.js", hostileOutput)
+	code, out, _ := cliRun(t, dir, "main.js")
+	if code != exitError {
+		t.Fatalf("exit %d; want %d\n%q", code, exitError, out)
+	}
+	if strings.ContainsAny(out, "\x1b\x07\r\u202e\u009b") {
+		t.Errorf("text output holds control characters:\n%q", out)
+	}
+	for _, want := range []string{`\x1b]52;c;aGk=\x07\x1b[2J\x0d\x1b[1Aok in 1.0 ms\u202e\u009b31m` + "\n", `bad\x1b[8m`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text output lacks the escaped %q:\n%s", want, out)
+		}
+	}
+
+	_, out, _ = cliRun(t, dir, "main.js", "--json")
+	if strings.ContainsAny(out, "\x1b\x07\r\u202e\u009b") {
+		t.Errorf("NDJSON holds control characters:\n%q", out)
+	}
+	first := strings.SplitN(out, "\n", 3)[1] // started, then the log
+	var m struct{ Text string }
+	if err := json.Unmarshal([]byte(first), &m); err != nil || !strings.HasPrefix(m.Text, "\x1b]52;c;aGk=\x07") || !strings.HasSuffix(m.Text, "\u202e\u009b31m") {
+		t.Errorf("NDJSON log line %q: %q, %v; want valid JSON holding the text as logged", first, m.Text, err)
+	}
+
+	_, out, _ = cliRun(t, dir, "main.js", "--raw")
+	if !strings.Contains(out, "\x1b]52;c;aGk=\x07\x1b[2J\r\x1b[1Aok in 1.0 ms\u202e\u009b31m\n") {
+		t.Errorf("--raw output = %q; want the text as logged", out)
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"strings"
@@ -228,3 +229,44 @@ const counterTS = `export class Counter {
   inc(by: number = 1): number { this.value += by; return this.value; }
 }
 `
+
+// untilStarted reads a run's messages up to its started and returns them:
+// a queued before it is allowed (a worker still starting, a slot not yet
+// given back on a busy machine), as the protocol allows; tests that need
+// "running now" read this rather than assert that started came first.
+func (c *client) untilStarted() []msg {
+	c.t.Helper()
+	var out []msg
+	for {
+		m := c.read()
+		out = append(out, m)
+		switch m.str("type") {
+		case "started":
+			return out
+		case "queued":
+			if len(out) == 1 {
+				continue
+			}
+		}
+		c.t.Fatalf("messages %s; want started (after at most one queued)", types(out))
+	}
+}
+
+// waitIdle waits until the pool holds n started, idle workers: a test whose
+// property needs runs to start at once (not queued behind a worker still
+// starting) waits for this first.
+func waitIdle(t *testing.T, addr string, n int) {
+	t.Helper()
+	waitFor(t, fmt.Sprintf("%d idle workers", n), func() bool {
+		resp, err := http.Get("http://" + addr + "/api/stats")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var st struct{ Pool struct{ Idle int } }
+		if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+			t.Fatal(err)
+		}
+		return st.Pool.Idle >= n
+	})
+}

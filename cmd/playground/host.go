@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
 
 	"github.com/playground-dev/playground/sandbox"
+	"github.com/playground-dev/playground/session"
 )
 
 // hostFunctions are the host functions the shipped binary offers snippets
@@ -29,7 +31,7 @@ import (
 // The key/value store survives between runs of one tab (one WebSocket
 // session) and is bounded per tab, per client and in all (kvStore).
 func hostFunctions(store *kvStore) map[string]sandbox.HostFunc {
-	return map[string]sandbox.HostFunc{
+	fns := map[string]sandbox.HostFunc{
 		"echo": func(_ context.Context, c sandbox.HostCall) (json.RawMessage, error) {
 			if len(c.Args) == 1 {
 				return c.Args[0], nil
@@ -84,6 +86,25 @@ func hostFunctions(store *kvStore) map[string]sandbox.HostFunc {
 		"kv.list": func(_ context.Context, c sandbox.HostCall) (json.RawMessage, error) {
 			return json.Marshal(store.keys(c.Session))
 		},
+	}
+	for name, f := range fns {
+		if strings.HasPrefix(name, "kv.") {
+			fns[name] = tabOnly(name, f)
+		}
+	}
+	return fns
+}
+
+// tabOnly refuses f to a run that belongs to no tab (POST /api/v1/run,
+// /mcp: session.Stateless): what it stored could never be read again, yet
+// would count against the client's -kv-client-bytes for -kv-ttl, so that
+// the client's browser tab could no longer store.
+func tabOnly(name string, f sandbox.HostFunc) sandbox.HostFunc {
+	return func(ctx context.Context, c sandbox.HostCall) (json.RawMessage, error) {
+		if session.Stateless(c.Session) {
+			return nil, fmt.Errorf("%s: host.kv keeps data per browser tab (a WebSocket session) between its runs; a request to /api/v1/run or /mcp stands alone, so host.kv is not available to it", name)
+		}
+		return f(ctx, c)
 	}
 }
 

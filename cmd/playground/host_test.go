@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -82,5 +85,50 @@ func TestKVStoreBudgets(t *testing.T) {
 	s.set("fresh", "other", "k", json.RawMessage("1"))
 	if total, _ := s.usage(""); total != 2 || s.get("victim-tab2", "key-000000") != nil {
 		t.Errorf("after the ttl: %d bytes held; want only the fresh tab's 2 (idle tabs expire)", total)
+	}
+}
+
+// TestKVRefusedToStatelessRequests: host.kv from POST /api/v1/run and
+// /mcp (no tab: nothing stored could be read again) fails with an error
+// saying why, and stores nothing against the client; the client's tab
+// still stores and reads.
+func TestKVRefusedToStatelessRequests(t *testing.T) {
+	addr := server(t, "-kv-client-bytes", "1000")
+	code := "import { host } from 'playground';\nawait host.kv.set('k', 'x'.repeat(600));"
+	body, _ := json.Marshal(map[string]any{"code": code})
+	resp, err := http.Post("http://"+addr+"/api/v1/run", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Outcome string
+		Errors  []struct{ Message string }
+	}
+	err = json.NewDecoder(resp.Body).Decode(&r)
+	resp.Body.Close()
+	if err != nil || r.Outcome != "error" || len(r.Errors) == 0 || !strings.Contains(r.Errors[0].Message, "/api/v1/run or /mcp stands alone") {
+		t.Errorf("host.kv.set from /api/v1/run: %+v, %v; want outcome error saying why", r, err)
+	}
+	mcpBody, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+		"params": map[string]any{"name": "run_in_sandbox", "arguments": map[string]any{"code": code}}})
+	req, _ := http.NewRequest("POST", "http://"+addr+"/mcp", bytes.NewReader(mcpBody))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), "stands alone") {
+		t.Errorf("host.kv.set from /mcp: %s; want the error saying why", b)
+	}
+	// Two 600-byte values would pass the client's 1000 bytes: the tab's
+	// own store is untouched by the refused requests.
+	c := dial(t, addr)
+	c.send(runMsg("tab", "main.ts", "import { host } from 'playground';\nawait host.kv.set('k', 'x'.repeat(600));\nconsole.log((await host.kv.get('k')).length);"))
+	ms := c.until("tab")
+	if done := ms[len(ms)-1]; done.str("outcome") != "ok" || strings.Join(logTexts(ms), ",") != "600" {
+		t.Errorf("the tab's kv after refused requests: %s %v; want ok and 600", types(ms), logTexts(ms))
 	}
 }

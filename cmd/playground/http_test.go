@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -73,5 +76,30 @@ func TestFlagsFromEnvironment(t *testing.T) {
 		return ""
 	}, &strings.Builder{}); err == nil || !strings.Contains(err.Error(), "PLAYGROUND_RATE") {
 		t.Errorf("bad env value: err = %v; want an error naming PLAYGROUND_RATE", err)
+	}
+}
+
+// TestHeaderBytesCapped: a header line past maxHeaderBytes is answered 431
+// and the connection closed, so a stalled 1 MiB header line holds only
+// the few KiB read before the cap, not the whole line.
+func TestHeaderBytesCapped(t *testing.T) {
+	addr := server(t)
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(30 * time.Second)) // a guard only
+	// Only part of the line is sent, and no end of headers: a client that
+	// stalls. The server must answer without waiting for the rest.
+	go fmt.Fprintf(c, "GET /healthz HTTP/1.1\r\nHost: %s\r\nX-Big: %s", addr, strings.Repeat("a", 4*maxHeaderBytes))
+	line, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "HTTP/1.1 431") {
+		t.Fatalf("a stalled header line of %d bytes: %q, %v; want 431", 4*maxHeaderBytes, line, err)
+	}
+	// A request with ordinary headers still passes.
+	status, _, _ := get(t, "http://"+addr+"/healthz")
+	if status != http.StatusOK {
+		t.Errorf("/healthz = %d; want 200", status)
 	}
 }

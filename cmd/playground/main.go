@@ -19,6 +19,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
@@ -68,28 +69,33 @@ type config struct {
 	memoryBudget   int64
 	maxHostCalls   int
 	maxFactsBytes  int
-	hostGlobals    string
-	libraryDir     string
-	spares         int
-	maxParked      int
-	logLevel       string
-	apiKeys        string
-	apiOrigins     string
-	redisURL       string
-	redisTimeout   time.Duration
-	redisOptional  bool
-	drainTimeout   time.Duration
-	drainDelay     time.Duration
-	publicURL      string
-	hosts          string
-	kvBytes        int64
-	kvClientBytes  int64
-	kvTTL          time.Duration
-	outboxBytes    int64
-	outboxIPBytes  int64
-	socketsPerIP   int
-	maxSockets     int
-	runsPerIP      int
+	maxInputBytes  int
+
+	socketMaxOutputBytes int
+	hostGlobals          string
+	libraryDir           string
+	spares               int
+	maxParked            int
+	logLevel             string
+	apiKeys              string
+	apiOrigins           string
+	redisURL             string
+	redisTimeout         time.Duration
+	redisOptional        bool
+	drainTimeout         time.Duration
+	drainDelay           time.Duration
+	publicURL            string
+	hosts                string
+	kvBytes              int64
+	kvClientBytes        int64
+	kvTTL                time.Duration
+	outboxBytes          int64
+	outboxIPBytes        int64
+	socketsPerIP         int
+	maxSockets           int
+	runsPerIP            int
+	mcpRate              float64
+	mcpBurst             int
 }
 
 func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*config, error) {
@@ -116,7 +122,9 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.IntVar(&c.queue, "queue", 0, fmt.Sprintf("runs that may wait for a worker before the server answers busy (0: %d per worker)", sandbox.QueuePerWorker))
 	fs.IntVar(&c.maxFiles, "max-files", d.MaxFiles, "files one run may have")
 	fs.IntVar(&c.maxSourceBytes, "max-source-bytes", d.MaxSourceBytes, "bytes of source all files of one run may hold")
-	fs.IntVar(&c.maxOutputBytes, "max-output-bytes", d.Limits.MaxOutputBytes, "bytes of output one run may send (console text, value previews, facts, host calls, errors); past it the run ends output_limit")
+	fs.IntVar(&c.maxOutputBytes, "max-output-bytes", d.Limits.MaxOutputBytes, "bytes of output one run may send (console text, value previews, facts, host calls, errors, the output); past it the run ends output_limit")
+	fs.IntVar(&c.socketMaxOutputBytes, "socket-max-output-bytes", defaultSocketMaxOutputBytes, "a WebSocket run's output cap, below -max-output-bytes: the socket's outbox holds its whole done message")
+	fs.IntVar(&c.maxInputBytes, "max-input-bytes", d.MaxInputBytes, "bytes of input JSON one run may have over the HTTP API, MCP and the CLI (a socket's input fits its message, maxMessageBytes)")
 	fs.IntVar(&c.maxEvents, "max-events", d.Limits.MaxEvents, "events (logs, facts, errors) one run may send")
 	fs.IntVar(&c.maxHostCalls, "max-host-calls", d.Limits.MaxHostCalls, "host function calls one run may make")
 	fs.IntVar(&c.maxFactsBytes, "max-facts-bytes", d.Limits.MaxFactsBytes, "bytes one run's facts may hold (keys and JSON values, done.facts); past it the run ends output_limit with the facts as they were")
@@ -126,7 +134,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.StringVar(&c.apiKeys, "api-keys", "", "`file` of API keys, one \"NAME KEY\" per line: a request with \"Authorization: Bearer KEY\" gets that name's own rate limit and queue share")
 	sc := ratelimit.DefaultStoreConfig()
 	fs.StringVar(&c.redisURL, "redis", "", "Redis `URL` (redis://[:password@]host:port/db, rediss:// for TLS) through which instances share per-client limits; empty: in-process limits")
-	fs.DurationVar(&c.redisTimeout, "redis-timeout", sc.Timeout, "longest a limit decision waits for Redis before deciding in-process")
+	fs.DurationVar(&c.redisTimeout, "redis-timeout", sc.Timeout, "longest a limit decision waits for Redis before deciding in-process; past it decisions stay in-process until a probe (every second) finds Redis answering a script within it (a Redis that answers PING but not scripts is \"slow\": /readyz WARN, still ready)")
 	fs.BoolVar(&c.redisOptional, "redis-optional", false, "keep /readyz at 200 (with a WARN redis line) while Redis is unreachable")
 	fs.Int64Var(&c.kvBytes, "kv-bytes", defaultKVLimits.totalBytes, "bytes the host.kv store holds in all; past it the least recently used tabs' data is dropped")
 	fs.Int64Var(&c.kvClientBytes, "kv-client-bytes", defaultKVLimits.clientBytes, "bytes one client's (IP's or API key's) tabs may hold in host.kv; past it kv.set fails")
@@ -137,8 +145,10 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.IntVar(&c.maxSockets, "max-sockets", 10_000, "WebSockets this server holds open at once, lowered at start to fit the open-file limit; past it an upgrade is 503")
 	fs.IntVar(&c.runsPerIP, "max-runs-per-ip", 8, "runs one client (IP or API key) may have queued or running at once, sockets and HTTP together; past it a run ends busy")
 	fs.DurationVar(&c.drainDelay, "drain-delay", 0, "on SIGTERM, how long /readyz fails while new sockets and runs are still accepted, before the drain refuses them: set it to the load balancer's health-check interval when the balancer does not retry a refused upgrade elsewhere (Caddy)")
-	fs.DurationVar(&c.drainTimeout, "drain-timeout", 10*time.Second, "on SIGTERM, how long runs in flight may take to finish before they are cancelled (each still gets its done)")
+	fs.DurationVar(&c.drainTimeout, "drain-timeout", 10*time.Second, "on SIGTERM, how long the whole drain takes: runs in flight may finish until its last quarter (at most 1 s), then are cancelled; each gets its done on every transport before it ends")
 	fs.StringVar(&c.publicURL, "public-url", "", "the page's public `URL` (e.g. https://play.example.com/), for the share links the MCP tool returns; empty: from each request's Host")
+	fs.Float64Var(&c.mcpRate, "mcp-rate", api.DefaultCallsPerSecond, "JSON-RPC calls per second each client (IP or API key) may make to /mcp, every method and each call of a batch counted (a batch holds at most "+fmt.Sprint(api.MaxBatchCalls)+" calls); past it a POST is 429")
+	fs.IntVar(&c.mcpBurst, "mcp-burst", api.DefaultCallBurst, "JSON-RPC calls a client may make to /mcp at once (the -mcp-rate bucket's size)")
 	fs.StringVar(&c.apiOrigins, "api-origins", "", "comma-separated browser `origins` allowed to call /api/v1/ and /mcp cross-origin (\"*\" for any); none by default: no CORS headers")
 	fs.VisitAll(func(f *flag.Flag) {
 		f.Usage += " (env " + envName(f.Name) + ")"
@@ -162,6 +172,9 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments: %q", fs.Args())
 	}
+	if err := resolvePaths(c); err != nil {
+		return nil, err
+	}
 	if port := getenv("PORT"); port != "" {
 		host, _, err := net.SplitHostPort(c.addr)
 		if err != nil {
@@ -172,6 +185,38 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	return c, nil
 }
 
+// resolvePaths makes the flags that name files or directories absolute
+// (worker processes run in another directory, where a relative path names
+// nothing) and checks at start that each names what it must, so that a
+// typo is an exit with a clear message, not a server whose every run waits
+// for a worker that cannot start.
+func resolvePaths(c *config) error {
+	for _, f := range []struct {
+		name string
+		path *string
+		dir  bool
+	}{{"libraries", &c.libraryDir, true}, {"api-keys", &c.apiKeys, false}} {
+		if *f.path == "" {
+			continue
+		}
+		abs, err := filepath.Abs(*f.path)
+		if err != nil {
+			return fmt.Errorf("-%s %q: %v", f.name, *f.path, err)
+		}
+		fi, err := os.Stat(abs)
+		switch {
+		case err != nil:
+			return fmt.Errorf("-%s %q: %v", f.name, *f.path, err)
+		case f.dir && !fi.IsDir():
+			return fmt.Errorf("-%s %q: %s is not a directory", f.name, *f.path, abs)
+		case !f.dir && !fi.Mode().IsRegular():
+			return fmt.Errorf("-%s %q: %s is not a regular file", f.name, *f.path, abs)
+		}
+		*f.path = abs
+	}
+	return nil
+}
+
 func envName(flagName string) string {
 	return "PLAYGROUND_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
 }
@@ -180,6 +225,11 @@ func envName(flagName string) string {
 // globals by default (-host-globals): names no JavaScript runtime gives
 // meaning to, so `await sleep(100)` and `await echo(x)` run as written.
 const defaultHostGlobals = "echo,sleep"
+
+// defaultSocketMaxOutputBytes is -socket-max-output-bytes: the output cap
+// every transport had before the HTTP API's grew for data (1 MiB), which a
+// socket's 8 MiB outbox holds beside the facts.
+const defaultSocketMaxOutputBytes = 1 << 20
 
 // maxFactsBytes bounds -max-facts-bytes: half a socket's outbox.
 const maxFactsBytes = 4 << 20
@@ -263,6 +313,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		MaxTimeout:     c.maxTimeout,
 		MaxFiles:       c.maxFiles,
 		MaxSourceBytes: c.maxSourceBytes,
+		MaxInputBytes:  c.maxInputBytes,
 		Limits:         runLimits,
 		Host:           hostFunctions(newKVStore(kv)),
 		HostGlobals:    splitList(c.hostGlobals),
@@ -294,7 +345,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 
 	poolStats := func() metrics.Pool {
 		st := pool.Stats()
-		return metrics.Pool{Workers: st.Workers, Live: st.Live, Idle: int64(st.Idle), Busy: st.Busy, Parked: st.Parked, Queued: int64(st.Queued),
+		return metrics.Pool{Workers: st.Workers, Live: st.Live, Started: st.Started, Idle: int64(st.Idle), Busy: st.Busy, Parked: st.Parked, Queued: int64(st.Queued),
 			Runs: st.Runs, Kills: st.Kills, Crashes: st.Crashes, Restarts: st.Restarts, StartFailures: st.Failures,
 			PSSBytes: st.PSSBytes, BreakerOpen: st.BreakerOpen}
 	}
@@ -312,7 +363,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		metrics.DrainCheck(stopping.Load)}
 	if store != nil {
 		mcfg.Store = func() metrics.Store { return metrics.Store{Up: store.Up(), Fallbacks: store.Fallbacks()} }
-		checks = append(checks, metrics.StoreCheck(store.Status, c.redisOptional))
+		checks = append(checks, metrics.StoreCheck(func() error {
+			err := store.Status()
+			if errors.Is(err, ratelimit.ErrStoreSlow) {
+				return metrics.Degraded(err) // serving, limits in-process: no instance leaves the balancer for it
+			}
+			return err
+		}, c.redisOptional))
 	}
 	m := metrics.New(mcfg)
 
@@ -320,25 +377,26 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	limits := session.HelloLimits(a, session.ClientLimits{PerSecond: lim.Config().PerSecond, Burst: lim.Config().Burst,
 		Sockets: sockets.Max(), Runs: runs.Max()})
 	site = web.NewServer(web.Config{
-		Runner:         pool,
-		Limiter:        lim,
-		Limits:         limits,
-		Modules:        a.Modules,
-		Host:           a.Host,
-		HostGlobals:    splitList(c.hostGlobals),
-		OriginPatterns: splitList(c.origins),
-		EmbedOrigins:   splitList(c.embedOrigins),
-		TrustedProxies: proxies,
-		AllowedHosts:   allowedHosts(c.hosts, c.addr),
-		PoolStats:      func() any { return pool.Stats() },
-		Observer:       m,
-		Sockets:        sockets,
-		MaxSockets:     maxSockets,
-		OutboxBudget:   session.NewBudget(c.outboxBytes, c.outboxIPBytes),
-		Runs:           runs,
-		Metrics:        m.Handler(),
-		Ready:          metrics.NewReadiness(checks...),
-		Instrument:     m.InstrumentHandler,
+		Runner:               pool,
+		Limiter:              lim,
+		Limits:               limits,
+		SocketMaxOutputBytes: c.socketMaxOutputBytes,
+		Modules:              a.Modules,
+		Host:                 a.Host,
+		HostGlobals:          splitList(c.hostGlobals),
+		OriginPatterns:       splitList(c.origins),
+		EmbedOrigins:         splitList(c.embedOrigins),
+		TrustedProxies:       proxies,
+		AllowedHosts:         allowedHosts(c.hosts, c.addr),
+		PoolStats:            func() any { return pool.Stats() },
+		Observer:             m,
+		Sockets:              sockets,
+		MaxSockets:           maxSockets,
+		OutboxBudget:         session.NewBudget(c.outboxBytes, c.outboxIPBytes),
+		Runs:                 runs,
+		Metrics:              m.Handler(),
+		Ready:                metrics.NewReadiness(checks...),
+		Instrument:           m.InstrumentHandler,
 		Programs: func(eng *session.Engine) web.Programs {
 			return api.New(api.Config{
 				Engine:      eng,
@@ -347,6 +405,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 				Host:        a.Host,
 				ClientIP:    func(r *http.Request) string { return site.ClientIP(r) },
 				Keys:        keys,
+				Calls:       ratelimit.New(ratelimit.Config{PerSecond: c.mcpRate, Burst: c.mcpBurst}),
 				CORSOrigins: splitList(c.apiOrigins),
 				PageURL:     c.publicURL,
 				Log:         log,
@@ -362,7 +421,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	ln = web.LimitListener(ln, site.ConnLimits()) // plain connections count too, per IP and in all
 	srv := &http.Server{
 		Handler:           site,
-		ReadHeaderTimeout: 5 * time.Second,
+		ReadHeaderTimeout: readHeaderTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
 		IdleTimeout:       time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
@@ -383,15 +443,44 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		log.Info("not ready; still serving", "for", c.drainDelay)
 		time.Sleep(c.drainDelay)
 	}
-	drain(site, c.drainTimeout, log)
-	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	_ = srv.Shutdown(shutCtx) // stop accepting; finish plain HTTP
-	site.Close()              // what is left is cancelled (each run still gets its done); sockets close with 1001
-	if err := site.Wait(shutCtx); err != nil {
-		log.Warn("sessions still open at shutdown", "err", err)
-	}
+	shutdown(srv, site, c.drainTimeout, log)
 	return pool.Close()
+}
+
+// Header limits of the HTTP server: a request's headers must arrive within
+// readHeaderTimeout and hold at most maxHeaderBytes (net/http adds 4 KiB of
+// slack), so a stalled header line holds a few KiB, not net/http's default
+// 1 MiB, per connection. Browsers send 1-3 KiB of headers; 16 KiB leaves room
+// for large cookies of a shared domain.
+const (
+	readHeaderTimeout = 5 * time.Second
+	maxHeaderBytes    = 16 << 10
+)
+
+// cancelMargin is the part of -drain-timeout kept for cancelling what is
+// still running: runs get their done and sockets their 1001 before the
+// timeout ends (an orchestrator's grace period).
+func cancelMargin(timeout time.Duration) time.Duration { return min(timeout/4, time.Second) }
+
+// shutdown drains site within timeout, all transports together: new runs
+// and sockets are refused at once; runs in flight get until timeout minus
+// cancelMargin to finish; then what is left is cancelled (each run still
+// sends its done, sockets close with 1001) and the HTTP server and the
+// sessions get the rest of timeout to write it. Connections still open
+// then are closed.
+func shutdown(srv *http.Server, site *web.Server, timeout time.Duration, log *slog.Logger) {
+	deadline := time.Now().Add(timeout)
+	drain(site, deadline.Add(-cancelMargin(timeout)), log)
+	site.Close() // what is left is cancelled (each run still gets its done); sockets close with 1001
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil { // stop accepting; finish plain HTTP (their runs were cancelled)
+		log.Warn("HTTP requests still open at the drain timeout", "err", err)
+		srv.Close()
+	}
+	if err := site.Wait(ctx); err != nil {
+		log.Warn("sessions still open at the drain timeout", "err", err)
+	}
 }
 
 // allowedHosts is -hosts, or by default the localhost names when addr is
@@ -413,13 +502,12 @@ func allowedHosts(flag, addr string) []string {
 
 // drain is the graceful part of a shutdown (after /readyz has failed for
 // -drain-delay, so a load balancer stops sending clients): new sockets and
-// runs are refused with a retryable status, and runs in flight get up to
-// timeout to finish.
-func drain(site *web.Server, timeout time.Duration, log *slog.Logger) {
+// runs are refused with a retryable status, and runs in flight get until
+// deadline to finish.
+func drain(site *web.Server, deadline time.Time, log *slog.Logger) {
 	site.Drain()
 	active := site.Metrics().ActiveRuns.Load()
-	log.Info("draining", "activeRuns", active, "timeout", timeout)
-	deadline := time.Now().Add(timeout)
+	log.Info("draining", "activeRuns", active, "until", deadline)
 	for active > 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 		active = site.Metrics().ActiveRuns.Load()

@@ -94,6 +94,11 @@ test("two examples embedded in a page of another origin run, report results and 
   const embedPage = page.frames().find((f) => f.url().includes("/embed?id=first"))!;
   const direct = await page.context().newPage();
   await direct.goto(embedPage.url());
+  // Opened top-level, autorun=1 does not run (a link must not run a
+  // stranger's code at once from the visitor's IP): it says so, Run runs.
+  await expect(direct.getByTestId("console")).toContainText("autorun is off");
+  await expect(direct.getByTestId("run-status")).not.toHaveAttribute("data-outcome");
+  await direct.getByTestId("run-button").click();
   await expect(direct.getByTestId("run-status")).toHaveAttribute("data-outcome", "ok");
   const results = await new AxeBuilder({ page: direct }).analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);

@@ -113,3 +113,50 @@ test("examples show timers, host calls and libraries", async ({ page }) => {
   await expect(lines.filter({ hasText: "[ [ 'a', 'b' ], [ 'c', 'd' ], [ 'e' ] ]" })).toHaveCount(1);
   await page.screenshot({ path: "screenshots/libraries.png" });
 });
+
+test("a share link asks before replacing the files saved in this browser", async ({ page }) => {
+  await openPlayground(page);
+  const link = async (source: string) =>
+    "/#code=" + (await page.evaluate(async (src) => (await import("/static/app/share.js")).encodeFiles({ entry: "main.ts", files: [{ path: "main.ts", source: src }] }), source));
+  const shared = await link("// shared");
+  const mine = JSON.stringify({ entry: "main.ts", files: [{ path: "main.ts", source: "// mine" }] });
+  const editor = page.locator(".cm-content");
+
+  // Declined: the saved files stay, and the page says the link's were not opened.
+  await page.evaluate((m) => localStorage.setItem("playground.files.v1", m), mine);
+  await page.goto("about:blank");
+  page.once("dialog", (d) => d.dismiss());
+  await page.goto(shared);
+  await expect(page.getByTestId("console")).toContainText("the share link's files were not opened");
+  await expect(editor).toContainText("// mine");
+
+  // Accepted: the link's files replace them.
+  await page.goto("about:blank");
+  page.once("dialog", (d) => d.accept());
+  await page.goto(shared);
+  await expect(editor).toContainText("// shared");
+
+  // The same files saved: no question.
+  let asked = false;
+  page.on("dialog", (d) => { asked = true; d.dismiss(); });
+  await page.goto("about:blank");
+  await page.goto(shared);
+  await expect(editor).toContainText("// shared");
+  expect(asked).toBe(false);
+});
+
+test("a share link that inflates past the limit is refused with a message", async ({ page }) => {
+  await openPlayground(page);
+  // 100 MiB of one byte, deflated: a 133 KiB link.
+  const code = await page.evaluate(async () => {
+    const json = new Blob(['{"entry":"main.ts","files":[{"path":"main.ts","source":"', new Uint8Array(100 << 20).fill(97), '"}]}']);
+    const bytes = new Uint8Array(await new Response(json.stream().pipeThrough(new CompressionStream("deflate-raw"))).arrayBuffer());
+    let s = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return btoa(s).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  });
+  await page.goto("about:blank");
+  await page.goto("/#code=" + code);
+  await expect(page.getByTestId("console")).toContainText("inflate past 2048 KiB, the limit");
+  await expect(page.getByTestId("connection")).toHaveText("connected");
+});

@@ -48,7 +48,7 @@ type PreviewLimits struct {
 // written here once; the pool's DefaultConfig and the flags read them.
 func DefaultLimits() Limits {
 	return Limits{
-		MaxOutputBytes: 1 << 20,
+		MaxOutputBytes: 8 << 20, // a 5 MB output fits; a socket asks for less (sandbox.Request.MaxOutputBytes)
 		MaxEvents:      10_000,
 		MaxTimers:      10_000,
 		MaxCallStack:   12_000,

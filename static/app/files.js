@@ -3,10 +3,11 @@
 // the error marks of the shown run.
 import { $, el } from "./dom.js";
 import { systemLine } from "./console.js";
+import { decodeFiles, encodeFiles, readShared, validPath } from "./share.js";
+
+export { decodeFiles, encodeFiles, validPath };
 
 const STORAGE_KEY = "playground.files.v1";
-const EXT = /\.(ts|tsx|js|jsx|mjs|json)$/;
-const PATH = /^(?!\/)(?:[A-Za-z0-9._-]+\/)*[A-Za-z0-9._-]+$/;
 
 // files: [{ path, state }] where state is the file's CodeMirror EditorState.
 const files = [];
@@ -18,11 +19,6 @@ let editor = null;
 /** useEditor sets the editor the files are shown in (call once, first). */
 export function useEditor(e) {
   editor = e;
-}
-
-/** validPath reports whether path is a relative snippet path with a known extension. */
-export function validPath(path) {
-  return PATH.test(path) && EXT.test(path) && !path.split("/").some((s) => s === "." || s === "..");
 }
 
 /** activePath is the path of the file in the editor. */
@@ -184,49 +180,18 @@ export function openAt(path, line, column) {
 
 // ---- sharing ----
 
-const b64url = {
-  encode(bytes) {
-    let s = "";
-    for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-    return btoa(s).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-  },
-  decode: (s) => Uint8Array.from(atob(s.replaceAll("-", "+").replaceAll("_", "/")), (c) => c.charCodeAt(0)),
-};
-
-async function pipe(bytes, stream) {
-  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
-}
-
-/** encodeFiles packs { entry, files } into the #code= form (deflate-raw, base64url). */
-export async function encodeFiles(data) {
-  const json = new TextEncoder().encode(JSON.stringify(data));
-  return b64url.encode(await pipe(json, new CompressionStream("deflate-raw")));
-}
-
-/** decodeFiles unpacks encodeFiles' form; it returns null for anything that is not valid files. */
-export async function decodeFiles(code) {
-  try {
-    const json = await pipe(b64url.decode(code), new DecompressionStream("deflate-raw"));
-    const data = JSON.parse(new TextDecoder().decode(json));
-    if (Array.isArray(data.files) && data.files.length > 0 && data.files.every((f) => validPath(f.path) && typeof f.source === "string")) return data;
-  } catch {
-    /* a broken link */
-  }
-  return null;
-}
-
 /** embedSnippet is the one-line script a docs page pastes to embed files packed as code. */
 export function embedSnippet(code) {
   return `<script src="${location.origin}/static/embed.js" data-code="${code}" data-height="320"></script>`;
 }
 
-/** fromHash reads files from a #code= share link, or returns null. */
+/** fromHash reads files from a #code= share link, or returns null (saying why, for a link it cannot open). */
 export async function fromHash() {
   const m = /^#code=([A-Za-z0-9_-]+)$/.exec(location.hash);
   if (!m) return null;
-  const data = await decodeFiles(m[1]);
-  if (!data) systemLine("the share link could not be read; showing your saved files", "warn");
-  return data;
+  const { data, error } = await readShared(m[1]);
+  if (error) systemLine(`${error}; showing your saved files`, "warn");
+  return data ?? null;
 }
 
 /** wireSharing connects the Share and Download buttons. */

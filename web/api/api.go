@@ -39,6 +39,10 @@ type Config struct {
 	// ClientIP returns the rate-limit key of a request without an API key.
 	// Nil means the peer's IP from RemoteAddr (no proxy is trusted).
 	ClientIP func(*http.Request) string
+	// Calls, if set, limits the JSON-RPC calls of /mcp per client key: each
+	// call (each call of a batch) takes a token, whatever its method; past
+	// it a POST is 429 with Retry-After. See MaxBatchCalls.
+	Calls session.Limiter
 	// Keys are the accepted API keys. Nil: none, and every Bearer key is 401.
 	Keys *Keys
 	// CORSOrigins are the browser origins allowed to call these endpoints
@@ -200,11 +204,15 @@ type Info struct {
 	Limits   ws.Limits `json:"limits"`
 	Modules  []string  `json:"modules"` // importable bare modules besides "playground"
 	Host     []string  `json:"host"`    // host functions, called as host.<name>(…)
+	// Require is what a script (mode "script") may require(): "playground"
+	// and Modules; any other module is a SECURITY_ERROR naming it.
+	Require []string `json:"require"`
 }
 
 func (h *Handler) handleInfo(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-cache")
-	b, _ := json.Marshal(Info{Protocol: ws.Subprotocol, Limits: h.cfg.Engine.Limits, Modules: orEmpty(h.cfg.Modules), Host: orEmpty(h.cfg.Host)})
+	b, _ := json.Marshal(Info{Protocol: ws.Subprotocol, Limits: h.cfg.Engine.Limits, Modules: orEmpty(h.cfg.Modules), Host: orEmpty(h.cfg.Host),
+		Require: append([]string{"playground"}, h.cfg.Modules...)})
 	w.Write(append(b, '\n'))
 }

@@ -171,7 +171,7 @@ func (h *Handler) runTool(ctx context.Context, req *mcp.CallToolRequest, in RunT
 			defer context.AfterFunc(v.(context.Context), stop)()
 		}
 	}
-	job := session.Job{Run: m, Key: key, Session: newID("mcp-")}
+	job := session.Job{Run: m, Key: key, Session: session.StatelessSession("mcp")}
 	h.cfg.Metrics.Runs.Add(1)
 	if ref := h.cfg.Engine.Admit(job); ref != nil {
 		switch ref.Outcome {
@@ -276,11 +276,12 @@ func cut(s string, n int) string {
 // request stands alone, so nothing is kept between calls.
 func (h *Handler) mcpHandler() http.Handler {
 	s := h.mcpServer()
-	mh := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
+	maxBody := max(h.cfg.Engine.Limits.MaxMessageBytes+h.cfg.Engine.Limits.MaxInputBytes, 1<<20)
+	mh := h.mcpCalls(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
 		Stateless:           true,
 		Logger:              slog.New(quiet{h.cfg.Log.Handler()}),
-		MaxRequestBodyBytes: max(h.cfg.Engine.Limits.MaxMessageBytes, 1<<20),
-	})
+		MaxRequestBodyBytes: maxBody,
+	}), maxBody)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r.Header.Set(pageURLHeader, h.pageURL(r))
 		id := newID("")

@@ -105,7 +105,7 @@ func (s *spec) check(what string, r *jsonschema.Resolved, body []byte) {
 // and a rate limit of burst runs.
 func realServer(t *testing.T, burst int) *httptest.Server {
 	t.Helper()
-	pool, err := sandbox.NewPool(sandbox.Config{Workers: 1, MaxFiles: 8, MaxSourceBytes: 4000, Host: map[string]sandbox.HostFunc{
+	pool, err := sandbox.NewPool(sandbox.Config{Workers: 1, MaxFiles: 8, MaxSourceBytes: 4000, MaxInputBytes: 4000, Host: map[string]sandbox.HostFunc{
 		"echo": func(_ context.Context, c sandbox.HostCall) (json.RawMessage, error) { return c.Args[0], nil },
 	}})
 	if err != nil {
@@ -202,8 +202,9 @@ func TestRealRunsMatchOpenAPI(t *testing.T) {
 	s.check("GET /api/v1/info", s.responseOf("get", "/api/v1/info", resp.StatusCode, resp.Header.Get("Content-Type")), b)
 	var info api.Info
 	json.Unmarshal(b, &info)
-	if info.Protocol != "playground.v1" || info.Limits.MaxFiles != 8 || len(info.Host) != 1 || info.Host[0] != "echo" {
-		t.Errorf("info = %s; want the limits and the echo host function", b)
+	if info.Protocol != "playground.v1" || info.Limits.MaxFiles != 8 || len(info.Host) != 1 || info.Host[0] != "echo" ||
+		len(info.Require) != len(info.Modules)+1 || info.Require[0] != "playground" {
+		t.Errorf("info = %s; want the limits, the echo host function and what a script may require", b)
 	}
 
 	problems := []struct {
@@ -212,7 +213,7 @@ func TestRealRunsMatchOpenAPI(t *testing.T) {
 	}{
 		{body: `{"code":1}`, status: 400},
 		{body: `{"files":[{"path":"/etc/passwd.js","source":""}]}`, status: 400},
-		{body: `{"code":"` + strings.Repeat("x", 90_000) + `"}`, status: 413}, // over maxMessageBytes (4 × 4000 + 64 KiB)
+		{body: `{"code":"` + strings.Repeat("x", 90_000) + `"}`, status: 413}, // over maxMessageBytes + maxInputBytes (4 × 4000 + 64 KiB + 4000)
 		{body: `{"code":"1"}`, ctype: "text/plain", status: 415},
 		{body: `{"code":"1"}`, auth: "Bearer nope-nope-nope-nope", status: 401},
 	}

@@ -12,7 +12,7 @@ import (
 // body of every 4xx and 5xx answer of the HTTP API.
 type Problem struct {
 	// Type is a URI naming the kind of problem: urn:playground:problem: plus
-	// invalid-request, body-too-large, unsupported-media-type, method-not-allowed,
+	// invalid-request, body-too-large, batch-too-large, unsupported-media-type, method-not-allowed,
 	// unauthorized, rate-limited, busy, not-found or internal.
 	Type   string `json:"type"`
 	Title  string `json:"title"`

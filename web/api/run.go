@@ -127,7 +127,7 @@ func decodeRunRequest(w http.ResponseWriter, r *http.Request, limit int64) (*Run
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
 		return nil, &Problem{Type: "urn:playground:problem:body-too-large", Status: http.StatusRequestEntityTooLarge,
-			Detail: fmt.Sprintf("the body is over %d bytes (maxMessageBytes)", limit)}
+			Detail: fmt.Sprintf("the body is over %d bytes (maxMessageBytes + maxInputBytes)", limit)}
 	}
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		return nil, &Problem{Type: "urn:playground:problem:body-timeout", Status: http.StatusRequestTimeout,
@@ -219,7 +219,7 @@ func negotiate(r *http.Request) string {
 func (h *Handler) handleRun(w http.ResponseWriter, r *http.Request) {
 	received := time.Now()
 	lim := h.cfg.Engine.Limits
-	limit := lim.MaxMessageBytes
+	limit := lim.MaxMessageBytes + lim.MaxInputBytes // the files as a socket's message holds them, and the input
 	if limit <= 0 {
 		limit = 4 << 20
 	}
@@ -234,7 +234,7 @@ func (h *Handler) handleRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key := r.Header.Get(clientKeyHeader)
-	job := session.Job{Run: m, Key: key, Session: newID("http-"), Received: received}
+	job := session.Job{Run: m, Key: key, Session: session.StatelessSession("http"), Received: received}
 	h.cfg.Metrics.Runs.Add(1)
 	if ref := h.cfg.Engine.Admit(job); ref != nil {
 		switch ref.Outcome {

@@ -113,12 +113,13 @@ func BundleMode(files []pipe.File, entry, mode string, set *libs.Set) Result {
 	default:
 		return Result{Errors: []pipe.Error{{Kind: pipe.KindInvalidRequest, Message: fmt.Sprintf("invalid run: mode %q; want %q or %q", mode, pipe.ModeModule, pipe.ModeScript)}}}
 	}
-	define := hostAliases
+	define, format, banner, footer := hostAliases, api.FormatESModule, Banner, Footer
 	if mode == pipe.ModeScript {
 		// require is the script's: esbuild resolves require("name") of a
-		// string literal through the plugin, and its shim calls the
-		// runtime's global require for any other argument.
-		define = nil
+		// string literal through the plugin and leaves any other call to
+		// the runtime's global require. CommonJS, so that esbuild lets the
+		// script be sloppy (ScriptBanner).
+		define, format, banner, footer = nil, api.FormatCommonJS, ScriptBanner, ScriptFooter
 	}
 	used := &usedLibraries{m: map[string]bool{}}
 	usage := libraryUsage(files, set)
@@ -126,7 +127,7 @@ func BundleMode(files []pipe.File, entry, mode string, set *libs.Set) Result {
 		EntryPoints: []string{entryName},
 		Bundle:      true,
 		Write:       false,
-		Format:      api.FormatESModule,
+		Format:      format,
 		Platform:    api.PlatformNeutral,
 		Target:      libs.Target,
 		Supported:   supported,
@@ -134,8 +135,8 @@ func BundleMode(files []pipe.File, entry, mode string, set *libs.Set) Result {
 		Sourcemap:   api.SourceMapInline,
 		// The map must let errors point into the user's files; their text is already there.
 		SourcesContent: api.SourcesContentExclude,
-		Banner:         map[string]string{"js": Banner},
-		Footer:         map[string]string{"js": Footer},
+		Banner:         map[string]string{"js": banner},
+		Footer:         map[string]string{"js": footer},
 		LogLevel:       api.LogLevelSilent,
 		Charset:        api.CharsetUTF8,
 		LegalComments:  api.LegalCommentsNone,
@@ -219,6 +220,14 @@ func memoryPlugin(files map[string]string, entry, mode string, set *libs.Set, us
 		Setup: func(b api.PluginBuild) {
 			b.OnResolve(api.OnResolveOptions{Filter: `.*`}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
 				r := resolve(files, entry, set, args)
+				if mode == pipe.ModeScript && args.Kind == api.ResolveEntryPoint {
+					// The script is the entry point: no module wrapper
+					// (ScriptFooter calls it).
+					r = api.OnResolveResult{Path: entry, Namespace: FileNamespace}
+				}
+				if mode == pipe.ModeScript {
+					r = refuseAsScript(r, set, args)
+				}
 				if r.Namespace == nsLibrary && args.Kind == api.ResolveJSRequireCall {
 					r.Namespace = nsRequire
 				}
@@ -234,10 +243,6 @@ func memoryPlugin(files map[string]string, entry, mode string, set *libs.Set, us
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsEntry}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
 				src := "import * as entry from " + jsString(entry) + ";\n" +
 					"if (\"default\" in entry) " + RuntimeParam + "." + FieldDone + "(await entry.default);\n"
-				if mode == pipe.ModeScript {
-					src = "import result from " + jsString(entry) + ";\n" +
-						RuntimeParam + "." + FieldDone + "(await result);\n"
-				}
 				return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsLibrary}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
@@ -346,6 +351,34 @@ func resolve(files map[string]string, entry string, set *libs.Set, args api.OnRe
 		}
 		return resolveError(pipe.KindBundle, fmt.Sprintf("cannot %s %q: not an allowed module; importable modules: %s and relative files", verb, args.Path, strings.Join(set.Modules(), ", ")))
 	}
+}
+
+// refuseAsScript words a script's refused require of a module name as
+// the code-execution services script mode stands in for do, in the kind
+// their callers switch on: a SECURITY_ERROR "Module 'axios' is not
+// allowed" that lists what require() loads (RefusedModule). Relative and
+// absolute paths keep their bundling error.
+func refuseAsScript(r api.OnResolveResult, set *libs.Set, args api.OnResolveArgs) api.OnResolveResult {
+	if len(r.Errors) == 0 || args.Kind != api.ResolveJSRequireCall || strings.HasPrefix(args.Path, ".") || strings.HasPrefix(args.Path, "/") {
+		return r
+	}
+	msg := RefusedModule(args.Path, set.Modules())
+	if root, _, _ := strings.Cut(args.Path, "/"); isLibrary(set, root) {
+		msg += fmt.Sprintf(", and of %s the subpaths %s", root, subpathExample(root))
+	} else if isHostModule(args.Path) {
+		msg += "; Node's built-in modules are the host's, not the playground's"
+	}
+	return resolveError(pipe.KindSecurity, msg)
+}
+
+// RefusedModule is the message of a script's refused require(name):
+// "Module 'name' is not allowed" and what require() loads (modules).
+func RefusedModule(name string, modules []string) string {
+	loads := "nothing"
+	if len(modules) > 0 {
+		loads = strings.Join(modules, ", ")
+	}
+	return fmt.Sprintf("Module '%s' is not allowed; require() loads: %s", name, loads)
 }
 
 func isSubpath(set *libs.Set, spec string) bool {

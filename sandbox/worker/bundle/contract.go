@@ -1,5 +1,7 @@
 package bundle
 
+import "strings"
+
 // The contract between the bundler (this package, which writes the bundle)
 // and the runtime (package sandbox/worker/js, which runs it). Both read
 // these names from here; every name says what each end does with it.
@@ -49,16 +51,33 @@ const (
 	Footer = "})"
 )
 
-// Script mode (pipe.ModeScript). Bundler: the entry file's text is wrapped
-// in ScriptPrefix … ScriptSuffix, on its own first and after its last line,
-// so that its lines keep their numbers and only line 1 shifts right by
-// len(ScriptPrefix); the entry module passes the awaited function result
-// (the value of a top-level return) to FieldDone. Runtime: defines the
+// Script mode (pipe.ModeScript): a classic script, sloppy unless it says
+// "use strict". Bundler: the bundle is CommonJS (esbuild's ES module
+// output is strict throughout: no with, no legacy octal, no implicit
+// globals), begins with ScriptBanner and ends with ScriptFooter; the
+// entry file is esbuild's entry point, its text wrapped in ScriptPrefix …
+// ScriptSuffix, on its own first and after its last line, so that its
+// lines keep their numbers and only line 1 shifts right by
+// len(ScriptPrefix). The prefix stores a sloppy async function with the
+// script as its body (top-level return and await) as FieldScript of the
+// runtime object; the footer (no file of the snippet's, so no frame of a
+// stack) calls it with the global object as this and passes its result
+// (the value of a top-level return) to FieldDone. Runtime: compiles a
+// bundle that begins with ScriptBanner non-strict (Strict); defines the
 // globals input (a mutable copy), output and require; subtracts
 // len(ScriptPrefix) from a column on line 1 of the entry file; takes the
 // returned value as the output, or the final value of the output global
 // when the script returned undefined.
 const (
-	ScriptPrefix = "export default (async () => {"
-	ScriptSuffix = "\n})();"
+	FieldScript  = "script"
+	ScriptBanner = "(async function (" + RuntimeParam + ") { /* script */"
+	ScriptPrefix = RuntimeParam + "." + FieldScript + " = async function () {"
+	ScriptSuffix = "\n};"
+	ScriptFooter = "\n" + RuntimeParam + "." + FieldDone + "(await " + RuntimeParam + "." + FieldScript + ".call(globalThis));\n})"
 )
+
+// Strict reports whether the bundle code is compiled as strict code: every
+// bundle but a script's (ScriptBanner), whose own code decides.
+func Strict(code string) bool {
+	return !strings.HasPrefix(code, ScriptBanner)
+}

@@ -22,10 +22,9 @@ func TestUnsupportedIsAClearError(t *testing.T) {
 		{"Intl style", "new Intl.NumberFormat('en-US', { style: 'unit', unit: 'meter' });", 1, []string{"RangeError", `style "unit"`}},
 		{"Intl option", "\nconst f = Intl.DateTimeFormat('en-US', { era: 'long' });", 2, []string{"era"}},
 		{"unsupported locale", "(1).toLocaleString('th-TH');", 1, []string{"RangeError", `"th-TH"`, "en-US"}},
-		{"unsupported option", "(1).toLocaleString('en-US', { notation: 'scientific' });", 1, []string{"RangeError", `notation "scientific"`}},
+		{"unsupported option", "(1).toLocaleString('de-DE', { notation: 'compact' });", 1, []string{"RangeError", "compact notation", "de-DE"}},
 		{"date locale", "new Date(0).toLocaleDateString('ja-JP');", 1, []string{"RangeError", `"ja-JP"`}},
 		{"date time zone", "new Date(0).toLocaleString('en-US', { timeZone: 'Mars/Olympus' });", 1, []string{"RangeError", "Mars/Olympus"}},
-		{"turkish casing", "'i'.toLocaleUpperCase('tr-TR');", 1, []string{"RangeError", "tr-TR"}},
 		{"TextDecoder encoding", "const d = new TextDecoder('latin1');", 1, []string{"RangeError", "latin1", "utf-8"}},
 		{"structuredClone transfer", "const b = new ArrayBuffer(1); structuredClone(b, { transfer: [b] });", 1, []string{"TypeError", "transfer"}},
 	}

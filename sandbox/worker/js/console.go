@@ -201,6 +201,14 @@ func (c *console) print(level string, args []goja.Value, head, suffix string) {
 	lineBudget := budget
 	previews := make([]any, len(args))
 	for i, a := range args {
+		if budget <= 0 && i > 0 {
+			// Spent: the arguments left are counted, not previewed (each
+			// preview has a floor of its own, so ten thousand of them
+			// would still make a line of megabytes).
+			previews[i] = inspect.Tagged{"$t": "more", "count": len(args) - i}
+			previews = previews[:i+1]
+			break
+		}
 		if str, ok := a.(goja.String); ok && str.Length() <= maxStackString {
 			// console.log(err.stack): V8's layout, the user's positions.
 			if s, ok := c.e.v8StackText(str.String()); ok {

@@ -147,9 +147,9 @@ console.log([1].map(() => new Error("in map").stack)[0]);
 console.log(make().stack.split("\n").slice(0, 2).join("\n") + "\n\tat nothing:1:2(3)", "\n\tat main.ts:1:1");
 `)})
 	want := []string{
-		"Error: two\nlines\n    at make (main.ts:1:26)\n    at main.ts:2:18",
-		"TypeError: cfg.load is not a function\n    at main.ts:5:16",
-		"Error: in map\n    at main.ts:6:27\n    at map (<anonymous>)\n    at main.ts:6:21",
+		"Error: two\nlines\n    at make (main.ts:1:26)\n    at main.ts:2:13", // Node 20's columns
+		"TypeError: cfg.load is not a function\n    at main.ts:5:11",
+		"Error: in map\n    at main.ts:6:27\n    at map (<anonymous>)\n    at main.ts:6:17",
 		"Error: two\nlines\n\tat nothing:1:2(3) \n\tat main.ts:1:1",
 	}
 	if diff := cmp.Diff(want, logs); diff != "" {

@@ -72,6 +72,8 @@ func (e *Runtime) reportException(ex *goja.Exception) {
 	if st := ex.Stack(); len(frames) > 0 && len(st) > 0 && strings.HasPrefix(st[0].Position().Filename, bundle.FileNamespace+":") {
 		// Thrown by the snippet's own code, not inside a built-in.
 		er.Message = e.v8Message(er.Message, frames[0])
+	} else if len(st) > 0 && o != nil {
+		er.Message = e.v8WordedBy(o, er.Message, st[0].FuncName())
 	}
 	if len(frames) > 0 {
 		er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column
@@ -126,6 +128,8 @@ func (e *Runtime) reportThrown(v goja.Value, inPromise bool) {
 			frames := e.userStack(o, parseStack(s))
 			if len(frames) > 0 && firstFrameIsUser(s) {
 				er.Message = e.v8Message(er.Message, frames[0])
+			} else {
+				er.Message = e.v8WordedBy(o, er.Message, nativeFrame(s))
 			}
 			if len(frames) > 0 {
 				er.File, er.Line, er.Column = frames[0].file, frames[0].line, frames[0].column
@@ -206,6 +210,9 @@ type frame struct {
 	fn           string
 	file         string
 	line, column int
+	// v8 is set for a frame read from V8's layout (v8StackText wrote it
+	// for a snippet to read): its column is the user's already.
+	v8 bool
 }
 
 // userFrames keeps the frames that map into the snippet's files; bundle
@@ -245,6 +252,9 @@ func capStack(s string) string {
 // parseStack reads goja's stack text ("at fn (file:line:col(pc))") back into
 // frames, for errors that reach us as values.
 func parseStack(s string) []frame {
+	if !strings.Contains(s, bundle.FileNamespace+":") && strings.Contains(s, "\n    at ") {
+		return parseV8Stack(s)
+	}
 	var out []frame
 	for _, line := range strings.Split(s, "\n") {
 		line = strings.TrimSpace(line)
@@ -503,11 +513,13 @@ const v8StackLimit = 10
 // lines with bundle positions), into V8's layout at the user's positions,
 // as console.log(err.stack) prints in Node: "    at fn (main.ts:3:9)",
 // a built-in's frame "    at map (<anonymous>)", at most v8StackLimit
-// frames, a TypeError thrown by the snippet's own code in V8's words
+// frames (Error.stackTraceLimit when a snippet set it), a TypeError
+// thrown by the snippet's own code in V8's words
 // (v8Message). ok is false for any other string, returned as it is. goja
-// formats an error's stack itself (there is no hook), so code that reads
-// err.stack as a string still sees goja's layout; the console, where it is
-// mostly read, does not.
+// formats an error's stack itself (there is no hook): the console rewrites
+// what it prints, and an error a snippet's catch clause catches gets this
+// text as its stack (v8StackOf); an error's stack read where it was not
+// caught (new Error().stack) is still goja's layout.
 func (e *Runtime) v8StackText(s string) (_ string, ok bool) {
 	i := strings.Index(s, "\n\tat ")
 	if i < 0 || !strings.Contains(s[i:], bundle.FileNamespace+":") {
@@ -515,7 +527,8 @@ func (e *Runtime) v8StackText(s string) (_ string, ok bool) {
 	}
 	head := s[:i]
 	var b strings.Builder
-	frames := 0
+	frames, limit := 0, e.stackTraceLimit()
+	var natives []string // built-ins' frames since the last user frame: dropped at the end (the runtime's call of the bundle)
 	for n, line := range strings.Split(strings.TrimSuffix(s[i+1:], "\n"), "\n") {
 		at, ok := strings.CutPrefix(line, "\tat ")
 		if !ok {
@@ -526,13 +539,23 @@ func (e *Runtime) v8StackText(s string) (_ string, ok bool) {
 			head = e.v8Message(head, f[0])
 		}
 		switch fn, native := strings.CutSuffix(at, " (native)"); {
-		case frames == v8StackLimit:
 		case native:
-			b.WriteString("\n    at " + fn + " (<anonymous>)")
-			frames++
+			natives = append(natives, "\n    at "+fn+" (<anonymous>)")
 		case len(f) == 1:
-			b.WriteString(formatStack("", f))
-			frames++
+			for _, nf := range natives {
+				if frames < limit {
+					b.WriteString(nf)
+					frames++
+				}
+			}
+			natives = natives[:0]
+			if n > 0 || strings.HasSuffix(head, " is not a function") || strings.HasSuffix(head, " is not a constructor") {
+				f[0] = e.v8CallFrame(f[0]) // a call's frame, or the call that failed
+			}
+			if frames < limit {
+				b.WriteString(formatStack("", f))
+				frames++
+			}
 		}
 	}
 	return head + b.String(), true

@@ -146,7 +146,7 @@ func (e *Runtime) settleCall(r pipe.HostReply) {
 		_ = pc.resolve(goja.Undefined())
 		return
 	}
-	v, err := e.b.JSONParse(goja.Undefined(), e.vm.ToValue(string(r.Result)))
+	v, err := e.parseJSON(r.Result)
 	if err != nil {
 		_ = pc.reject(err.Error())
 		return

@@ -85,7 +85,7 @@ func TestHostCallRefusesNonJSON(t *testing.T) {
 		{`new Proxy({}, { ownKeys() { console.log("trap ran"); return []; } })`, `TypeError: host.log: argument 1 is or holds a Proxy; a host call runs no traps`},
 		{`{ get g() { console.log("getter ran"); return 1; } }`, `TypeError: host.log: argument 1 is or holds a getter (at .g)`},
 		{`/re/`, `TypeError: host.log: argument 1 is or holds a RegExp;`},
-		{`"x".repeat(2 * 1024 * 1024)`, `RangeError: host.log: argument 1 makes the call's arguments larger than 1048576 bytes`},
+		{`"x".repeat(9 * 1024 * 1024)`, `RangeError: host.log: argument 1 makes the call's arguments larger than 8388608 bytes`},
 	} {
 		res, rec := run(t, h, Request{Files: files("main.js", "try { await log(1, "+tc.arg+"); } catch (e) { console.log(String(e)); }")})
 		logs := rec.Logs()
@@ -332,7 +332,7 @@ export default { list: Array.from({ length: 300 }, (_, i) => i), text: "o".repea
 		"fact over the facts limit":  `import { facts } from "playground"; facts.big = Array.from({ length: 1e5 }, (_, i) => i); console.log("after");`,
 		"fact nested too deep":       `import { facts } from "playground"; let o = {}; const root = o; for (let i = 0; i < 2000; i++) o = o.x = {}; facts.deep = root;`,
 		"sparse fact":                `import { facts } from "playground"; const a = []; a.length = 4e9; facts.sparse = a;`,
-		"output over the output cap": `export default "x".repeat(2 << 20);`,
+		"output over the output cap": `export default "x".repeat(9 << 20);`, // past the 8 MiB default
 	} {
 		res, rec := run(t, h, Request{Files: files("main.js", src)})
 		if errs := rec.Errors(); res.Outcome != OutcomeOutputLimit || len(errs) != 1 || errs[0].Kind != KindOutputLimit || res.Output != nil {

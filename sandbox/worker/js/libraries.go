@@ -278,7 +278,7 @@ func Compile(code string) (*goja.Program, error) {
 	// Strings built by appending: linear rather than quadratic
 	// (rewrite.StringBuilding; the natives are defined by run).
 	builds := strings.Contains(code, "+") && rewrite.StringBuilding(tree, bundle.RuntimeParam)
-	prg, err := goja.CompileAST(tree, true)
+	prg, err := goja.CompileAST(tree, bundle.Strict(code))
 	if err != nil {
 		return nil, err
 	}

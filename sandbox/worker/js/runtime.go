@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/playground-dev/playground/sandbox/worker/bundle"
 	"github.com/playground-dev/playground/sandbox/worker/js/inspect"
 	"github.com/playground-dev/playground/sandbox/worker/js/intl"
+	"github.com/playground-dev/playground/sandbox/worker/js/jsonvalue"
 	"github.com/playground-dev/playground/sandbox/worker/js/parity"
 	"github.com/playground-dev/playground/sandbox/worker/js/rewrite"
 	"github.com/playground-dev/playground/sandbox/worker/js/webapi"
@@ -83,7 +85,11 @@ type Runtime struct {
 	facts  *factStore
 	enc    inspect.Encoder // previews (console)
 	jsonEn inspect.Encoder // facts and output
-	parity parity.Patcher  // the goja-versus-V8 patches (package parity)
+	// jsonIn and jsonOut move plain data in and out at wire speed
+	// (package jsonvalue), made at their first use: a hello run has neither.
+	jsonIn  *jsonvalue.Parser
+	jsonOut *jsonvalue.Encoder
+	parity  parity.Patcher // the goja-versus-V8 patches (package parity)
 
 	timers         timerHeap
 	timerByID      map[int64]*timer                      // the pending ones
@@ -221,15 +227,20 @@ func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pip
 		if e.failed {
 			res.Outcome = pipe.OutcomeError
 		}
-		if e.script {
-			e.scriptOutput()
-		}
-		if e.gotOutput {
-			var ok bool
-			if res.Output, ok = e.jsonValue(e.output, e.lim.MaxOutputBytes+1); !ok {
-				res.Output = nil
-				res.Outcome, res.TimedOut = e.endWith(errOutputLimit)
+		out, ok, err := e.endOutput()
+		switch {
+		case err != nil:
+			// A getter of the output threw, or the deadline or a cancel
+			// stopped it.
+			if stop := e.uncaught(err); stop != nil {
+				res.Outcome, res.TimedOut = e.endWith(stop)
 			}
+		case e.stop != nil: // a getter was stopped (jsonValue)
+			res.Outcome, res.TimedOut = e.endWith(e.stop)
+		case !ok:
+			res.Outcome, res.TimedOut = e.endWith(errOutputLimit)
+		default:
+			res.Output = out
 		}
 	default:
 		cause := e.stop
@@ -476,11 +487,25 @@ func (e *Runtime) run(ctx context.Context, prg *goja.Program) (err error) {
 	}
 	rt := e.vm.NewObject()
 	must(rt.Set(bundle.FieldFacts, e.facts.obj))
-	input, err := e.parseInput()
-	if err != nil {
-		return e.uncaught(err)
+	if len(e.input) == 0 {
+		must(rt.Set(bundle.FieldInput, goja.Undefined()))
+	} else {
+		// Built when the program first reads it (the "playground"
+		// module's input): a script that reads only its own mutable copy
+		// (scriptGlobals) never pays for the frozen one.
+		var input goja.Value
+		get := func(goja.FunctionCall) goja.Value {
+			if input == nil {
+				v, err := e.parseInput()
+				if err != nil {
+					panic(err)
+				}
+				input = v
+			}
+			return input
+		}
+		must(rt.DefineAccessorProperty(bundle.FieldInput, e.vm.ToValue(get), nil, goja.FLAG_FALSE, goja.FLAG_TRUE))
 	}
-	must(rt.Set(bundle.FieldInput, input))
 	if e.script {
 		if err := e.scriptGlobals(); err != nil {
 			return e.uncaught(err)
@@ -519,12 +544,43 @@ func (e *Runtime) parseInput() (goja.Value, error) {
 	if len(e.input) == 0 {
 		return goja.Undefined(), nil
 	}
+	if fastJSON {
+		p := e.jsonParser()
+		if v, ok := p.Parse(e.input, true); ok {
+			for _, o := range p.Built() {
+				_, _ = e.b.Freeze(goja.Undefined(), o)
+			}
+			return v, nil
+		}
+	}
 	v, err := e.b.JSONParse(goja.Undefined(), e.vm.ToValue(string(e.input)))
 	if err != nil {
 		return nil, err
 	}
 	e.deepFreeze(v)
 	return v, nil
+}
+
+// parseJSON is JSON.parse of the run's own JSON text (the input, a host
+// reply): jsonvalue's parser, or the intrinsic where it does not take it.
+func (e *Runtime) parseJSON(text []byte) (goja.Value, error) {
+	if fastJSON {
+		if v, ok := e.jsonParser().Parse(text, false); ok {
+			return v, nil
+		}
+	}
+	return e.b.JSONParse(goja.Undefined(), e.vm.ToValue(string(text)))
+}
+
+// fastJSON selects package jsonvalue for plain data in and out; tests turn
+// it off to compare with the intrinsic and the preview encoder.
+var fastJSON = true
+
+func (e *Runtime) jsonParser() *jsonvalue.Parser {
+	if e.jsonIn == nil {
+		e.jsonIn = jsonvalue.NewParser(e.vm)
+	}
+	return e.jsonIn
 }
 
 // deepFreeze freezes a value parsed from JSON (plain data: no accessors, no
@@ -627,11 +683,50 @@ func (e *Runtime) limit(cause error) {
 	}
 }
 
+// endOutput reads the run's output (a script's output global) and encodes
+// it, once its program has ended, as a call into the runtime: a getter
+// read there (the output global's, a plain object's accessor) is the
+// snippet's code, which may throw or be stopped by the deadline or a
+// cancel; err then says so, as a task's error does. ok is false when the
+// output does not fit (jsonValue); out is nil when there is none.
+func (e *Runtime) endOutput() (out json.RawMessage, ok bool, err error) {
+	ok = true
+	f, _ := goja.AssertFunction(e.vm.ToValue(func(goja.FunctionCall) goja.Value {
+		if e.script {
+			e.scriptOutput()
+		}
+		if e.gotOutput {
+			out, ok = e.jsonValue(e.output, e.lim.MaxOutputBytes+1)
+		}
+		return goja.Undefined()
+	}))
+	_, err = f(goja.Undefined())
+	return out, ok, err
+}
+
 // jsonValue encodes v for facts and output, whole, within about budget
 // bytes of JSON; ok is false when v does not fit (or nests deeper than
 // inspect.NewJSONEncoder): facts and output are data, and a cut copy would be
-// silently wrong.
+// silently wrong. Plain data (jsonvalue.Encoder) is written straight from
+// the values; anything else as the preview encoder shows it.
 func (e *Runtime) jsonValue(v goja.Value, budget int) (_ json.RawMessage, ok bool) {
+	if fastJSON {
+		if e.jsonOut == nil {
+			e.jsonOut = jsonvalue.NewEncoder(e.vm)
+		}
+		if b, ok := e.jsonOut.Encode(v, budget); ok {
+			return slices.Clone(b), true
+		}
+		if ie := e.jsonOut.Interrupted(); ie != nil {
+			// A getter was stopped (the deadline, a cancel): the run ends
+			// with that cause, and the code that runs next, if any, is
+			// stopped too; the value is shown below without its getters.
+			if cause, ok := ie.Value().(error); ok && e.stop == nil {
+				e.stop = cause
+			}
+			e.vm.Interrupt(ie.Value())
+		}
+	}
 	p := e.jsonEn.EncodeBudget(v, budget)
 	if !e.jsonEn.Complete() {
 		return nil, false

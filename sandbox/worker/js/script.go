@@ -1,7 +1,6 @@
 package js
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -32,7 +31,7 @@ var nodeBuiltins = []string{
 func (e *Runtime) scriptGlobals() error {
 	input := goja.Undefined()
 	if len(e.input) > 0 {
-		v, err := e.b.JSONParse(goja.Undefined(), e.vm.ToValue(string(e.input)))
+		v, err := e.parseJSON(e.input)
 		if err != nil {
 			return err
 		}
@@ -55,15 +54,15 @@ func (e *Runtime) require(c goja.FunctionCall) goja.Value {
 			return e.lib(goja.FunctionCall{Arguments: []goja.Value{e.vm.ToValue(name)}})
 		}
 	}
-	allowed := "none"
+	var modules []string
 	if e.registry != nil {
-		allowed = strings.Join(e.registry.Set().Modules(), ", ")
+		modules = e.registry.Set().Modules()
 	}
 	root, _, _ := strings.Cut(strings.TrimPrefix(name, "node:"), "/")
 	if strings.HasPrefix(name, "node:") || slices.Contains(nodeBuiltins, root) {
-		e.throwSecurity(fmt.Sprintf("require(%q): %q is a Node built-in module; the playground gives snippets nothing of the host. require() loads: %s", name, name, allowed))
+		e.throwSecurity(bundle.RefusedModule(name, modules) + "; Node's built-in modules are the host's, not the playground's")
 	}
-	e.throw("Error", fmt.Sprintf("require(%q): not an allowed module; require() loads: %s", name, allowed))
+	e.throwSecurity(bundle.RefusedModule(name, modules))
 	return nil
 }
 
@@ -101,7 +100,7 @@ func (e *Runtime) fixFrames(frames []frame) []frame {
 		return frames
 	}
 	for i := range frames {
-		if frames[i].file == e.entry && frames[i].line == 1 && frames[i].column > len(bundle.ScriptPrefix) {
+		if frames[i].file == e.entry && frames[i].line == 1 && frames[i].column > len(bundle.ScriptPrefix) && !frames[i].v8 {
 			frames[i].column -= len(bundle.ScriptPrefix)
 		}
 	}

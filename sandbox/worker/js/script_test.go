@@ -154,11 +154,12 @@ func TestScriptModeRequireErrors(t *testing.T) {
 		contains   []string
 		line, col  int
 	}{
-		{"node built-in", "const fs = require('fs');", "SECURITY_ERROR", []string{`"fs"`, "lodash"}, 1, 20},
+		{"node built-in", "const fs = require('fs');", "SECURITY_ERROR", []string{"Module 'fs' is not allowed", "lodash"}, 1, 20},
 		{"node: prefix", "\nconst cp = require('node:child_process');", "SECURITY_ERROR", []string{"node:child_process"}, 2, 20},
-		{"unknown", "const x = require('left-pad');", "BUNDLE_ERROR", []string{"left-pad", "lodash", "date-fns"}, 1, 19},
-		{"dynamic built-in", "const m = 'os'; require(m);", "SECURITY_ERROR", []string{`"os"`, "built-in", "lodash"}, 1, 0},
-		{"dynamic unknown", "const m = 'nope'; require(m);", "RUNTIME_ERROR", []string{`"nope"`, "lodash"}, 1, 0},
+		{"unknown", "const x = require('left-pad');", "SECURITY_ERROR", []string{"Module 'left-pad' is not allowed", "lodash", "date-fns"}, 1, 19},
+		{"unknown subpath", "const x = require('lodash/fp');", "SECURITY_ERROR", []string{"Module 'lodash/fp' is not allowed", "lodash/<name>"}, 1, 19},
+		{"dynamic built-in", "const m = 'os'; require(m);", "SECURITY_ERROR", []string{"Module 'os' is not allowed", "built-in", "lodash"}, 1, 0},
+		{"dynamic unknown", "const m = 'nope'; require(m);", "SECURITY_ERROR", []string{"Module 'nope' is not allowed", "lodash"}, 1, 0},
 		{"runtime error on line 1", "output = input.missing.deep;", "RUNTIME_ERROR", []string{"TypeError"}, 1, 0},
 		{"syntax error on line 1", "output = ;", "SYNTAX_ERROR", nil, 1, 10},
 	}

@@ -172,7 +172,7 @@ func TestUsageDynamicRoutesReachAdditions(t *testing.T) {
 		{"apply", `Math.max`, `Object.getPrototypeOf(Math.max)`, `f => { try { f.call(Math.max, null, {length: 2 ** 32}); return "no error" } catch (e) { return e.name + ": " + e.message } }`, "RangeError: Invalid array length"},
 		{"toLocaleString", `Date.prototype`, `Date.prototype`, `f => f.call(new Date(0), "en-US", {timeZone: "UTC"})`, "1/1/1970, 12:00:00 AM"},
 		{"localeCompare", `String.prototype`, `String.prototype`, `f => f.call("a", "A", "en", {sensitivity: "base"})`, "0"},
-		{"toLocaleUpperCase", `String.prototype`, `String.prototype`, `f => { try { f.call("i", "tr"); return "no error" } catch (e) { return e.name } }`, "RangeError"},
+		{"toLocaleUpperCase", `String.prototype`, `String.prototype`, `f => f.call("i", "tr")`, "İ"}, // goja's own: "I"
 		{"RegExp", `globalThis`, `globalThis`, `f => new f("\\p{Lu}", "u").test("É") + " " + String(f)`, "true function RegExp() { [native code] }"},
 		{"structuredClone", `globalThis`, ``, `f => f({a: [1]}).a[0] + " " + String(f)`, "1 function structuredClone() { [native code] }"},
 		{"URL", `globalThis`, ``, `f => new f("https://example.com:8080/a/../b").href`, "https://example.com:8080/b"},

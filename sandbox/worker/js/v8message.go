@@ -56,6 +56,11 @@ func mayBeGojaWorded(msg string) bool {
 // non-function, top being where it was thrown (the user's frame); msg
 // otherwise.
 func (e *Runtime) v8Message(msg string, top frame) string {
+	if name, text, ok := strings.Cut(msg, ": "); ok && mayBeV8Worded(text) {
+		if w, ok := e.v8Worded(name, text, "", top); ok {
+			return name + ": " + w
+		}
+	}
 	if reToPrimitive.MatchString(msg) {
 		return v8ToPrimitive
 	}
@@ -85,7 +90,7 @@ func (e *Runtime) v8Message(msg string, top frame) string {
 	var exact, inner *call
 	walkAST(tree, func(n any) bool {
 		c, ok := callOf(n)
-		if !ok {
+		if !ok || bundlerHelper(c.callee) {
 			return true
 		}
 		if exact == nil && positionOf(tree, c.lp) == at {
@@ -140,6 +145,14 @@ func callOf(n any) (call, bool) {
 	return call{}, false
 }
 
+// bundlerHelper reports whether callee is one of esbuild's helpers
+// (__name, which keepNames wraps functions in, __commonJS, __toESM…): a
+// call the snippet did not write, never the one that failed.
+func bundlerHelper(callee ast.Expression) bool {
+	id, ok := callee.(*ast.Identifier)
+	return ok && strings.HasPrefix(id.Name.String(), "__")
+}
+
 // programTree is the run's program parsed (once a run: a bundle with a
 // library takes ≈125 ms), nil when it cannot be.
 func (e *Runtime) programTree() *ast.Program {
@@ -152,8 +165,14 @@ func (e *Runtime) programTree() *ast.Program {
 	return e.tree.ast
 }
 
-// parsedProgram is a run's program parsed, ast nil when it could not be.
-type parsedProgram struct{ ast *ast.Program }
+// parsedProgram is a run's program parsed, ast nil when it could not be;
+// calls are its calls in the snippet's files, listed the first time a
+// stack's call frames are placed as V8 places them (v8CallFrame).
+type parsedProgram struct {
+	ast    *ast.Program
+	calls  []callSpan
+	listed bool
+}
 
 // errorSite reports whether n makes a TypeError by its name (new
 // TypeError(…), TypeError(…)), and where its frame says it was made: a
@@ -280,21 +299,41 @@ func (e *Runtime) caught(c goja.FunctionCall) goja.Value {
 	if !ok || o.ExportType() == proxyType || o.ClassName() != "Error" {
 		return goja.Undefined()
 	}
-	if e.typeErrorProto == nil {
-		e.typeErrorProto = e.vm.NewTypeError("").Prototype()
+	if name := e.nativeErrorName(o); name != "" { // an ordinary object's prototype: no trap runs
+		e.rewordCaught(o, name)
 	}
-	if o.Prototype() != e.typeErrorProto { // an ordinary object's: no trap runs
-		return goja.Undefined()
+	if summaryOf(e.program).spells("stack") {
+		e.v8StackOf(o)
 	}
+	return goja.Undefined()
+}
+
+// rewordCaught gives the caught error o of the ECMAScript class name V8's
+// message (v8Message, v8Worded), its stack's first line too.
+func (e *Runtime) rewordCaught(o *goja.Object, name string) {
 	// goja's own message is a data property, read through Get (cheaper
 	// than a descriptor: a loop may catch one per iteration); a getter a
 	// snippet put there runs, and what it throws is dropped.
 	var v goja.Value
-	if ex := e.vm.Try(func() { v = o.Get("message") }); ex != nil || v == nil || !goja.IsString(v) || !mayBeGojaWorded(v.String()) {
-		return goja.Undefined()
+	if ex := e.vm.Try(func() { v = o.Get("message") }); ex != nil || v == nil || !goja.IsString(v) {
+		return
 	}
 	text := v.String()
-	old := "TypeError: " + text
+	old := name + ": " + text
+	if name != "TypeError" || !mayBeGojaWorded(text) {
+		if !mayBeV8Worded(text) {
+			return
+		}
+		stack := e.enc.StackString(o)
+		var top frame
+		if frames := e.userStack(o, parseStack(capStack(stack))); len(frames) > 0 && firstFrameIsUser(stack) {
+			top = frames[0]
+		}
+		if w, ok := e.v8Worded(name, text, nativeFrame(stack), top); ok {
+			e.setWords(o, old, name+": "+w, stack)
+		}
+		return
+	}
 	positionFree := strings.HasPrefix(text, "Cannot read property '") || strings.HasPrefix(text, "Could not convert ")
 	var stack, reworded string
 	if s := summaryOf(e.program); positionFree && (s == nil || len(s.errorSites) == 0) {
@@ -313,15 +352,21 @@ func (e *Runtime) caught(c goja.FunctionCall) goja.Value {
 		}
 		reworded = e.v8Message(old, top)
 	}
-	if reworded == old {
-		return goja.Undefined()
+	if reworded != old {
+		e.setWords(o, old, reworded, stack)
 	}
+}
+
+// setWords sets the message of the error o from old to reworded ("Name:
+// message" both), and its stack's first line when stack (goja's, "" when
+// not formatted yet) starts with old.
+func (e *Runtime) setWords(o *goja.Object, old, reworded, stack string) {
+	name, _, _ := strings.Cut(old, ": ")
 	// As goja defines both: writable, not enumerable, configurable.
-	_ = o.DefineDataProperty("message", e.vm.ToValue(strings.TrimPrefix(reworded, "TypeError: ")), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = o.DefineDataProperty("message", e.vm.ToValue(strings.TrimPrefix(reworded, name+": ")), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	if rest, ok := strings.CutPrefix(stack, old); ok && stack != "" {
 		_ = o.DefineDataProperty("stack", e.vm.ToValue(reworded+rest), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	}
-	return goja.Undefined()
 }
 
 // wordingOf is v8Message(msg) for a message worded without a position,

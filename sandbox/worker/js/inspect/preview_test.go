@@ -132,7 +132,13 @@ console.log('a %j b', {toJSON() { console.log('TOJSON'); return 1 }, get g() { c
 // its previews are built, so no single value can make one large event or
 // take long to preview.
 func TestPreviewBudgets(t *testing.T) {
-	h := jstest.New(t, jstest.Config{})
+	t.Run("default limits", func(t *testing.T) { previewBudgets(t, pipe.Limits{}) })
+	// The run's output cap below the event cap: the output cap binds.
+	t.Run("1 MiB of output", func(t *testing.T) { previewBudgets(t, pipe.Limits{MaxOutputBytes: 1 << 20}) })
+}
+
+func previewBudgets(t *testing.T, lim pipe.Limits) {
+	h := jstest.New(t, jstest.Config{Limits: lim})
 	for _, c := range []struct{ name, src string }{
 		{"%c argument", `console.log("%c", "x".repeat(30 << 20))`},
 		{"symbol description", `console.log(Symbol("x".repeat(2 << 20)))`},
@@ -168,8 +174,8 @@ func TestPreviewBudgets(t *testing.T) {
 			if res.Stats.OutputBytes != sent {
 				t.Errorf("outputBytes %d; the log events carried %d", res.Stats.OutputBytes, sent)
 			}
-			if sent > 1<<20 {
-				t.Errorf("%d bytes of output; the cap is 1 MiB", sent)
+			if capped := lim.WithDefaults().MaxOutputBytes; sent > capped {
+				t.Errorf("%d bytes of output; the cap is %d", sent, capped)
 			}
 		})
 	}

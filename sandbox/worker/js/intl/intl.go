@@ -223,7 +223,10 @@ func (e *env) class(ns *goja.Object, name string, length int, callable bool, ini
 		}
 		e.wrap, _ = goja.AssertFunction(w)
 	}
-	cv, err := e.wrap(goja.Undefined(), vm.ToValue(mk))
+	// Named as the class: goja names a native frame by its function's
+	// name, which for a Go function is its Go symbol, our module path
+	// included (issue 22).
+	cv, err := e.wrap(goja.Undefined(), e.function(name, 0, mk))
 	if err != nil {
 		panic(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dop251/goja"
@@ -82,7 +83,7 @@ func (e *env) newNumberFormat(api string, locales, options goja.Value) *numberFo
 	if inc := o.number("roundingIncrement", 1, 5000, 1); inc != 1 {
 		e.rangeError("%s: roundingIncrement %d is not supported in the playground (only 1)", api, inc)
 	}
-	nf.notation = o.str("notation", []string{"standard", "scientific", "engineering", "compact"}, "standard", "scientific", "engineering")
+	nf.notation = o.str("notation", []string{"standard", "scientific", "engineering", "compact"}, "standard")
 	if nf.notation == "compact" && !slices.Contains(compactLocales, nf.data) {
 		e.rangeError("%s: compact notation is supported in the playground for %s only, not %q", api, strings.Join(compactLocales, ", "), nf.locale)
 	}
@@ -202,6 +203,29 @@ var compactUnits = map[string][]struct{ short, long string }{
 	"en-GB": {{"", ""}, {"k", "thousand"}, {"m", "million"}, {"bn", "billion"}, {"tn", "trillion"}},
 }
 
+// noExponent is formatParts' exponent for a notation without one.
+const noExponent = math.MinInt
+
+// scientific is d as its mantissa, rounded, and its exponent in
+// scientific notation (one integer digit: 1.235E5) or engineering (the
+// exponent a multiple of 3: 123.456E3), as ICU writes them: zero is 0E0,
+// and a mantissa that rounds up to 10 (or 1000) moves to the next
+// exponent.
+func (nf *numberFormat) scientific(d decimal) (decimal, int) {
+	step := 1
+	if nf.notation == "engineering" {
+		step = 3
+	}
+	exp := d.magnitude()
+	exp -= ((exp % step) + step) % step
+	r := nf.round(d.shift(-exp))
+	if r.magnitude() >= step {
+		exp += step
+		r = nf.round(d.shift(-exp))
+	}
+	return r, exp
+}
+
 // formatParts formats d (the value, already exact) into parts.
 func (nf *numberFormat) formatParts(d decimal) []part {
 	data := loadData().Numbers[nf.data]
@@ -216,6 +240,7 @@ func (nf *numberFormat) formatParts(d decimal) []part {
 	}
 	var num []part
 	compactSuffix := ""
+	exponent := noExponent
 	if nf.style == "percent" {
 		d = d.shift(2)
 	}
@@ -239,6 +264,9 @@ func (nf *numberFormat) formatParts(d decimal) []part {
 			} else {
 				compactSuffix = units[k].short
 			}
+		}
+		if nf.notation == "scientific" || nf.notation == "engineering" {
+			r, exponent = nf.scientific(d)
 		}
 		d = r
 		minFrac := nf.minFrac
@@ -293,6 +321,13 @@ func (nf *numberFormat) formatParts(d decimal) []part {
 		if fr != "" {
 			num = append(num, part{"decimal", decimalSep}, part{"fraction", fr})
 		}
+	}
+	if exponent != noExponent {
+		num = append(num, part{"exponentSeparator", "E"})
+		if exponent < 0 {
+			num = append(num, part{"exponentMinusSign", data.Minus})
+		}
+		num = append(num, part{"exponentInteger", strconv.Itoa(max(exponent, -exponent))})
 	}
 	if compactSuffix != "" {
 		if nf.compact == "long" && nf.style != "currency" {

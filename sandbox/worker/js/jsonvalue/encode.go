@@ -35,6 +35,9 @@ type Encoder struct {
 	buf       []byte
 	budget    int
 	ok        bool
+	// interrupted is the interrupt (a deadline, a cancel) that stopped a
+	// getter during the last Encode.
+	interrupted *goja.InterruptedError
 }
 
 // MaxEncodeDepth is the deepest nesting Encode writes (the runtime's
@@ -50,23 +53,36 @@ func NewEncoder(vm *goja.Runtime) *Encoder {
 var proxyType = reflect.TypeOf(goja.Proxy{})
 
 // Encode returns the JSON text of v when v is plain data of at most budget
-// bytes of text, or ok false (also when a getter threw). The run's
-// interrupt (a deadline, a cancel) reaching a getter passes through as
-// goja's panic, as it would from any call into the runtime. The returned
-// slice is the Encoder's own buffer, valid until the next Encode.
+// bytes of text, or ok false (also when a getter threw, or was stopped by
+// the runtime's interrupt: Interrupted then says so, and the interrupt is
+// the caller's to raise again). The returned slice is the Encoder's own
+// buffer, valid until the next Encode.
 func (e *Encoder) Encode(v goja.Value, budget int) (_ []byte, ok bool) {
 	e.buf = e.buf[:0]
 	e.ancestors = e.ancestors[:0]
 	e.budget = budget
 	e.ok = true
+	e.interrupted = nil
+	defer func() {
+		if x := recover(); x != nil {
+			ie, isInterrupt := x.(*goja.InterruptedError)
+			if !isInterrupt {
+				panic(x)
+			}
+			e.interrupted, ok = ie, false
+		}
+	}()
 	if ex := e.vm.Try(func() { e.value(v, 0) }); ex != nil {
 		return nil, false // a getter threw
 	}
-	if !e.ok || len(e.buf) > budget {
+	if !e.ok || len(e.buf) > e.budget {
 		return nil, false
 	}
 	return e.buf, true
 }
+
+// Interrupted returns the interrupt that stopped the last Encode, or nil.
+func (e *Encoder) Interrupted() *goja.InterruptedError { return e.interrupted }
 
 func (e *Encoder) fail() { e.ok = false }
 

@@ -2,6 +2,7 @@ package parity
 
 import (
 	"fmt"
+	"github.com/playground-dev/playground/sandbox/worker/js/jsonvalue"
 	"strings"
 	"unicode/utf16"
 
@@ -292,6 +293,19 @@ func (p *Patcher) InstallJSONParse() {
 		// ToString(text) once, here (its toString is the snippet's and may
 		// count its calls); the intrinsic then gets the string.
 		text := c.Argument(0).ToString()
+		if _, reviver := goja.AssertFunction(c.Argument(1)); !reviver {
+			// Plain JSON.parse at wire speed (package jsonvalue); what it
+			// does not take (a syntax error, a number past float64) is the
+			// intrinsic's to parse or word.
+			if p.json == nil {
+				p.json = jsonvalue.NewParser(vm)
+			}
+			if str, ok := text.(goja.String); ok {
+				if v, ok := p.json.ParseString(str); ok {
+					return v
+				}
+			}
+		}
 		args := append([]goja.Value{text}, c.Arguments[min(1, len(c.Arguments)):]...)
 		v, err := parse(c.This, args...)
 		if err == nil {

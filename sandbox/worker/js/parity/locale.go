@@ -24,7 +24,7 @@ import (
 //     time or both as defaults;
 //   - String.prototype.localeCompare is Intl.Collator's compare;
 //   - String.prototype.toLocaleUpperCase / toLocaleLowerCase: a locale
-//     with special casing rules (tr, az, lt) is a RangeError.
+//     with special casing rules (tr, az, lt) cases by them (casing.go).
 //
 // Intl itself is a lazy global (polyfill.go's lazyNames, group "intl"):
 // a run builds it when it first reads it.
@@ -112,8 +112,8 @@ func (p *Patcher) InstallLocale() {
 				if err != nil {
 					p.h.Throw("RangeError", fmt.Sprintf("%s: incorrect locale information provided: %q", method, v.String()))
 				}
-				if base, _ := tag.Base(); base.String() == "tr" || base.String() == "az" || base.String() == "lt" {
-					p.h.Throw("RangeError", fmt.Sprintf("%s: the %q locale's casing rules are not supported in the playground", method, v.String()))
+				if r, ok := localeCase(c.This.String(), tag, upper); ok { // tr, az, lt: parity/casing.go
+					return vm.ToValue(r)
 				}
 			}
 			s := c.This.ToString()

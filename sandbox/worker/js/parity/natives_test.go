@@ -55,7 +55,7 @@ console.log(Object.getOwnPropertyDescriptor(URL.prototype, 'href').get.name, (()
 				"structuredClone/0 atob/1 btoa/1 URL/1 URLSearchParams/0 TextEncoder/0 TextDecoder/0 AbortController/0 AbortSignal/0 EventTarget/0 Event/1 DOMException/0 WeakRef/1 FinalizationRegistry/1 queueMicrotask/1 setTimeout/5 setInterval/5 clearTimeout/1 timeout/1 abort/0 addEventListener/2 groupBy/2 withResolvers/0 toLocaleString/0 localeCompare/1 toLocaleDateString/0 toString/0 get/1 abort/0 getRandomValues/1 sort/1 toString/0 map/1",
 				"get href () => 1 true"}, ""},
 		{"stacks start at the snippet", `
-function top(f) { try { f() } catch (e) { const l = e.stack.split('\n').slice(1).filter(x => !/\(native\)/.test(x)); console.log(e.name, l.some(x => /polyfill\.js/.test(x)), /main\.js/.test(l[0])) } }
+function top(f) { try { f() } catch (e) { const l = e.stack.split('\n').slice(1).filter(x => !/\((native|<anonymous>)\)/.test(x)); console.log(e.name, l.some(x => /polyfill\.js/.test(x)), /main\.js/.test(l[0])) } }
 top(() => structuredClone(() => 1));
 top(() => atob('%'));
 top(() => new TextDecoder('nope'));

@@ -2,6 +2,7 @@ package parity
 
 import (
 	"github.com/dop251/goja"
+	"github.com/playground-dev/playground/sandbox/worker/js/jsonvalue"
 
 	"github.com/playground-dev/playground/sandbox/worker/js/intl"
 	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
@@ -29,6 +30,9 @@ type Patcher struct {
 	natives map[*goja.Object]string
 	// client keys the RegExp programs this runtime caches (SetClient).
 	client string
+	// json parses JSON.parse's plain calls (InstallJSONParse), made at
+	// the first.
+	json *jsonvalue.Parser
 }
 
 // SetClient keys the process-wide caches p fills (regexpPrograms) by

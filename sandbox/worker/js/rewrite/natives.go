@@ -19,7 +19,7 @@ func (b *builder) add(s goja.String) {
 
 // DefineNatives defines on obj (the runtime object a rewritten bundle
 // receives) the functions StringBuilding's code calls: FieldAppend,
-// FieldBuilder, FieldParts and FieldFlush, as non-enumerable, read-only
+// FieldBuilder, FieldParts, FieldFlush and FieldLength, as non-enumerable, read-only
 // properties. Each is called only by rewritten code, with the arguments it
 // writes; anything else is an internal error, thrown as a TypeError.
 func DefineNatives(vm *goja.Runtime, obj *goja.Object) {
@@ -64,6 +64,10 @@ func DefineNatives(vm *goja.Runtime, obj *goja.Object) {
 	define(FieldParts, func(c goja.FunctionCall) goja.Value {
 		b, _ := builderOf(c.Argument(0))
 		return vm.ToValue(len(b.parts))
+	})
+	define(FieldLength, func(c goja.FunctionCall) goja.Value {
+		b, _ := builderOf(c.Argument(0))
+		return vm.ToValue(b.n)
 	})
 	define(FieldFlush, func(c goja.FunctionCall) goja.Value {
 		b, _ := builderOf(c.Argument(0))

@@ -79,6 +79,10 @@ type ref struct {
 	sc       *scope                // where the reference is
 	b        *binding              // what it resolves to (nil: a global)
 	consumed bool                  // a read folded into an append (x = x + E)
+	// length, for a read that is the object of `x.length`, is the slot
+	// holding that member expression: a builder knows its length without
+	// joining its parts.
+	length *ast.Expression
 }
 
 // resolver walks a program (walk), then binds every reference (resolve).
@@ -367,8 +371,19 @@ func (r *resolver) target(slot *ast.Expression, sc *scope) {
 		r.target(&t.Left, sc)
 		r.expr(&t.Right, sc, false)
 	default: // a member expression: its object and key are read
-		r.expr(slot, sc, false)
+		r.member(slot, sc)
 	}
+}
+
+// member walks a member expression that is assigned to (or a target of
+// ++, --, delete): its object and key are read, but x.length there is
+// not a read of x's length.
+func (r *resolver) member(slot *ast.Expression, sc *scope) {
+	if d, ok := (*slot).(*ast.DotExpression); ok {
+		r.expr(&d.Left, sc, false)
+		return
+	}
+	r.expr(slot, sc, false)
 }
 
 // expr walks the expression in slot. unused says its value is discarded.
@@ -393,17 +408,21 @@ func (r *resolver) expr(slot *ast.Expression, sc *scope, unused bool) {
 		} else if e.Operator == token.ASSIGN {
 			r.target(&e.Left, sc)
 		} else {
-			r.expr(&e.Left, sc, false)
+			r.member(&e.Left, sc)
 		}
 		r.expr(&e.Right, sc, false)
 	case *ast.BinaryExpression:
 		r.expr(&e.Left, sc, false)
 		r.expr(&e.Right, sc, false)
 	case *ast.UnaryExpression:
-		if id, ok := e.Operand.(*ast.Identifier); ok && (e.Operator == token.INCREMENT || e.Operator == token.DECREMENT || e.Operator == token.DELETE) {
-			r.use(sc, &ref{kind: refOther, id: id})
-		} else {
+		id, isID := e.Operand.(*ast.Identifier)
+		switch {
+		case e.Operator != token.INCREMENT && e.Operator != token.DECREMENT && e.Operator != token.DELETE:
 			r.expr(&e.Operand, sc, false)
+		case isID:
+			r.use(sc, &ref{kind: refOther, id: id})
+		default:
+			r.member(&e.Operand, sc)
 		}
 	case *ast.ConditionalExpression:
 		r.expr(&e.Test, sc, false)
@@ -424,6 +443,10 @@ func (r *resolver) expr(slot *ast.Expression, sc *scope, unused bool) {
 			r.expr(&e.ArgumentList[i], sc, false)
 		}
 	case *ast.DotExpression:
+		if id, ok := e.Left.(*ast.Identifier); ok && e.Identifier.Name == "length" {
+			r.use(sc, &ref{kind: refRead, id: id, slot: &e.Left, length: slot})
+			break
+		}
 		r.expr(&e.Left, sc, false)
 	case *ast.PrivateDotExpression:
 		r.expr(&e.Left, sc, false)

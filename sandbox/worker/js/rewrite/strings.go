@@ -17,6 +17,7 @@ const (
 	FieldBuilder = "strBuilder" // strBuilder(s): s as a builder (itself when it is one)
 	FieldParts   = "strParts"   // strParts(b): how many parts builder b has
 	FieldFlush   = "strFlush"   // strFlush(b): the string b holds
+	FieldLength  = "strLength"  // strLength(b): the length of the string b holds, in UTF-16 code units
 )
 
 // StringBuilding rewrites the string variables a program builds by
@@ -71,6 +72,7 @@ func StringBuilding(prg *ast.Program, runtimeParam string) bool {
 		builderFn: fresh(r.names, "__playground_strBuilder"),
 		partsFn:   fresh(r.names, "__playground_strParts"),
 		flushFn:   fresh(r.names, "__playground_strFlush"),
+		lengthFn:  fresh(r.names, "__playground_strLength"),
 	}
 	// Reads first: an append moves its right side into new nodes, so the
 	// reads inside it must already be rewritten in place. Then appends
@@ -81,7 +83,11 @@ func StringBuilding(prg *ast.Program, runtimeParam string) bool {
 		for _, x := range b.refs {
 			switch x.kind {
 			case refRead:
-				if !x.consumed {
+				switch {
+				case x.consumed:
+				case x.length != nil:
+					*x.length = n.length(x.id, (*x.length).(*ast.DotExpression))
+				default:
 					*x.slot = n.read(x.id)
 				}
 			case refShort:
@@ -247,7 +253,7 @@ func fresh(names map[unistring.String]bool, base string) unistring.String {
 
 // natives names the local constants that hold the runtime's natives.
 type natives struct {
-	appendFn, builderFn, partsFn, flushFn unistring.String
+	appendFn, builderFn, partsFn, flushFn, lengthFn unistring.String
 }
 
 // declaration is `const appendFn = rt.strAppend, …;`, placed at at.
@@ -264,6 +270,7 @@ func (n natives) declaration(runtimeParam string, at file.Idx) ast.Statement {
 	return &ast.LexicalDeclaration{Idx: at, Token: token.CONST, List: []*ast.Binding{
 		field(n.appendFn, FieldAppend), field(n.builderFn, FieldBuilder),
 		field(n.partsFn, FieldParts), field(n.flushFn, FieldFlush),
+		field(n.lengthFn, FieldLength),
 	}}
 }
 
@@ -286,6 +293,23 @@ func (n natives) read(id *ast.Identifier) ast.Expression {
 		},
 		Consequent: &ast.AssignExpression{Operator: token.ASSIGN, Left: ident(id), Right: n.call(n.flushFn, at, ident(id))},
 		Alternate:  ident(id),
+	}
+}
+
+// length is `(typeof x === "object" ? length(x) : x.length)`: the length
+// of the variable's string without joining a builder's parts (dot is the
+// original x.length, kept for a string).
+func (n natives) length(id *ast.Identifier, dot *ast.DotExpression) ast.Expression {
+	at := id.Idx
+	return &ast.ConditionalExpression{
+		Test: &ast.BinaryExpression{
+			Operator:   token.STRICT_EQUAL,
+			Left:       &ast.UnaryExpression{Operator: token.TYPEOF, Idx: at, Operand: ident(id)},
+			Right:      &ast.StringLiteral{Idx: at, Literal: `"object"`, Value: "object"},
+			Comparison: true,
+		},
+		Consequent: n.call(n.lengthFn, at, ident(id)),
+		Alternate:  dot,
 	}
 }
 

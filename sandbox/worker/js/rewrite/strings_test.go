@@ -102,6 +102,8 @@ func TestStringBuildingKeepsMeaning(t *testing.T) {
 		{"class members", `let s = "a"; class C { x = s; m() { return s += "m"; } static { s += "S"; } } const c = new C(); c.m(); return s + c.x + c.m();`, true},
 		{"generator", `let out = []; function* g() { let s = "a"; s += yield 1; s += yield 2; return s; } const it = g(); it.next(); it.next("b"); out.push(it.next("c").value); return out;`, true},
 		{"unicode and halves", `let s = "é"; s += "\ud83d"; s += "\ude00"; s += "a"; return [s.length, s.codePointAt(1), s];`, true},
+		{"length as a target", `let s = "ab"; s += "c"; try { s.length = 1; } catch (e) { return e.message + s.length; }`, true},
+		{"length through delete and ++", `let s = "ab"; s += "c"; let r = []; try { r.push(delete s.length); } catch (e) { r.push(e.name); } try { s.length++; } catch (e) { r.push(e.name); } return r.concat(s.length, s);`, true},
 		{"length in a loop", `let s = ""; while (s.length < 50) s += "ab"; return s.length;`, true},
 		{"switch and labels", `let s = ""; outer: for (const k of [1, 2, 3]) { switch (k) { case 1: s += "one"; break; case 2: s += "two"; continue outer; default: s += "d"; break outer; } s += ";"; } return s;`, true},
 		{"eval anywhere", `let s = ""; s += "a"; const e = eval; return s;`, false},

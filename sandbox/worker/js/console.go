@@ -199,6 +199,7 @@ func (c *console) print(level string, args []goja.Value, head, suffix string) {
 	// (readMessages, errors.go).
 	budget := c.budget()
 	lineBudget := budget
+	cutArgs := false // arguments past the spent budget were counted, not previewed
 	previews := make([]any, len(args))
 	for i, a := range args {
 		if budget <= 0 && i > 0 {
@@ -207,6 +208,7 @@ func (c *console) print(level string, args []goja.Value, head, suffix string) {
 			// would still make a line of megabytes).
 			previews[i] = inspect.Tagged{"$t": "more", "count": len(args) - i}
 			previews = previews[:i+1]
+			cutArgs = true
 			break
 		}
 		if str, ok := a.(goja.String); ok && str.Length() <= maxStackString {
@@ -222,6 +224,7 @@ func (c *console) print(level string, args []goja.Value, head, suffix string) {
 		budget -= 2 * c.e.enc.Used(budget/2)
 	}
 	shown, cut := markCutStrings(args, previews)
+	cut = cut || cutArgs
 	text := inspect.FormatLine(&c.e.b, shown, args, func(v goja.Value) string {
 		s, ok := inspect.JSONText(c.e.jsonEn.EncodeBudget(v, max(budget/2, 1024)))
 		if !ok {
@@ -278,8 +281,8 @@ func (c *console) print(level string, args []goja.Value, head, suffix string) {
 // cut reports whether any was. The previews sent as args keep their "…".
 func markCutStrings(args []goja.Value, previews []any) (shown []any, cut bool) {
 	shown = previews
-	for i, a := range args {
-		s, isString := a.(goja.String)
+	for i := range previews { // previews may stop short of args (print: a spent budget)
+		s, isString := args[i].(goja.String)
 		p, isPreview := previews[i].(string)
 		if !isString || !isPreview || !strings.HasSuffix(p, "…") {
 			continue

@@ -46,7 +46,7 @@ type Pool struct {
 }
 
 // Sessions is a point-in-time view of the WebSocket sessions (the fields of
-// session.Metrics).
+// engine.Metrics).
 type Sessions struct {
 	Open       int64 // open sockets
 	ActiveRuns int64 // runs between their run message and their done

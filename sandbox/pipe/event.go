@@ -13,7 +13,7 @@ type File struct {
 }
 
 // EventKind names an Event. The values match the protocol's message types;
-// the session maps them to the wire (session/translate.go).
+// the run engine maps them to the wire (engine/translate.go).
 type EventKind string
 
 const (

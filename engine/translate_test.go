@@ -1,4 +1,4 @@
-package session
+package engine
 
 import (
 	"encoding/json"

@@ -74,7 +74,7 @@ type Config struct {
 	Version string
 }
 
-// Label values. Outcomes and error kinds are the protocol's (PROTOCOL.md:
+// Label values. Outcomes and error kinds are the protocol's (docs/protocol.md:
 // done.outcome, error.kind); anything else is recorded as "other".
 var (
 	outcomes = set("ok", "error", "timeout", "memory_limit", "output_limit", "cancelled", "rate_limited", "busy", "invalid")

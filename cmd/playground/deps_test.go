@@ -9,7 +9,7 @@ import (
 
 const module = "github.com/playground-dev/playground"
 
-// allowedImports is the package graph of DESIGN.md: project package ->
+// allowedImports is the package graph of docs/architecture.md: project package ->
 // project packages it may import. cmd/playground may import everything.
 //
 // The process boundary is a package boundary: sandbox (the pool, in the

@@ -67,7 +67,7 @@ type Event struct {
 }
 
 // ErrorKind is the engine's error taxonomy. Its values are the protocol's
-// error.kind (PROTOCOL.md); the session maps them to the wire on purpose.
+// error.kind (docs/protocol.md); the run engine maps them to the wire on purpose (engine/translate.go).
 type ErrorKind string
 
 const (

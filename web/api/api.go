@@ -4,7 +4,7 @@
 // engine.Engine as WebSocket sessions: the same limits, the same rate
 // limiter and fair queue (keyed by client IP, or by API key name), the same
 // events; a client that disconnects cancels its run. docs/api.md is the
-// contract and docs/openapi.yaml its machine-readable form.
+// contract and docs/openapi.json its machine-readable form (OpenAPI 3.1).
 package api
 
 import (

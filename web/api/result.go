@@ -45,7 +45,7 @@ type Result struct {
 type Log struct {
 	Level string            `json:"level"`
 	Text  string            `json:"text"`
-	Args  []json.RawMessage `json:"args"` // value previews (PROTOCOL.md)
+	Args  []json.RawMessage `json:"args"` // value previews (docs/protocol.md)
 	T     float64           `json:"t"`
 }
 

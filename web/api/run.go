@@ -20,7 +20,7 @@ import (
 )
 
 // RunRequest is the body of POST /api/v1/run: the run message's fields
-// (PROTOCOL.md) without "type", with "id" optional, plus Code, a shorthand
+// (docs/protocol.md) without "type", with "id" optional, plus Code, a shorthand
 // for one entry file (main.ts, or main.js in script mode), and InputData,
 // another name for Input that agent frameworks send.
 type RunRequest struct {

@@ -27,9 +27,10 @@ type Engine struct {
 	// Limits are the announced limits (hello.limits); MaxFiles and
 	// MaxSourceBytes are checked here, the rest by the Runner.
 	Limits ws.Limits
-	// Metrics counts queued runs here and, by the transports, runs
-	// received and active and open sockets. May be nil.
-	Metrics *Metrics
+	// Metrics are the server's counters: queued runs, counted here, and
+	// runs received and active and open sockets, counted by the
+	// transports, which share the engine.
+	Metrics Metrics
 	// Observer is told of every run's end, refusals included. May be nil.
 	Observer Observer
 	// Runs, if set, caps the runs one client key holds at once (queued or
@@ -225,10 +226,7 @@ func (e *Engine) Execute(ctx context.Context, j Job, send func(any)) ws.Done {
 		}
 		defer release()
 	}
-	metrics := e.Metrics
-	if metrics == nil {
-		metrics = &Metrics{}
-	}
+	metrics := &e.Metrics
 	m := j.Run
 	var seq uint64
 	lastKind := "" // the kind of the run's last error event

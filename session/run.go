@@ -27,13 +27,13 @@ func (s *Session) startRun(ctx context.Context, wg *sync.WaitGroup, m *ws.Run) {
 	s.mu.Lock()
 	s.active = a
 	s.mu.Unlock()
-	s.metrics.ActiveRuns.Add(1)
+	s.engine.Metrics.ActiveRuns.Add(1)
 	wg.Add(1)
 	runGoroutines.Go(func() {
 		defer wg.Done()
 		defer close(a.done)
 		defer cancel()
-		defer s.metrics.ActiveRuns.Add(-1)
+		defer s.engine.Metrics.ActiveRuns.Add(-1)
 		if prev != nil {
 			<-prev.done
 		}

@@ -23,8 +23,8 @@ import (
 // Config configures a Session. Engine and Hello are required.
 type Config struct {
 	// Engine runs the session's runs; a server shares one among all its
-	// sessions and its other transports. Its Metrics, when set, count the
-	// session and its runs.
+	// sessions and its other transports. Its Metrics count the session and
+	// its runs.
 	Engine *engine.Engine
 	// Key is the client's rate-limit and fairness key (its IP).
 	Key string
@@ -74,8 +74,7 @@ type Session struct {
 	id   string
 	out  *outbox
 
-	engine  *engine.Engine
-	metrics *engine.Metrics // the engine's, or the session's own
+	engine *engine.Engine
 
 	protocolErrors int
 	closing        bool // too many protocol errors: the writer closes after flushing
@@ -111,10 +110,7 @@ func New(conn *ws.Conn, cfg Config) *Session {
 	var b [9]byte
 	_, _ = rand.Read(b[:])
 	s := &Session{cfg: cfg, conn: conn, id: hex.EncodeToString(b[:])}
-	s.engine, s.metrics = cfg.Engine, cfg.Engine.Metrics
-	if s.metrics == nil {
-		s.metrics = &engine.Metrics{}
-	}
+	s.engine = cfg.Engine
 	s.out = newOutbox(cfg.OutboxBytes, cfg.Budget, cfg.Key, func() {
 		s.cfg.Log.Warn("client too slow; closing", "session", s.id, "ip", s.cfg.Key)
 		conn.CloseNow() // a close frame cannot reach a peer that does not read
@@ -130,7 +126,7 @@ func (s *Session) ID() string { return s.id }
 // cancels the active run. It returns nil for a normal close and waits for
 // every goroutine it started.
 func (s *Session) Serve(ctx context.Context) error {
-	m := s.metrics
+	m := &s.engine.Metrics
 	m.Sessions.Add(1)
 	defer m.Sessions.Add(-1)
 
@@ -240,7 +236,7 @@ func (s *Session) readLoop(readCtx, ctx context.Context, wg *sync.WaitGroup) err
 		var re *ws.RunError
 		switch {
 		case errors.As(err, &re):
-			s.metrics.Runs.Add(1)
+			s.engine.Metrics.Runs.Add(1)
 			engine.Refuse(re.ID, &engine.Refusal{Outcome: ws.OutcomeInvalid, Field: re.Field, Reason: re.Reason}, s.send)
 			s.invalidRun()
 			continue
@@ -250,7 +246,7 @@ func (s *Session) readLoop(readCtx, ctx context.Context, wg *sync.WaitGroup) err
 		}
 		switch m := msg.(type) {
 		case *ws.Run:
-			s.metrics.Runs.Add(1)
+			s.engine.Metrics.Runs.Add(1)
 			s.startRun(ctx, wg, m)
 		case *ws.Cancel:
 			s.mu.Lock()
@@ -279,7 +275,7 @@ func (s *Session) protocolError(msg, id string) {
 func (s *Session) oversized(b []byte, max int64) {
 	reason := fmt.Sprintf("the message is %d bytes; the limit is maxMessageBytes=%d", len(b), max)
 	if id, ok := ws.PeekRunID(b); ok {
-		s.metrics.Runs.Add(1)
+		s.engine.Metrics.Runs.Add(1)
 		engine.Refuse(id, &engine.Refusal{Outcome: ws.OutcomeInvalid, Field: "message", Reason: reason}, s.send)
 		s.invalidRun()
 		return

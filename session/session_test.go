@@ -36,15 +36,14 @@ type allowAll struct{}
 
 func (allowAll) Allow(string) (bool, time.Duration) { return true, 0 }
 
-// newEngine returns an engine that runs everything through r, with its own
-// metrics.
+// newEngine returns an engine that runs everything through r.
 func newEngine(r engine.Runner) *engine.Engine {
-	return &engine.Engine{Runner: r, Limiter: allowAll{}, Metrics: &engine.Metrics{}}
+	return &engine.Engine{Runner: r, Limiter: allowAll{}}
 }
 
 func serve(t *testing.T, cfg session.Config) (*httptest.Server, *engine.Metrics) {
 	t.Helper()
-	metrics := cfg.Engine.Metrics
+	metrics := &cfg.Engine.Metrics
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		conn, err := ws.Accept(w, r, ws.AcceptOptions{})
 		if err != nil {

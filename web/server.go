@@ -22,8 +22,7 @@ import (
 type Config struct {
 	// Engine runs every socket's runs; the server's other transports share
 	// it. Its Limits are announced in every hello (SocketLimits), its
-	// Metrics, when set, are what /api/stats reports, and Drain and Close
-	// drain it.
+	// Metrics are what /api/stats reports, and Drain and Close drain it.
 	Engine *engine.Engine
 	// Modules are announced in every hello.
 	Modules []string
@@ -99,7 +98,7 @@ type Server struct {
 	cfg      Config
 	mux      *http.ServeMux
 	handler  http.Handler    // mux behind the request log
-	metrics  *engine.Metrics // the engine's, or the server's own
+	metrics  *engine.Metrics // the engine's, or the server's own without one
 	programs Programs        // nil without Config.Programs
 	started  time.Time
 	draining atomic.Bool  // set by Drain
@@ -131,8 +130,8 @@ func NewServer(cfg Config) *Server {
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), started: time.Now()}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.metrics = &engine.Metrics{}
-	if cfg.Engine != nil && cfg.Engine.Metrics != nil {
-		s.metrics = cfg.Engine.Metrics
+	if cfg.Engine != nil {
+		s.metrics = &cfg.Engine.Metrics
 	}
 	s.programs = cfg.Programs
 	var rejected []string

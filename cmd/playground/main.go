@@ -378,11 +378,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	limits := engine.HelloLimits(a, engine.ClientLimits{PerSecond: lim.Config().PerSecond, Burst: lim.Config().Burst,
 		Sockets: sockets.Max(), Runs: runs.Max()})
 	// One run engine for every transport: the sockets, the HTTP API and MCP.
-	eng := &engine.Engine{Runner: pool, Limiter: lim, Limits: limits, Metrics: &engine.Metrics{},
-		Observer: m, Runs: runs, Log: log}
+	eng := &engine.Engine{Runner: pool, Limiter: lim, Limits: limits, Observer: m, Runs: runs, Log: log}
 	programs := api.New(api.Config{
 		Engine:      eng,
-		Metrics:     eng.Metrics,
 		Modules:     a.Modules,
 		Host:        a.Host,
 		ClientIP:    func(r *http.Request) string { return site.ClientIP(r) },

@@ -29,8 +29,6 @@ type Config struct {
 	// Engine runs every request; its Limits are the announced limits and
 	// its Limiter is shared with the WebSocket sessions.
 	Engine *engine.Engine
-	// Metrics, shared with the WebSocket server, counts runs. May be nil.
-	Metrics *engine.Metrics
 	// Modules and Host are the importable bare modules and the host
 	// function names, as hello announces them (MCP tool description and
 	// the list tool).
@@ -83,9 +81,6 @@ const clientKeyHeader = "Playground-Internal-Client-Key"
 func New(cfg Config) *Handler {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
-	}
-	if cfg.Metrics == nil {
-		cfg.Metrics = &engine.Metrics{}
 	}
 	if cfg.StreamBufferBytes <= 0 {
 		cfg.StreamBufferBytes = 8 << 20
@@ -194,8 +189,8 @@ func (h *Handler) runContext(ctx context.Context) (context.Context, context.Canc
 
 // active counts an admitted run as active until the returned func is called.
 func (h *Handler) active() func() {
-	h.cfg.Metrics.ActiveRuns.Add(1)
-	return func() { h.cfg.Metrics.ActiveRuns.Add(-1) }
+	h.cfg.Engine.Metrics.ActiveRuns.Add(1)
+	return func() { h.cfg.Engine.Metrics.ActiveRuns.Add(-1) }
 }
 
 // Info is the body of GET /api/v1/info: what hello announces to sockets.

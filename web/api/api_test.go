@@ -381,8 +381,8 @@ func TestDisconnectCancelsRun(t *testing.T) {
 	for _, accept := range []string{"application/json", "application/x-ndjson"} {
 		t.Run(accept, func(t *testing.T) {
 			f := newFake("block")
-			metrics := &engine.Metrics{}
-			srv := newServer(t, f, &keyLimiter{}, func(c *api.Config) { c.Metrics = metrics })
+			var metrics *engine.Metrics
+			srv := newServer(t, f, &keyLimiter{}, func(c *api.Config) { metrics = &c.Engine.Metrics })
 			ctx, cancel := context.WithCancel(t.Context())
 			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/api/v1/run", strings.NewReader(`{"code":"x"}`))
 			req.Header.Set("Content-Type", "application/json")

@@ -172,7 +172,7 @@ func (h *Handler) runTool(ctx context.Context, req *mcp.CallToolRequest, in RunT
 		}
 	}
 	job := engine.Job{Run: m, Key: key, Session: engine.StatelessSession("mcp")}
-	h.cfg.Metrics.Runs.Add(1)
+	h.cfg.Engine.Metrics.Runs.Add(1)
 	if ref := h.cfg.Engine.Admit(job); ref != nil {
 		switch ref.Outcome {
 		case ws.OutcomeRateLimited:

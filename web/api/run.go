@@ -235,7 +235,7 @@ func (h *Handler) handleRun(w http.ResponseWriter, r *http.Request) {
 	}
 	key := r.Header.Get(clientKeyHeader)
 	job := engine.Job{Run: m, Key: key, Session: engine.StatelessSession("http"), Received: received}
-	h.cfg.Metrics.Runs.Add(1)
+	h.cfg.Engine.Metrics.Runs.Add(1)
 	if ref := h.cfg.Engine.Admit(job); ref != nil {
 		switch ref.Outcome {
 		case ws.OutcomeRateLimited:

@@ -46,7 +46,7 @@ type Pool struct {
 }
 
 // Sessions is a point-in-time view of the WebSocket sessions (the fields of
-// session.Metrics).
+// engine.Metrics).
 type Sessions struct {
 	Open       int64 // open sockets
 	ActiveRuns int64 // runs between their run message and their done
@@ -74,7 +74,7 @@ type Config struct {
 	Version string
 }
 
-// Label values. Outcomes and error kinds are the protocol's (PROTOCOL.md:
+// Label values. Outcomes and error kinds are the protocol's (docs/protocol.md:
 // done.outcome, error.kind); anything else is recorded as "other".
 var (
 	outcomes = set("ok", "error", "timeout", "memory_limit", "output_limit", "cancelled", "rate_limited", "busy", "invalid")

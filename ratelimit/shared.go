@@ -8,7 +8,7 @@ import (
 )
 
 // RateLimiter is what *Limiter and *SharedLimiter have in common: the
-// method set the server uses (session.Limiter is its Allow). cmd/playground
+// method set the server uses (engine.Limiter is its Allow). cmd/playground
 // picks one by the -redis flag.
 type RateLimiter interface {
 	// Allow reports whether key may start a run now, taking a token if so;
@@ -34,7 +34,7 @@ var (
 // whole budget on its own.
 //
 // It has the method set of *Limiter that callers use (Allow, Config), so it
-// satisfies session.Limiter. It is safe for concurrent use.
+// satisfies engine.Limiter. It is safe for concurrent use.
 type SharedLimiter struct {
 	store *Store
 	local *Limiter

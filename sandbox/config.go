@@ -120,8 +120,8 @@ func DefaultConfig() Config {
 		MaxInputBytes:    8 << 20, // what agents hand the isolated-vm pool: a 5 MB input fits
 		Limits:           pipe.DefaultLimits(),
 		HostCallTimeout:  10 * time.Second,
-		KillGrace:        10 * time.Millisecond, // DESIGN.md: a loop stops at budget + ≤ 20 ms
-		CancelGrace:      2 * time.Millisecond,  // DESIGN.md: cancel → slot free ≤ 2 ms p99
+		KillGrace:        10 * time.Millisecond, // docs/architecture.md#goals: a loop stops at budget + ≤ 20 ms
+		CancelGrace:      2 * time.Millisecond,  // docs/architecture.md#goals: cancel → slot free ≤ 2 ms p99
 		AcceptTimeout:    2 * time.Second,       // well past a loaded machine's scheduling delay
 		MaxRunsPerWorker: 10_000,
 	}

@@ -104,7 +104,7 @@ type Request struct {
 }
 
 // DefaultEntry is the entry module chosen when a request names none, as
-// PROTOCOL.md defines it: src/main.ts, else main.ts, index.ts, src/index.ts,
+// docs/protocol.md defines it: src/main.ts, else main.ts, index.ts, src/index.ts,
 // main.js, index.js, else the only file. It returns "" when none applies.
 func DefaultEntry(files []File) string {
 	has := make(map[string]bool, len(files))

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/playground-dev/playground/engine"
 	"github.com/playground-dev/playground/ws"
 )
 
@@ -26,17 +27,17 @@ func (s *Session) startRun(ctx context.Context, wg *sync.WaitGroup, m *ws.Run) {
 	s.mu.Lock()
 	s.active = a
 	s.mu.Unlock()
-	s.cfg.Metrics.ActiveRuns.Add(1)
+	s.engine.Metrics.ActiveRuns.Add(1)
 	wg.Add(1)
 	runGoroutines.Go(func() {
 		defer wg.Done()
 		defer close(a.done)
 		defer cancel()
-		defer s.cfg.Metrics.ActiveRuns.Add(-1)
+		defer s.engine.Metrics.ActiveRuns.Add(-1)
 		if prev != nil {
 			<-prev.done
 		}
-		s.engine.Run(runCtx, Job{Run: m, Key: s.cfg.Key, Session: s.id, Received: received, MaxOutputBytes: s.cfg.Hello.Limits.MaxOutputBytes}, s.send)
+		s.engine.Run(runCtx, engine.Job{Run: m, Key: s.cfg.Key, Session: s.id, Received: received, MaxOutputBytes: s.cfg.Hello.Limits.MaxOutputBytes}, s.send)
 		s.mu.Lock()
 		if s.active == a {
 			s.active = nil

@@ -1,7 +1,7 @@
 // Package session serves one browser tab: it reads protocol messages from a
-// ws.Conn, runs at most one program at a time through a Runner, and streams
-// that run's events back, stamped with the run's id, seq and t, through one
-// writer with a bounded outbox.
+// ws.Conn, runs at most one program at a time through the server's run
+// engine (engine.Engine, shared with the other transports), and streams
+// that run's messages back through one writer with a bounded outbox.
 package session
 
 import (
@@ -16,37 +16,21 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	"github.com/playground-dev/playground/sandbox"
+	"github.com/playground-dev/playground/engine"
 	"github.com/playground-dev/playground/ws"
 )
 
-// Runner runs one program, calling emit for each event in order; emit never
-// blocks. *sandbox.Pool satisfies it.
-type Runner interface {
-	Run(ctx context.Context, req sandbox.Request, emit func(sandbox.Event)) (sandbox.Result, error)
-}
-
-// Limiter reports whether key may start a run now, and if not, when to
-// retry. *ratelimit.Limiter satisfies it.
-type Limiter interface {
-	Allow(key string) (ok bool, retryAfter time.Duration)
-}
-
-// Config configures a Session. Runner, Limiter and Hello are required.
+// Config configures a Session. Engine and Hello are required.
 type Config struct {
 	// Engine runs the session's runs; a server shares one among all its
-	// sessions and its other transports. Nil: one is built from Runner,
-	// Limiter, Hello.Limits, Metrics and Log.
-	Engine  *Engine
-	Runner  Runner
-	Limiter Limiter
+	// sessions and its other transports. Its Metrics count the session and
+	// its runs.
+	Engine *engine.Engine
 	// Key is the client's rate-limit and fairness key (its IP).
 	Key string
 	// Hello is sent first; its Session field is filled in.
 	Hello ws.Hello
-	// Metrics, shared by all sessions of a server, counts sessions and runs. May be nil.
-	Metrics *Metrics
-	Log     *slog.Logger
+	Log   *slog.Logger
 	// OutboxBytes caps what may wait to be written; a tab that falls this
 	// far behind is disconnected. Defaults to 8 MiB.
 	OutboxBytes int
@@ -79,18 +63,7 @@ func (c Config) withDefaults() Config {
 	if c.Log == nil {
 		c.Log = slog.Default()
 	}
-	if c.Metrics == nil {
-		c.Metrics = &Metrics{}
-	}
 	return c
-}
-
-// Metrics counts what all sessions are doing. Its fields are read with Load.
-type Metrics struct {
-	Sessions   atomic.Int64 // open sockets
-	ActiveRuns atomic.Int64 // runs between their run message and their done
-	QueuedRuns atomic.Int64 // active runs waiting for a sandbox slot
-	Runs       atomic.Int64 // runs received, in all
 }
 
 // Session is one tab's connection. Serve owns it; no other method may be
@@ -101,7 +74,7 @@ type Session struct {
 	id   string
 	out  *outbox
 
-	engine *Engine
+	engine *engine.Engine
 
 	protocolErrors int
 	closing        bool // too many protocol errors: the writer closes after flushing
@@ -138,9 +111,6 @@ func New(conn *ws.Conn, cfg Config) *Session {
 	_, _ = rand.Read(b[:])
 	s := &Session{cfg: cfg, conn: conn, id: hex.EncodeToString(b[:])}
 	s.engine = cfg.Engine
-	if s.engine == nil {
-		s.engine = &Engine{Runner: cfg.Runner, Limiter: cfg.Limiter, Limits: cfg.Hello.Limits, Metrics: cfg.Metrics, Log: cfg.Log}
-	}
 	s.out = newOutbox(cfg.OutboxBytes, cfg.Budget, cfg.Key, func() {
 		s.cfg.Log.Warn("client too slow; closing", "session", s.id, "ip", s.cfg.Key)
 		conn.CloseNow() // a close frame cannot reach a peer that does not read
@@ -156,7 +126,7 @@ func (s *Session) ID() string { return s.id }
 // cancels the active run. It returns nil for a normal close and waits for
 // every goroutine it started.
 func (s *Session) Serve(ctx context.Context) error {
-	m := s.cfg.Metrics
+	m := &s.engine.Metrics
 	m.Sessions.Add(1)
 	defer m.Sessions.Add(-1)
 
@@ -266,8 +236,8 @@ func (s *Session) readLoop(readCtx, ctx context.Context, wg *sync.WaitGroup) err
 		var re *ws.RunError
 		switch {
 		case errors.As(err, &re):
-			s.cfg.Metrics.Runs.Add(1)
-			Refuse(re.ID, &Refusal{Outcome: ws.OutcomeInvalid, Field: re.Field, Reason: re.Reason}, s.send)
+			s.engine.Metrics.Runs.Add(1)
+			engine.Refuse(re.ID, &engine.Refusal{Outcome: ws.OutcomeInvalid, Field: re.Field, Reason: re.Reason}, s.send)
 			s.invalidRun()
 			continue
 		case err != nil:
@@ -276,7 +246,7 @@ func (s *Session) readLoop(readCtx, ctx context.Context, wg *sync.WaitGroup) err
 		}
 		switch m := msg.(type) {
 		case *ws.Run:
-			s.cfg.Metrics.Runs.Add(1)
+			s.engine.Metrics.Runs.Add(1)
 			s.startRun(ctx, wg, m)
 		case *ws.Cancel:
 			s.mu.Lock()
@@ -305,8 +275,8 @@ func (s *Session) protocolError(msg, id string) {
 func (s *Session) oversized(b []byte, max int64) {
 	reason := fmt.Sprintf("the message is %d bytes; the limit is maxMessageBytes=%d", len(b), max)
 	if id, ok := ws.PeekRunID(b); ok {
-		s.cfg.Metrics.Runs.Add(1)
-		Refuse(id, &Refusal{Outcome: ws.OutcomeInvalid, Field: "message", Reason: reason}, s.send)
+		s.engine.Metrics.Runs.Add(1)
+		engine.Refuse(id, &engine.Refusal{Outcome: ws.OutcomeInvalid, Field: "message", Reason: reason}, s.send)
 		s.invalidRun()
 		return
 	}

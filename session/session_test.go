@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/playground-dev/playground/engine"
 	"github.com/playground-dev/playground/sandbox"
 	"github.com/playground-dev/playground/session"
 	"github.com/playground-dev/playground/ws"
@@ -35,15 +36,19 @@ type allowAll struct{}
 
 func (allowAll) Allow(string) (bool, time.Duration) { return true, 0 }
 
-func serve(t *testing.T, cfg session.Config) (*httptest.Server, *session.Metrics) {
+// newEngine returns an engine that runs everything through r.
+func newEngine(r engine.Runner) *engine.Engine {
+	return &engine.Engine{Runner: r, Limiter: allowAll{}}
+}
+
+func serve(t *testing.T, cfg session.Config) (*httptest.Server, *engine.Metrics) {
 	t.Helper()
-	metrics := &session.Metrics{}
+	metrics := &cfg.Engine.Metrics
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		conn, err := ws.Accept(w, r, ws.AcceptOptions{})
 		if err != nil {
 			return
 		}
-		cfg.Metrics = metrics
 		_ = session.New(conn, cfg).Serve(r.Context())
 	}))
 	t.Cleanup(func() {
@@ -54,7 +59,7 @@ func serve(t *testing.T, cfg session.Config) (*httptest.Server, *session.Metrics
 
 func TestSlowClientIsDisconnected(t *testing.T) {
 	runner := floodRunner{started: make(chan struct{})}
-	srv, metrics := serve(t, session.Config{Runner: runner, Limiter: allowAll{}, OutboxBytes: 1 << 20})
+	srv, metrics := serve(t, session.Config{Engine: newEngine(runner), OutboxBytes: 1 << 20})
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/", nil)
@@ -95,7 +100,7 @@ func TestServerShutdownClosesWithGoingAway(t *testing.T) {
 		if err != nil {
 			return
 		}
-		_ = session.New(conn, session.Config{Runner: blockRunner{}, Limiter: allowAll{}}).Serve(ctx)
+		_ = session.New(conn, session.Config{Engine: newEngine(blockRunner{})}).Serve(ctx)
 	}))
 	defer srv.Close()
 	dctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
@@ -125,7 +130,7 @@ func TestServerShutdownClosesWithGoingAway(t *testing.T) {
 // and so never pongs, is dropped after an unanswered ping. goleak (TestMain)
 // checks that no ping outlives its session.
 func TestPings(t *testing.T) {
-	srv, metrics := serve(t, session.Config{Runner: blockRunner{}, Limiter: allowAll{}, PingInterval: 50 * time.Millisecond})
+	srv, metrics := serve(t, session.Config{Engine: newEngine(blockRunner{}), PingInterval: 50 * time.Millisecond})
 	url := "ws" + strings.TrimPrefix(srv.URL, "http") + "/"
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
@@ -190,7 +195,7 @@ func TestShutdownRacingCloseEndsWithServe(t *testing.T) {
 				served <- err
 				return
 			}
-			served <- session.New(conn, session.Config{Runner: blockRunner{}, Limiter: allowAll{}, WriteTimeout: time.Second}).Serve(base)
+			served <- session.New(conn, session.Config{Engine: newEngine(blockRunner{}), WriteTimeout: time.Second}).Serve(base)
 		}))
 		c, _, err := websocket.Dial(t.Context(), "ws"+strings.TrimPrefix(srv.URL, "http")+"/", nil)
 		if err != nil {

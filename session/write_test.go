@@ -29,7 +29,7 @@ func (logThenWait) Run(ctx context.Context, req sandbox.Request, emit func(sandb
 // the client (the hold is bounded), in order, encoded as encoding/json
 // would; cancelling it then ends it with done.
 func TestHeldMessagesOfARunThatGoesOnArrive(t *testing.T) {
-	srv, _ := serve(t, session.Config{Runner: logThenWait{}, Limiter: allowAll{}})
+	srv, _ := serve(t, session.Config{Engine: newEngine(logThenWait{})})
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/", nil)
@@ -75,7 +75,7 @@ func TestHeldMessagesOfARunThatGoesOnArrive(t *testing.T) {
 // TestIdleSocketHoldsNoWriter: hello and a pong are written by the
 // goroutines that send them; no writer goroutine waits on an idle socket.
 func TestIdleSocketHoldsNoWriter(t *testing.T) {
-	srv, metrics := serve(t, session.Config{Runner: blockRunner{}, Limiter: allowAll{}})
+	srv, metrics := serve(t, session.Config{Engine: newEngine(blockRunner{})})
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/", nil)

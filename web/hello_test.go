@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"github.com/playground-dev/playground/engine"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -30,7 +31,7 @@ func (allowAll) Allow(string) (bool, time.Duration) { return true, 0 }
 // field when there are none).
 func TestHelloAnnouncesHostGlobals(t *testing.T) {
 	for _, globals := range [][]string{{"echo", "sleep"}, nil} {
-		srv := httptest.NewServer(NewServer(Config{Runner: noRuns{}, Limiter: allowAll{}, Limits: ws.Limits{MaxMessageBytes: 1 << 20},
+		srv := httptest.NewServer(NewServer(Config{Engine: &engine.Engine{Runner: noRuns{}, Limiter: allowAll{}, Limits: ws.Limits{MaxMessageBytes: 1 << 20}},
 			Host: []string{"echo", "sleep", "time"}, HostGlobals: globals}))
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/ws", &websocket.DialOptions{Subprotocols: []string{ws.Subprotocol}})

@@ -12,17 +12,19 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/playground-dev/playground/engine"
 	"github.com/playground-dev/playground/session"
 	"github.com/playground-dev/playground/static"
 	"github.com/playground-dev/playground/ws"
 )
 
-// Config configures a Server. Runner, Limiter and Limits are required.
+// Config configures a Server. Engine is required to serve sockets.
 type Config struct {
-	Runner  session.Runner
-	Limiter session.Limiter
-	// Limits and Modules are announced in every hello and enforced by sessions.
-	Limits  ws.Limits
+	// Engine runs every socket's runs; the server's other transports share
+	// it. Its Limits are announced in every hello (SocketLimits), its
+	// Metrics are what /api/stats reports, and Drain and Close drain it.
+	Engine *engine.Engine
+	// Modules are announced in every hello.
 	Modules []string
 	// Host lists the host function names announced in hello.
 	Host []string
@@ -45,15 +47,13 @@ type Config struct {
 	// TrustedProxies are peers whose X-Forwarded-For is believed.
 	TrustedProxies []netip.Prefix
 	// Session is the template for each session's tuning (ping interval,
-	// outbox size); its Runner, Limiter, Key, Hello and Metrics are set here.
+	// outbox size); its Engine, Key, Hello and Budget are set here.
 	Session session.Config
 	// PoolStats, if set, adds the sandbox pool's figures to /api/stats.
 	PoolStats func() any
-	// Observer is told how every run ended (the server's metrics). May be nil.
-	Observer session.Observer
-	// Programs, if set, builds the handler of the endpoints for programs
-	// (/api/v1/ and /mcp) on the server's run engine, which sockets share.
-	Programs func(*session.Engine) Programs
+	// Programs, if set, serves the endpoints for programs (/api/v1/ and
+	// /mcp), on the same Engine as the sockets. Close closes it.
+	Programs Programs
 	// Metrics, if set, serves GET /metrics; Ready serves GET and HEAD /readyz.
 	Metrics, Ready http.Handler
 	// Sockets, if set, caps the sockets one client (IP) holds open at once;
@@ -62,7 +62,7 @@ type Config struct {
 	// unless another client holds at least two sockets more than this one:
 	// then that client's newest session ends (its run's done is sent, then
 	// 1001) to make room, so many clients together cannot lock out one.
-	Sockets    session.Counter
+	Sockets    engine.Counter
 	MaxSockets int
 	// SocketMaxOutputBytes, when positive and below Limits.MaxOutputBytes,
 	// is a socket run's output cap (hello.limits.maxOutputBytes): its
@@ -72,9 +72,6 @@ type Config struct {
 	// OutboxBudget, if set, bounds the bytes waiting in all sessions'
 	// outboxes, in all and per client (session.Budget).
 	OutboxBudget *session.Budget
-	// Runs, if set, caps the runs one client key holds at once
-	// (session.Engine.Runs), sockets and programs together.
-	Runs session.Counter
 	// WriteTimeout bounds each write of a plain HTTP answer (every route
 	// but /ws), so a client that stops reading holds its handler no
 	// longer; ResponseBytes bounds one answer's body, past it the
@@ -100,9 +97,8 @@ type Programs interface {
 type Server struct {
 	cfg      Config
 	mux      *http.ServeMux
-	handler  http.Handler // mux behind the request log
-	metrics  session.Metrics
-	engine   *session.Engine // shared by sessions and Programs
+	handler  http.Handler    // mux behind the request log
+	metrics  *engine.Metrics // the engine's, or the server's own without one
 	programs Programs        // nil without Config.Programs
 	started  time.Time
 	draining atomic.Bool  // set by Drain
@@ -133,11 +129,11 @@ func NewServer(cfg Config) *Server {
 	}
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), started: time.Now()}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.engine = &session.Engine{Runner: cfg.Runner, Limiter: cfg.Limiter, Limits: cfg.Limits, Metrics: &s.metrics,
-		Observer: cfg.Observer, Draining: s.Draining, Runs: cfg.Runs, Log: cfg.Log}
-	if cfg.Programs != nil {
-		s.programs = cfg.Programs(s.engine)
+	s.metrics = &engine.Metrics{}
+	if cfg.Engine != nil {
+		s.metrics = &cfg.Engine.Metrics
 	}
+	s.programs = cfg.Programs
 	var rejected []string
 	s.frameAncestors, rejected = frameAncestors(cfg.EmbedOrigins)
 	for _, r := range rejected {
@@ -188,20 +184,27 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 // trusted proxy forwarded (Config.TrustedProxies); IPv6 keyed by /64.
 func (s *Server) ClientIP(r *http.Request) string { return clientIP(r, s.cfg.TrustedProxies) }
 
-// Engine returns the run engine the server's sessions share.
-func (s *Server) Engine() *session.Engine { return s.engine }
-
 // Drain starts a graceful shutdown: new sockets are refused with 503 and
 // Retry-After, and every new run (on an open socket, or for programs) ends
 // busy with retryAfterMs, so that clients retry on another instance; runs
 // in flight go on. Close ends what is left.
-func (s *Server) Drain() { s.draining.Store(true) }
+func (s *Server) Drain() {
+	s.draining.Store(true)
+	s.drainEngine()
+}
+
+// drainEngine makes the engine refuse new runs (Engine.Drain).
+func (s *Server) drainEngine() {
+	if s.cfg.Engine != nil {
+		s.cfg.Engine.Drain()
+	}
+}
 
 // Draining reports whether Drain was called.
 func (s *Server) Draining() bool { return s.draining.Load() }
 
-// Metrics returns the counters of all sessions.
-func (s *Server) Metrics() *session.Metrics { return &s.metrics }
+// Metrics returns the counters of all sessions and runs (the engine's).
+func (s *Server) Metrics() *engine.Metrics { return s.metrics }
 
 // Close ends every session: each closes its socket with 1001 (going away)
 // and cancels its run. No session starts after Close, so a Wait that
@@ -211,6 +214,7 @@ func (s *Server) Close() {
 	s.closed = true
 	s.mu.Unlock()
 	s.draining.Store(true)
+	s.drainEngine()
 	if s.programs != nil {
 		s.programs.Close()
 	}
@@ -274,16 +278,15 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	conn, err := ws.Accept(w, r, ws.AcceptOptions{
 		OriginPatterns:          s.cfg.OriginPatterns,
 		InsecureSkipOriginCheck: s.cfg.InsecureSkipOriginCheck,
-		ReadLimit:               session.FrameLimit(s.cfg.Limits.MaxMessageBytes),
+		ReadLimit:               session.FrameLimit(s.cfg.Engine.Limits.MaxMessageBytes),
 	})
 	if err != nil {
 		s.cfg.Log.Warn("websocket refused", "ip", ip, "err", err)
 		return
 	}
 	cfg := s.cfg.Session
-	cfg.Engine, cfg.Runner, cfg.Limiter, cfg.Key, cfg.Metrics = s.engine, s.cfg.Runner, s.cfg.Limiter, ip, &s.metrics
-	cfg.Budget = s.cfg.OutboxBudget
-	cfg.Hello = ws.Hello{Limits: session.SocketLimits(s.cfg.Limits, s.cfg.SocketMaxOutputBytes), Modules: s.cfg.Modules, Host: s.cfg.Host, HostGlobals: s.cfg.HostGlobals}
+	cfg.Engine, cfg.Key, cfg.Budget = s.cfg.Engine, ip, s.cfg.OutboxBudget
+	cfg.Hello = ws.Hello{Limits: session.SocketLimits(s.cfg.Engine.Limits, s.cfg.SocketMaxOutputBytes), Modules: s.cfg.Modules, Host: s.cfg.Host, HostGlobals: s.cfg.HostGlobals}
 	if cfg.Log == nil {
 		cfg.Log = s.cfg.Log
 	}

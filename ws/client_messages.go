@@ -62,7 +62,7 @@ type Run struct {
 	Mode string `json:"mode,omitempty"`
 }
 
-// Run modes (PROTOCOL.md, run.mode).
+// Run modes (docs/protocol.md, run.mode).
 const (
 	ModeModule = "module"
 	ModeScript = "script"

@@ -1,7 +1,6 @@
-// Package ws holds the wire protocol "playground.v1" (PROTOCOL.md, mirrored
-// for users in docs/protocol.md): the messages a client sends, strictly
-// decoded and validated; the messages the server sends; and Conn, a
-// WebSocket connection that speaks them.
+// Package ws holds the wire protocol "playground.v1" (docs/protocol.md): the
+// messages a client sends, strictly decoded and validated; the messages the
+// server sends; and Conn, a WebSocket connection that speaks them.
 //
 // One JSON object travels per text frame, tagged by "type". Client
 // messages are decoded by [Decode]; a message that breaks a rule but names a

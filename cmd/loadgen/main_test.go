@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/playground-dev/playground/engine"
 	"io"
 	"log/slog"
 	"net/http"
@@ -39,9 +40,8 @@ func loadServer(t *testing.T, workers int) string {
 		t.Fatal(err)
 	}
 	site := web.NewServer(web.Config{
-		Runner:    pool,
-		Limiter:   ratelimit.New(ratelimit.Config{PerSecond: 1e6, Burst: 1e6}),
-		Limits:    ws.Limits{MaxMessageBytes: 1 << 20},
+		Engine: &engine.Engine{Runner: pool, Limiter: ratelimit.New(ratelimit.Config{PerSecond: 1e6, Burst: 1e6}),
+			Limits: ws.Limits{MaxMessageBytes: 1 << 20}, Log: log},
 		PoolStats: func() any { return pool.Stats() },
 		Log:       log,
 	})
@@ -126,12 +126,10 @@ func scenarioServer(t *testing.T) string {
 	}
 	t.Cleanup(func() { pool.Close() })
 	site := web.NewServer(web.Config{
-		Runner:    pool,
-		Limiter:   ratelimit.New(ratelimit.Config{PerSecond: 1e6, Burst: 1e6}),
-		Limits:    ws.Limits{MaxMessageBytes: 1 << 20},
+		Engine: &engine.Engine{Runner: pool, Limiter: ratelimit.New(ratelimit.Config{PerSecond: 1e6, Burst: 1e6}),
+			Limits: ws.Limits{MaxMessageBytes: 1 << 20}, Runs: ratelimit.NewLocalCounts(2), Log: log},
 		PoolStats: func() any { return pool.Stats() },
 		Sockets:   ratelimit.NewLocalCounts(4),
-		Runs:      ratelimit.NewLocalCounts(2),
 		Log:       log,
 	})
 	srv := httptest.NewUnstartedServer(site)

@@ -20,9 +20,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/playground-dev/playground/engine"
 	"github.com/playground-dev/playground/ratelimit"
 	"github.com/playground-dev/playground/sandbox"
-	"github.com/playground-dev/playground/session"
 	"github.com/playground-dev/playground/web/api"
 	"github.com/playground-dev/playground/ws"
 )
@@ -201,10 +201,10 @@ func runLocal(ctx context.Context, q *api.RunRequest, p *printer, stderr io.Writ
 		fmt.Fprintf(stderr, "playground run: %s: %s\n", problem.Field, problem.Detail)
 		return exitUsage
 	}
-	unlimited := session.ClientLimits{PerSecond: 1e6, Burst: 1 << 20} // one local user
-	eng := &session.Engine{Runner: pool, Limiter: ratelimit.New(ratelimit.Config{PerSecond: unlimited.PerSecond, Burst: unlimited.Burst}),
-		Limits: session.HelloLimits(a, unlimited), Log: log}
-	done := eng.Run(ctx, session.Job{Run: m, Key: "cli", Session: "cli"}, func(v any) {
+	unlimited := engine.ClientLimits{PerSecond: 1e6, Burst: 1 << 20} // one local user
+	eng := &engine.Engine{Runner: pool, Limiter: ratelimit.New(ratelimit.Config{PerSecond: unlimited.PerSecond, Burst: unlimited.Burst}),
+		Limits: engine.HelloLimits(a, unlimited), Log: log}
+	done := eng.Run(ctx, engine.Job{Run: m, Key: "cli", Session: "cli"}, func(v any) {
 		b, _ := json.Marshal(v)
 		p.print(b)
 	})

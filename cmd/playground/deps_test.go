@@ -9,7 +9,7 @@ import (
 
 const module = "github.com/playground-dev/playground"
 
-// allowedImports is the package graph of DESIGN.md: project package ->
+// allowedImports is the package graph of docs/architecture.md: project package ->
 // project packages it may import. cmd/playground may import everything.
 //
 // The process boundary is a package boundary: sandbox (the pool, in the
@@ -33,9 +33,12 @@ var allowedImports = map[string][]string{
 	"sandbox/worker/js":     {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js/intl", "sandbox/worker/js/intrinsic", "sandbox/worker/js/inspect", "sandbox/worker/js/parity", "sandbox/worker/js/webapi", "sandbox/worker/js/rewrite", "sandbox/worker/js/jsonvalue"},
 	"sandbox/worker":        {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js"},
 
-	"session": {"ws", "sandbox"},
-	"web":     {"ws", "session", "static"},
-	"web/api": {"ws", "session"},
+	// The server's transports share one run engine, which alone sees the
+	// sandbox (its types; the pool arrives as an engine.Runner).
+	"engine":  {"ws", "sandbox"},
+	"session": {"ws", "engine"},
+	"web":     {"ws", "engine", "session", "static"},
+	"web/api": {"ws", "engine"},
 	"metrics": {},
 
 	"ratelimit/redistest": {}, // test support: a real redis-server for tests
@@ -97,7 +100,7 @@ func TestProcessBoundary(t *testing.T) {
 	for pkg, banned := range map[string][]string{
 		"sandbox": {"github.com/dop251/goja", module + "/sandbox/worker", module + "/sandbox/worker/js",
 			module + "/sandbox/worker/bundle", "github.com/coder/websocket", "github.com/a-h/templ", "testing"},
-		"sandbox/worker": {module + "/sandbox", module + "/session", module + "/web", module + "/ws",
+		"sandbox/worker": {module + "/sandbox", module + "/engine", module + "/session", module + "/web", module + "/ws",
 			"github.com/coder/websocket", "github.com/a-h/templ", "testing"},
 		"sandbox/pipe": {"github.com/dop251/goja", "github.com/evanw/esbuild/pkg/api", "testing"},
 		"sandbox/libs": {"github.com/dop251/goja", "testing"},

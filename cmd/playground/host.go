@@ -13,8 +13,8 @@ import (
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
 
+	"github.com/playground-dev/playground/engine"
 	"github.com/playground-dev/playground/sandbox"
-	"github.com/playground-dev/playground/session"
 )
 
 // hostFunctions are the host functions the shipped binary offers snippets
@@ -96,12 +96,12 @@ func hostFunctions(store *kvStore) map[string]sandbox.HostFunc {
 }
 
 // tabOnly refuses f to a run that belongs to no tab (POST /api/v1/run,
-// /mcp: session.Stateless): what it stored could never be read again, yet
+// /mcp: engine.Stateless): what it stored could never be read again, yet
 // would count against the client's -kv-client-bytes for -kv-ttl, so that
 // the client's browser tab could no longer store.
 func tabOnly(name string, f sandbox.HostFunc) sandbox.HostFunc {
 	return func(ctx context.Context, c sandbox.HostCall) (json.RawMessage, error) {
-		if session.Stateless(c.Session) {
+		if engine.Stateless(c.Session) {
 			return nil, fmt.Errorf("%s: host.kv keeps data per browser tab (a WebSocket session) between its runs; a request to /api/v1/run or /mcp stands alone, so host.kv is not available to it", name)
 		}
 		return f(ctx, c)

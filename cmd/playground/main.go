@@ -26,6 +26,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/playground-dev/playground/engine"
 	"github.com/playground-dev/playground/metrics"
 	"github.com/playground-dev/playground/ratelimit"
 	"github.com/playground-dev/playground/sandbox"
@@ -374,12 +375,23 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	m := metrics.New(mcfg)
 
 	a := pool.Announce()
-	limits := session.HelloLimits(a, session.ClientLimits{PerSecond: lim.Config().PerSecond, Burst: lim.Config().Burst,
+	limits := engine.HelloLimits(a, engine.ClientLimits{PerSecond: lim.Config().PerSecond, Burst: lim.Config().Burst,
 		Sockets: sockets.Max(), Runs: runs.Max()})
+	// One run engine for every transport: the sockets, the HTTP API and MCP.
+	eng := &engine.Engine{Runner: pool, Limiter: lim, Limits: limits, Observer: m, Runs: runs, Log: log}
+	programs := api.New(api.Config{
+		Engine:      eng,
+		Modules:     a.Modules,
+		Host:        a.Host,
+		ClientIP:    func(r *http.Request) string { return site.ClientIP(r) },
+		Keys:        keys,
+		Calls:       ratelimit.New(ratelimit.Config{PerSecond: c.mcpRate, Burst: c.mcpBurst}),
+		CORSOrigins: splitList(c.apiOrigins),
+		PageURL:     c.publicURL,
+		Log:         log,
+	})
 	site = web.NewServer(web.Config{
-		Runner:               pool,
-		Limiter:              lim,
-		Limits:               limits,
+		Engine:               eng,
 		SocketMaxOutputBytes: c.socketMaxOutputBytes,
 		Modules:              a.Modules,
 		Host:                 a.Host,
@@ -389,29 +401,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		TrustedProxies:       proxies,
 		AllowedHosts:         allowedHosts(c.hosts, c.addr),
 		PoolStats:            func() any { return pool.Stats() },
-		Observer:             m,
 		Sockets:              sockets,
 		MaxSockets:           maxSockets,
 		OutboxBudget:         session.NewBudget(c.outboxBytes, c.outboxIPBytes),
-		Runs:                 runs,
 		Metrics:              m.Handler(),
 		Ready:                metrics.NewReadiness(checks...),
 		Instrument:           m.InstrumentHandler,
-		Programs: func(eng *session.Engine) web.Programs {
-			return api.New(api.Config{
-				Engine:      eng,
-				Metrics:     eng.Metrics,
-				Modules:     a.Modules,
-				Host:        a.Host,
-				ClientIP:    func(r *http.Request) string { return site.ClientIP(r) },
-				Keys:        keys,
-				Calls:       ratelimit.New(ratelimit.Config{PerSecond: c.mcpRate, Burst: c.mcpBurst}),
-				CORSOrigins: splitList(c.apiOrigins),
-				PageURL:     c.publicURL,
-				Log:         log,
-			})
-		},
-		Log: log,
+		Programs:             programs,
+		Log:                  log,
 	})
 
 	ln, err := net.Listen("tcp", c.addr)

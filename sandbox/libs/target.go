@@ -13,7 +13,7 @@ const Target = api.ES2022
 // lowers to generators; and its regexes never match \p{…} and refuse the
 // d and v flags, so esbuild turns a literal using them into a
 // `new RegExp(…)` call, which the runtime's RegExp rewrites or refuses
-// with a SyntaxError at the snippet's line (sandbox/worker/js/regexp.go).
+// with a SyntaxError at the snippet's line (sandbox/worker/js/parity/regexp.go).
 // The caller owns the map.
 func EngineFeatures() map[string]bool {
 	return map[string]bool{

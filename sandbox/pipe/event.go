@@ -13,7 +13,7 @@ type File struct {
 }
 
 // EventKind names an Event. The values match the protocol's message types;
-// the session maps them to the wire (session/translate.go).
+// the run engine maps them to the wire (engine/translate.go).
 type EventKind string
 
 const (
@@ -67,7 +67,7 @@ type Event struct {
 }
 
 // ErrorKind is the engine's error taxonomy. Its values are the protocol's
-// error.kind (PROTOCOL.md); the session maps them to the wire on purpose.
+// error.kind (docs/protocol.md); the run engine maps them to the wire on purpose (engine/translate.go).
 type ErrorKind string
 
 const (

@@ -33,7 +33,7 @@ type Limits struct {
 	PreviewLimits
 }
 
-// PreviewLimits caps what a value preview may hold (PROTOCOL.md, "Value
+// PreviewLimits caps what a value preview may hold (docs/protocol.md, "Value
 // previews"). They are announced in hello.limits.
 type PreviewLimits struct {
 	// Depth is how many levels of nested objects are shown.

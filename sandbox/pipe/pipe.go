@@ -21,7 +21,7 @@
 //
 // Durations cross the pipe as time.Duration (JSON integers of
 // nanoseconds): both ends are Go, and milliseconds exist only on the
-// client wire (package ws), converted in one place (session/translate.go).
+// client wire (package ws), converted in one place (engine/translate.go).
 //
 // The parent trusts nothing the worker says about sizes: it re-counts
 // events and bytes and caps the length of a line.

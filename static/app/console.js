@@ -5,7 +5,7 @@
 // to their source location; level and text filters. Program output is
 // inserted as text, never as HTML.
 //
-// The wire's log message has no group depth or table flag (PROTOCOL.md
+// The wire's log message has no group depth or table flag (docs/protocol.md
 // "log"): the runtime indents a group's lines by two spaces per level and
 // draws tables with box characters, so both are read back from the text
 // (preview.js groupDepth, parseTable; checked against the Go golden file).

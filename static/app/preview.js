@@ -1,11 +1,11 @@
-// Value previews (PROTOCOL.md "Value previews") as console text. This
+// Value previews (docs/protocol.md "Value previews") as console text. This
 // module is pure (no DOM) so node's test runner checks it against the Go
 // renderer's golden file, sandbox/worker/js/testdata/console.golden
 // (static/app/preview.test.mjs); keep it in step with the Go side's
-// render and formatLine.
+// inspect.Render and inspect.FormatLine.
 
 // Node 20's util.inspect defaults (lib/internal/util/inspect.js), as the Go
-// renderer (sandbox/worker/js/format.go) applies them.
+// renderer (sandbox/worker/js/inspect/format.go) applies them.
 const DEPTH = 2;
 const BREAK_LENGTH = 80;
 const COMPACT = 3;

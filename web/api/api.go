@@ -1,10 +1,10 @@
 // Package api serves programs: the HTTP run API (POST /api/v1/run: one JSON
 // result, or the run's protocol messages as NDJSON or server-sent events)
 // and the MCP Streamable HTTP endpoint (/mcp). Runs go through the same
-// session.Engine as WebSocket sessions: the same limits, the same rate
+// engine.Engine as WebSocket sessions: the same limits, the same rate
 // limiter and fair queue (keyed by client IP, or by API key name), the same
 // events; a client that disconnects cancels its run. docs/api.md is the
-// contract and docs/openapi.yaml its machine-readable form.
+// contract and docs/openapi.json its machine-readable form (OpenAPI 3.1).
 package api
 
 import (
@@ -19,7 +19,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/playground-dev/playground/session"
+	"github.com/playground-dev/playground/engine"
 	"github.com/playground-dev/playground/ws"
 	"github.com/rs/cors"
 )
@@ -28,9 +28,7 @@ import (
 type Config struct {
 	// Engine runs every request; its Limits are the announced limits and
 	// its Limiter is shared with the WebSocket sessions.
-	Engine *session.Engine
-	// Metrics, shared with the WebSocket server, counts runs. May be nil.
-	Metrics *session.Metrics
+	Engine *engine.Engine
 	// Modules and Host are the importable bare modules and the host
 	// function names, as hello announces them (MCP tool description and
 	// the list tool).
@@ -42,7 +40,7 @@ type Config struct {
 	// Calls, if set, limits the JSON-RPC calls of /mcp per client key: each
 	// call (each call of a batch) takes a token, whatever its method; past
 	// it a POST is 429 with Retry-After. See MaxBatchCalls.
-	Calls session.Limiter
+	Calls engine.Limiter
 	// Keys are the accepted API keys. Nil: none, and every Bearer key is 401.
 	Keys *Keys
 	// CORSOrigins are the browser origins allowed to call these endpoints
@@ -83,9 +81,6 @@ const clientKeyHeader = "Playground-Internal-Client-Key"
 func New(cfg Config) *Handler {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
-	}
-	if cfg.Metrics == nil {
-		cfg.Metrics = &session.Metrics{}
 	}
 	if cfg.StreamBufferBytes <= 0 {
 		cfg.StreamBufferBytes = 8 << 20
@@ -194,8 +189,8 @@ func (h *Handler) runContext(ctx context.Context) (context.Context, context.Canc
 
 // active counts an admitted run as active until the returned func is called.
 func (h *Handler) active() func() {
-	h.cfg.Metrics.ActiveRuns.Add(1)
-	return func() { h.cfg.Metrics.ActiveRuns.Add(-1) }
+	h.cfg.Engine.Metrics.ActiveRuns.Add(1)
+	return func() { h.cfg.Engine.Metrics.ActiveRuns.Add(-1) }
 }
 
 // Info is the body of GET /api/v1/info: what hello announces to sockets.

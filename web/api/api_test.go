@@ -18,8 +18,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/playground-dev/playground/engine"
 	"github.com/playground-dev/playground/sandbox"
-	"github.com/playground-dev/playground/session"
 	"github.com/playground-dev/playground/web/api"
 	"github.com/playground-dev/playground/ws"
 )
@@ -101,13 +101,13 @@ var testLimits = ws.Limits{MaxFiles: 3, MaxSourceBytes: 1000, MaxMessageBytes: 8
 
 const testKey = "sk-test-0123456789abcdef"
 
-func newServer(t *testing.T, r session.Runner, lim session.Limiter, mod func(*api.Config)) *httptest.Server {
+func newServer(t *testing.T, r engine.Runner, lim engine.Limiter, mod func(*api.Config)) *httptest.Server {
 	t.Helper()
 	keys, err := api.ParseKeys(strings.NewReader("# test keys\nalice " + testKey + "\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := api.Config{Engine: &session.Engine{Runner: r, Limiter: lim, Limits: testLimits}, Keys: keys,
+	cfg := api.Config{Engine: &engine.Engine{Runner: r, Limiter: lim, Limits: testLimits}, Keys: keys,
 		Modules: []string{"lodash"}, Host: []string{"echo"}}
 	if mod != nil {
 		mod(&cfg)
@@ -381,8 +381,8 @@ func TestDisconnectCancelsRun(t *testing.T) {
 	for _, accept := range []string{"application/json", "application/x-ndjson"} {
 		t.Run(accept, func(t *testing.T) {
 			f := newFake("block")
-			metrics := &session.Metrics{}
-			srv := newServer(t, f, &keyLimiter{}, func(c *api.Config) { c.Metrics = metrics })
+			var metrics *engine.Metrics
+			srv := newServer(t, f, &keyLimiter{}, func(c *api.Config) { metrics = &c.Engine.Metrics })
 			ctx, cancel := context.WithCancel(t.Context())
 			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/api/v1/run", strings.NewReader(`{"code":"x"}`))
 			req.Header.Set("Content-Type", "application/json")
@@ -416,7 +416,7 @@ func TestDisconnectCancelsRun(t *testing.T) {
 func TestCloseCancelsRunsWithDone(t *testing.T) {
 	f := newFake("block")
 	keys, _ := api.ParseKeys(strings.NewReader(""))
-	h := api.New(api.Config{Engine: &session.Engine{Runner: f, Limiter: &keyLimiter{}, Limits: testLimits}, Keys: keys})
+	h := api.New(api.Config{Engine: &engine.Engine{Runner: f, Limiter: &keyLimiter{}, Limits: testLimits}, Keys: keys})
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	go func() { <-f.started; h.Close() }()

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/playground-dev/playground/engine"
 	"github.com/playground-dev/playground/ratelimit"
 	"github.com/playground-dev/playground/sandbox"
-	"github.com/playground-dev/playground/session"
 	"github.com/playground-dev/playground/web/api"
 	"github.com/playground-dev/playground/ws"
 )
@@ -29,7 +29,7 @@ func BenchmarkHTTPRunHello(b *testing.B) {
 			}
 			defer pool.Close()
 			lim := ratelimit.New(ratelimit.Config{PerSecond: 1e9, Burst: 1 << 30})
-			h := api.New(api.Config{Engine: &session.Engine{Runner: pool, Limiter: lim, Limits: ws.Limits{MaxFiles: 8, MaxSourceBytes: 1 << 16, MaxMessageBytes: 1 << 20}}})
+			h := api.New(api.Config{Engine: &engine.Engine{Runner: pool, Limiter: lim, Limits: ws.Limits{MaxFiles: 8, MaxSourceBytes: 1 << 16, MaxMessageBytes: 1 << 20}}})
 			srv := httptest.NewServer(h)
 			defer srv.Close()
 			defer h.Close()

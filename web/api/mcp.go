@@ -15,7 +15,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/playground-dev/playground/session"
+	"github.com/playground-dev/playground/engine"
 	"github.com/playground-dev/playground/ws"
 )
 
@@ -171,8 +171,8 @@ func (h *Handler) runTool(ctx context.Context, req *mcp.CallToolRequest, in RunT
 			defer context.AfterFunc(v.(context.Context), stop)()
 		}
 	}
-	job := session.Job{Run: m, Key: key, Session: session.StatelessSession("mcp")}
-	h.cfg.Metrics.Runs.Add(1)
+	job := engine.Job{Run: m, Key: key, Session: engine.StatelessSession("mcp")}
+	h.cfg.Engine.Metrics.Runs.Add(1)
 	if ref := h.cfg.Engine.Admit(job); ref != nil {
 		switch ref.Outcome {
 		case ws.OutcomeRateLimited:
@@ -187,7 +187,7 @@ func (h *Handler) runTool(ctx context.Context, req *mcp.CallToolRequest, in RunT
 	defer cancel()
 	c := newCollector(m.ID)
 	h.cfg.Engine.Execute(rctx, job, c.add)
-	out := RunToolOutput{Result: c.r, ShareURL: ShareURL(page, session.Entry(m), m.Files)}
+	out := RunToolOutput{Result: c.r, ShareURL: ShareURL(page, engine.Entry(m), m.Files)}
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: Summary(out.Result, out.ShareURL)}}}
 	res.IsError = !out.Success
 	return res, out, nil

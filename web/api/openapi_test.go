@@ -17,9 +17,9 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/playground-dev/playground/engine"
 	"github.com/playground-dev/playground/ratelimit"
 	"github.com/playground-dev/playground/sandbox"
-	"github.com/playground-dev/playground/session"
 	"github.com/playground-dev/playground/web/api"
 )
 
@@ -113,9 +113,9 @@ func realServer(t *testing.T, burst int) *httptest.Server {
 	}
 	a := pool.Announce()
 	lim := ratelimit.New(ratelimit.Config{PerSecond: 0.001, Burst: burst})
-	limits := session.HelloLimits(a, session.ClientLimits{PerSecond: 0.001, Burst: burst})
+	limits := engine.HelloLimits(a, engine.ClientLimits{PerSecond: 0.001, Burst: burst})
 	keys, _ := api.ParseKeys(strings.NewReader("ci " + testKey))
-	h := api.New(api.Config{Engine: &session.Engine{Runner: pool, Limiter: lim, Limits: limits}, Keys: keys, Host: a.Host, Modules: a.Modules})
+	h := api.New(api.Config{Engine: &engine.Engine{Runner: pool, Limiter: lim, Limits: limits}, Keys: keys, Host: a.Host, Modules: a.Modules})
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() {
 		h.Close()

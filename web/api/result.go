@@ -45,7 +45,7 @@ type Result struct {
 type Log struct {
 	Level string            `json:"level"`
 	Text  string            `json:"text"`
-	Args  []json.RawMessage `json:"args"` // value previews (PROTOCOL.md)
+	Args  []json.RawMessage `json:"args"` // value previews (docs/protocol.md)
 	T     float64           `json:"t"`
 }
 
@@ -73,7 +73,7 @@ type Call struct {
 }
 
 // collector builds a Result from a run's messages. It is not safe for
-// concurrent use (session.Engine calls send from one goroutine at a time).
+// concurrent use (engine.Engine calls send from one goroutine at a time).
 type collector struct{ r Result }
 
 func newCollector(id string) *collector {

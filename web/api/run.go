@@ -15,12 +15,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/playground-dev/playground/session"
+	"github.com/playground-dev/playground/engine"
 	"github.com/playground-dev/playground/ws"
 )
 
 // RunRequest is the body of POST /api/v1/run: the run message's fields
-// (PROTOCOL.md) without "type", with "id" optional, plus Code, a shorthand
+// (docs/protocol.md) without "type", with "id" optional, plus Code, a shorthand
 // for one entry file (main.ts, or main.js in script mode), and InputData,
 // another name for Input that agent frameworks send.
 type RunRequest struct {
@@ -234,8 +234,8 @@ func (h *Handler) handleRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key := r.Header.Get(clientKeyHeader)
-	job := session.Job{Run: m, Key: key, Session: session.StatelessSession("http"), Received: received}
-	h.cfg.Metrics.Runs.Add(1)
+	job := engine.Job{Run: m, Key: key, Session: engine.StatelessSession("http"), Received: received}
+	h.cfg.Engine.Metrics.Runs.Add(1)
 	if ref := h.cfg.Engine.Admit(job); ref != nil {
 		switch ref.Outcome {
 		case ws.OutcomeRateLimited:
@@ -285,7 +285,7 @@ func (h *Handler) handleRun(w http.ResponseWriter, r *http.Request) {
 // stream runs job and writes its messages as they happen. The Runner's
 // emitting goroutine only queues (bounded); this goroutine writes. The
 // first message decides the status: a lone done of outcome busy is a 503.
-func (h *Handler) stream(ctx context.Context, cancel func(), w http.ResponseWriter, job session.Job, format string) {
+func (h *Handler) stream(ctx context.Context, cancel func(), w http.ResponseWriter, job engine.Job, format string) {
 	q := &streamQueue{limit: h.cfg.StreamBufferBytes, wake: make(chan struct{}, 1), onOverflow: cancel}
 	finished := make(chan struct{})
 	go func() {

@@ -1,4 +1,4 @@
-package session
+package engine
 
 import (
 	"encoding/json"
@@ -156,24 +156,6 @@ type ClientLimits struct {
 // (\u00XX for a control byte), but the source is checked after decoding, so
 // 4× plus room for the other fields keeps every honest message readable.
 func MaxMessageBytes(maxSourceBytes int) int64 { return 4*int64(maxSourceBytes) + 64<<10 }
-
-// SocketLimits are hello.limits for a socket, from the engine's (the HTTP
-// API's and MCP's): a run's output capped at maxOutputBytes, which its
-// outbox must hold in one done message (when positive and lower), and no
-// input beyond what its message cap holds.
-func SocketLimits(l ws.Limits, maxOutputBytes int) ws.Limits {
-	if maxOutputBytes > 0 && maxOutputBytes < l.MaxOutputBytes {
-		l.MaxOutputBytes = maxOutputBytes
-	}
-	l.MaxInputBytes = 0
-	return l
-}
-
-// FrameLimit is the WebSocket read limit, the hard cap of one frame: a
-// message between maxMessageBytes and it is answered (INVALID_REQUEST naming
-// the limit) and the socket stays open; a larger frame closes the socket
-// with 1009 (message too big), because it is read into memory whole.
-func FrameLimit(maxMessageBytes int64) int64 { return 2 * maxMessageBytes }
 
 // HelloLimits is hello.limits: the pool's effective limits (Pool.Announce)
 // and the rate limiter's, in the wire's units.

@@ -1,4 +1,4 @@
-package session_test
+package engine_test
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/playground-dev/playground/engine"
 	"github.com/playground-dev/playground/sandbox"
-	"github.com/playground-dev/playground/session"
 	"github.com/playground-dev/playground/ws"
 )
 
@@ -42,7 +42,7 @@ func (r *scriptRunner) Run(ctx context.Context, req sandbox.Request, emit func(s
 	return sandbox.Result{Outcome: sandbox.OutcomeOK, Output: json.RawMessage(`7`), End: 3000 * time.Microsecond}, nil
 }
 
-func collect(e *session.Engine, j session.Job) ([]any, ws.Done) {
+func collect(e *engine.Engine, j engine.Job) ([]any, ws.Done) {
 	var got []any
 	d := e.Run(context.Background(), j, func(v any) { got = append(got, v) })
 	return got, d
@@ -58,8 +58,8 @@ func run1(files ...string) *ws.Run {
 
 func TestEngineStampsAndPassesTheRequest(t *testing.T) {
 	r := &scriptRunner{}
-	e := &session.Engine{Runner: r, Limiter: &countingLimiter{n: 1}, Limits: ws.Limits{MaxFiles: 2}}
-	got, done := collect(e, session.Job{Run: run1("main.js"), Key: "key:ci", Session: "s1"})
+	e := &engine.Engine{Runner: r, Limiter: &countingLimiter{n: 1}, Limits: ws.Limits{MaxFiles: 2}}
+	got, done := collect(e, engine.Job{Run: run1("main.js"), Key: "key:ci", Session: "s1"})
 	if len(got) != 4 || done.Seq != 4 || done.Outcome != "ok" || string(done.Output) != "7" || done.T != 3 {
 		t.Fatalf("messages %v, done %+v; want started log fact done(seq 4, ok, output 7, t 3)", got, done)
 	}
@@ -73,7 +73,7 @@ func TestEngineStampsAndPassesTheRequest(t *testing.T) {
 
 func TestEngineRefusals(t *testing.T) {
 	lim := &countingLimiter{n: 0}
-	e := &session.Engine{Runner: &scriptRunner{}, Limiter: lim, Limits: ws.Limits{MaxFiles: 2, MaxSourceBytes: 10}}
+	e := &engine.Engine{Runner: &scriptRunner{}, Limiter: lim, Limits: ws.Limits{MaxFiles: 2, MaxSourceBytes: 10}}
 	for _, tc := range []struct {
 		run   *ws.Run
 		field string
@@ -83,7 +83,7 @@ func TestEngineRefusals(t *testing.T) {
 		{&ws.Run{ID: "r1", Files: []ws.File{{Path: "main.ts", Source: strings.Repeat("x", 11)}}}, "files", "maxSourceBytes=10"},
 		{run1("a.ts", "b.ts"), "entry", "no entry file"},
 	} {
-		got, done := collect(e, session.Job{Run: tc.run, Key: "ip"})
+		got, done := collect(e, engine.Job{Run: tc.run, Key: "ip"})
 		if len(got) != 2 || done.Outcome != "invalid" || done.Seq != 2 {
 			t.Errorf("%s: messages %v; want error then done invalid", tc.text, got)
 			continue
@@ -95,15 +95,15 @@ func TestEngineRefusals(t *testing.T) {
 	if lim.calls != 0 {
 		t.Errorf("invalid runs took %d rate-limit tokens; want 0", lim.calls)
 	}
-	got, done := collect(e, session.Job{Run: run1("main.ts"), Key: "ip"})
+	got, done := collect(e, engine.Job{Run: run1("main.ts"), Key: "ip"})
 	if len(got) != 1 || done.Outcome != "rate_limited" || done.RetryAfterMs == nil || *done.RetryAfterMs != 750 {
 		t.Errorf("rate limited: %v; want only done rate_limited with retryAfterMs 750", got)
 	}
 }
 
 func TestEngineRunnerFailureIsOpaqueInternalError(t *testing.T) {
-	e := &session.Engine{Runner: &scriptRunner{err: errors.New("pipe broke: secret detail")}, Limiter: &countingLimiter{n: 1}}
-	got, done := collect(e, session.Job{Run: run1("main.js")})
+	e := &engine.Engine{Runner: &scriptRunner{err: errors.New("pipe broke: secret detail")}, Limiter: &countingLimiter{n: 1}}
+	got, done := collect(e, engine.Job{Run: run1("main.js")})
 	if len(got) != 4 || done.Outcome != "error" || done.Seq != 4 {
 		t.Fatalf("messages %v; want started log error done(error)", got)
 	}
@@ -123,7 +123,7 @@ func TestEntry(t *testing.T) {
 		{run1("a.ts", "b.ts"), ""},
 		{&ws.Run{Entry: "b.ts", Files: []ws.File{{Path: "a.ts"}, {Path: "b.ts"}}}, "b.ts"},
 	} {
-		if got := session.Entry(tc.run); got != tc.want {
+		if got := engine.Entry(tc.run); got != tc.want {
 			t.Errorf("Entry(%v) = %q; want %q", tc.run.Files, got, tc.want)
 		}
 	}

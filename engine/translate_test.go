@@ -1,4 +1,4 @@
-package session
+package engine
 
 import (
 	"encoding/json"
@@ -11,7 +11,7 @@ import (
 )
 
 // TestEveryEngineValueMaps: each engine outcome and error kind has its own
-// wire value, named as PROTOCOL.md names it, so a new engine value cannot
+// wire value, named as docs/protocol.md names it, so a new engine value cannot
 // slip onto the wire unmapped.
 func TestEveryEngineValueMaps(t *testing.T) {
 	wireOutcomes := []string{ws.OutcomeOK, ws.OutcomeError, ws.OutcomeTimeout, ws.OutcomeMemoryLimit, ws.OutcomeOutputLimit,

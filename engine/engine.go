@@ -1,4 +1,4 @@
-package session
+package engine
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/playground-dev/playground/sandbox"
@@ -15,7 +16,7 @@ import (
 )
 
 // Engine is the run logic every transport shares (a WebSocket session, the
-// HTTP run API, the MCP tool): it checks a run against the announced
+// HTTP run API, the MCP tool, the command line): it checks a run against the announced
 // limits and the rate limit, runs it through the Runner with the client's
 // fairness key, and translates the sandbox's events into protocol messages
 // stamped with the run's id, seq and t, done last. An Engine is safe for
@@ -26,19 +27,27 @@ type Engine struct {
 	// Limits are the announced limits (hello.limits); MaxFiles and
 	// MaxSourceBytes are checked here, the rest by the Runner.
 	Limits ws.Limits
-	// Metrics counts queued runs. May be nil.
-	Metrics *Metrics
+	// Metrics are the server's counters: queued runs, counted here, and
+	// runs received and active and open sockets, counted by the
+	// transports, which share the engine.
+	Metrics Metrics
 	// Observer is told of every run's end, refusals included. May be nil.
 	Observer Observer
-	// Draining, when set and true, refuses every new run as busy: the
-	// server is shutting down and the client should retry elsewhere.
-	Draining func() bool
 	// Runs, if set, caps the runs one client key holds at once (queued or
 	// executing, across all its sockets and requests, and across instances
 	// when the counts are shared); a run past it ends busy.
 	Runs Counter
 	Log  *slog.Logger // nil means slog.Default()
+
+	draining atomic.Bool // set by Drain
 }
+
+// Drain makes the engine refuse every new run as busy: the server is
+// shutting down and the client should retry elsewhere. Runs in flight go on.
+func (e *Engine) Drain() { e.draining.Store(true) }
+
+// Draining reports whether Drain was called.
+func (e *Engine) Draining() bool { return e.draining.Load() }
 
 // Observer is told how each run ended (the server's metrics implement it).
 // errorKind is the kind of the run's last error event, "" when it had
@@ -152,7 +161,7 @@ func (e *Engine) admit(j Job) *Refusal {
 	if r := CheckLimits(j.Run, e.Limits); r != nil {
 		return r
 	}
-	if e.Draining != nil && e.Draining() {
+	if e.Draining() {
 		return &Refusal{Outcome: ws.OutcomeBusy, Reason: "the server is shutting down; retry (a load balancer sends you to another instance)", RetryAfter: busyRetry}
 	}
 	if ok, retry := e.Limiter.Allow(j.Key); !ok {
@@ -217,10 +226,7 @@ func (e *Engine) Execute(ctx context.Context, j Job, send func(any)) ws.Done {
 		}
 		defer release()
 	}
-	metrics := e.Metrics
-	if metrics == nil {
-		metrics = &Metrics{}
-	}
+	metrics := &e.Metrics
 	m := j.Run
 	var seq uint64
 	lastKind := "" // the kind of the run's last error event

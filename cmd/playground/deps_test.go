@@ -51,7 +51,7 @@ var allowedImports = map[string][]string{
 	"sandbox/worker/js/webapi":    {"sandbox/worker/js/intrinsic", "sandbox/worker/js/parity"},                              // web APIs goja lacks: the polyfills, URL, Web Crypto
 	"sandbox/worker/js/inspect":   {"sandbox/pipe", "sandbox/worker/js/intrinsic", "sandbox/worker/js/parity"},              // Node's util.inspect
 	"sandbox/worker/js/rewrite":   {},                                                                                       // semantics-preserving rewrites of a bundle before goja compiles it
-	"sandbox/worker/js/jsonvalue": {},                                                                                       // JSON text to goja values and plain data back, past goja's codec
+	"sandbox/worker/js/jsonvalue": {"jsonwire"},                                                                             // JSON text to goja values and plain data back, past goja's codec
 	"sandbox/worker/js/jstest":    {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js"},           // test support: the in-process harness
 }
 

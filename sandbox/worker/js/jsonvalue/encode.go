@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
+
+	"github.com/playground-dev/playground/jsonwire"
 )
 
 // Encoder writes plain data — ordinary objects whose prototype is
@@ -218,65 +220,13 @@ func appendFloat(b []byte, f float64) []byte {
 	return b
 }
 
-// str writes s, or fails on invalid UTF-8 (which goja's strings never
-// convert to; the caller's encoding says what it shows).
+// str writes s as encoding/json writes a string (jsonwire.AppendString),
+// or fails on invalid UTF-8, which goja's strings never convert to (the
+// caller's encoding says what it shows).
 func (e *Encoder) str(s string) {
-	var ok bool
-	if e.buf, ok = appendString(e.buf, s); !ok {
+	if !utf8.ValidString(s) {
 		e.fail()
+		return
 	}
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString writes s as encoding/json writes a string: quoted, with
-// <, > and & as \u003c, \u003e and \u0026 (HTML-safe), U+2028 and U+2029
-// escaped, control characters as \n, \r, \t, \b, \f or \u00XX. It reports
-// false for invalid UTF-8.
-func appendString(b []byte, s string) ([]byte, bool) {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			return b, false
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"'), true
+	e.buf = jsonwire.AppendString(e.buf, s)
 }

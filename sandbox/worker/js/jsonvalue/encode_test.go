@@ -10,40 +10,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestAppendStringIsEncodingJSON: every ASCII character and a sample of
-// others are written byte for byte as encoding/json writes them.
-func TestAppendStringIsEncodingJSON(t *testing.T) {
-	var samples []string
-	for c := 0; c < 0x80; c++ {
-		samples = append(samples, string(rune(c)), "a"+string(rune(c))+"b")
-	}
-	samples = append(samples, "", "é", "日本", "😀", "\u2028\u2029", "\u007f\u0080\u00a0", "<script>&amp;</script>", "\ufffd", "\uffff")
-	for _, s := range samples {
-		want, _ := json.Marshal(s)
-		got, ok := appendString(nil, s)
-		if !ok || string(got) != string(want) {
-			t.Errorf("%q: got %s, want %s", s, got, want)
-		}
-	}
-	if _, ok := appendString(nil, "a\xffb"); ok {
-		t.Error("invalid UTF-8 taken")
-	}
-}
-
-func FuzzAppendString(f *testing.F) {
-	f.Add("a<b>&\u2028\x01\"\\")
-	f.Fuzz(func(t *testing.T, s string) {
-		got, ok := appendString(nil, s)
-		if !ok {
-			return
-		}
-		want, _ := json.Marshal(s)
-		if string(got) != string(want) {
-			t.Errorf("%q: got %s, want %s", s, got, want)
-		}
-	})
-}
-
 func TestAppendFloatIsEncodingJSON(t *testing.T) {
 	for _, f := range []float64{0, 1, -1, 0.1, 1.5, 1e-6, 9.99e-7, 1e-7, 1e20, 1e21, 1.7976931348623157e308, 5e-324, 123456789.123, -2.5e-10, 1e100, 0.000001234} {
 		want, _ := json.Marshal(f)

@@ -280,18 +280,24 @@ func (n natives) call(fn unistring.String, at file.Idx, args ...ast.Expression) 
 	return &ast.CallExpression{Callee: &ast.Identifier{Name: fn, Idx: at}, LeftParenthesis: at, ArgumentList: args, RightParenthesis: at}
 }
 
+// holdsBuilder is `typeof x === "object"`: the variable holds a builder
+// (a rewritten string variable is never null or another object).
+func holdsBuilder(id *ast.Identifier) ast.Expression {
+	at := id.Idx
+	return &ast.BinaryExpression{
+		Operator:   token.STRICT_EQUAL,
+		Left:       &ast.UnaryExpression{Operator: token.TYPEOF, Idx: at, Operand: ident(id)},
+		Right:      &ast.StringLiteral{Idx: at, Literal: `"object"`, Value: "object"},
+		Comparison: true,
+	}
+}
+
 // read is `(typeof x === "object" ? (x = flush(x)) : x)`: the variable's
 // string, joined and stored back when it holds a builder.
 func (n natives) read(id *ast.Identifier) ast.Expression {
-	at := id.Idx
 	return &ast.ConditionalExpression{
-		Test: &ast.BinaryExpression{
-			Operator:   token.STRICT_EQUAL,
-			Left:       &ast.UnaryExpression{Operator: token.TYPEOF, Idx: at, Operand: ident(id)},
-			Right:      &ast.StringLiteral{Idx: at, Literal: `"object"`, Value: "object"},
-			Comparison: true,
-		},
-		Consequent: &ast.AssignExpression{Operator: token.ASSIGN, Left: ident(id), Right: n.call(n.flushFn, at, ident(id))},
+		Test:       holdsBuilder(id),
+		Consequent: &ast.AssignExpression{Operator: token.ASSIGN, Left: ident(id), Right: n.call(n.flushFn, id.Idx, ident(id))},
 		Alternate:  ident(id),
 	}
 }
@@ -300,15 +306,9 @@ func (n natives) read(id *ast.Identifier) ast.Expression {
 // of the variable's string without joining a builder's parts (dot is the
 // original x.length, kept for a string).
 func (n natives) length(id *ast.Identifier, dot *ast.DotExpression) ast.Expression {
-	at := id.Idx
 	return &ast.ConditionalExpression{
-		Test: &ast.BinaryExpression{
-			Operator:   token.STRICT_EQUAL,
-			Left:       &ast.UnaryExpression{Operator: token.TYPEOF, Idx: at, Operand: ident(id)},
-			Right:      &ast.StringLiteral{Idx: at, Literal: `"object"`, Value: "object"},
-			Comparison: true,
-		},
-		Consequent: n.call(n.lengthFn, at, ident(id)),
+		Test:       holdsBuilder(id),
+		Consequent: n.call(n.lengthFn, id.Idx, ident(id)),
 		Alternate:  dot,
 	}
 }

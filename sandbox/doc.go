@@ -8,8 +8,9 @@
 // A run takes a [Request] (in-memory files, an entry path, input JSON, a
 // timeout); events stream through a callback as they happen; the run ends
 // with a [Result]. The package imports no other project package outside
-// sandbox/: the WebSocket session, the HTTP API and the tests reach it
-// through the same [Pool.Run] call.
+// sandbox/: the run engine (package engine, which every transport shares:
+// the WebSocket session, the HTTP API, MCP and the CLI) and the tests reach
+// it through the same [Pool.Run] call.
 //
 // The layout under sandbox/, by the process a file runs in:
 //

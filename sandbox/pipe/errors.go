@@ -25,6 +25,12 @@ func MemoryError(limit int64) *Error {
 	return &Error{Kind: KindMemoryLimit, Message: fmt.Sprintf("run exceeded its memory limit of %d MiB", limit>>20)}
 }
 
+// DepthLimitError reports a fact or output nested deeper than depth levels
+// of arrays and objects, which facts and output do not hold.
+func DepthLimitError(what string, depth int) *Error {
+	return &Error{Kind: KindOutputLimit, Message: fmt.Sprintf("run exceeded the nesting limit: %s nests arrays and objects deeper than %d levels, the most facts and output hold", what, depth)}
+}
+
 // FactsLimitError reports a run whose facts snapshot grew past
 // Limits.MaxFactsBytes.
 func FactsLimitError(l Limits) *Error {

@@ -1,6 +1,7 @@
 package js_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -26,6 +27,27 @@ func TestOutputGetters(t *testing.T) {
 			res, rec := run(t, h, Request{Files: files("main.js", c.code), Mode: c.mode, Timeout: 300 * time.Millisecond})
 			if string(res.Outcome) != c.outcome || string(res.Output) != c.output {
 				t.Errorf("outcome %s, output %s, errors %+v; want %s, %s", res.Outcome, res.Output, rec.Errors(), c.outcome, c.output)
+			}
+		})
+	}
+}
+
+// TestTooDeepSaysSo: a fact or an output nested deeper than facts and
+// output hold ends the run with an error naming the nesting, not the
+// facts' byte limit (a 10 KB value 5,000 deep was reported as over the
+// 256 KiB facts limit).
+func TestTooDeepSaysSo(t *testing.T) {
+	h := newHarness(t, Config{})
+	for _, c := range []struct{ name, code, what string }{
+		{"fact", `const { facts } = require("playground"); facts.deep = JSON.parse("[".repeat(5000) + "]".repeat(5000));`, "a fact nests"},
+		{"output", `output = JSON.parse("[".repeat(5000) + "]".repeat(5000));`, "the output nests"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, rec := run(t, h, Request{Files: files("main.js", c.code), Mode: "script"})
+			errs := rec.Errors()
+			if res.Outcome != OutcomeOutputLimit || len(errs) != 1 || errs[0].Kind != KindOutputLimit ||
+				!strings.Contains(errs[0].Message, c.what+" arrays and objects deeper than 1000 levels") {
+				t.Errorf("outcome %s, errors %+v; want output_limit naming the nesting", res.Outcome, errs)
 			}
 		})
 	}

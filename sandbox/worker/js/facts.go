@@ -127,7 +127,7 @@ func (f *factStore) Set(key string, val goja.Value) bool {
 	}
 	v, ok := f.e.jsonValue(val, f.e.lim.MaxFactsBytes+1)
 	if !ok {
-		f.e.limit(errFactsLimit) // larger than all the facts may be, or nested too deep
+		f.e.limit(f.e.factsLimit()) // larger than all the facts may be, or nested too deep
 		return true
 	}
 	if !bytes.Equal(v, f.sent[key]) {
@@ -178,7 +178,7 @@ func (f *factStore) flush(onlySet bool) {
 		}
 		v, ok := f.e.jsonValue(f.vals[k], f.e.lim.MaxFactsBytes+1)
 		if !ok {
-			f.e.limit(errFactsLimit)
+			f.e.limit(f.e.factsLimit())
 			break
 		}
 		if !bytes.Equal(v, f.sent[k]) {
@@ -202,5 +202,17 @@ func (f *factStore) snapshot() map[string]json.RawMessage {
 	return out
 }
 
-// errFactsLimit stops a run whose facts grew past Limits.MaxFactsBytes.
-var errFactsLimit = errors.New("facts limit reached")
+// errFactsLimit stops a run whose facts grew past Limits.MaxFactsBytes;
+// errFactsDepth one whose fact nests deeper than inspect.MaxJSONDepth.
+var (
+	errFactsLimit = errors.New("facts limit reached")
+	errFactsDepth = errors.New("a fact nested too deep")
+)
+
+// factsLimit is why the fact jsonValue just refused ends the run.
+func (e *Runtime) factsLimit() error {
+	if e.jsonDeep {
+		return errFactsDepth
+	}
+	return errFactsLimit
+}

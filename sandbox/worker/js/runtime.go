@@ -30,6 +30,7 @@ var (
 	ErrMemoryLimit = errors.New("memory limit reached")
 	errTimeout     = errors.New("run timed out")
 	errOutputLimit = errors.New("output limit reached")
+	errOutputDepth = errors.New("output nested too deep")
 	errUncaught    = errors.New("uncaught exception") // the error event was sent; the run ends
 
 	errNoFS = errors.New("source maps must be inline: the playground reads no files")
@@ -89,7 +90,10 @@ type Runtime struct {
 	// (package jsonvalue), made at their first use: a hello run has neither.
 	jsonIn  *jsonvalue.Parser
 	jsonOut *jsonvalue.Encoder
-	parity  parity.Patcher // the goja-versus-V8 patches (package parity)
+	// jsonDeep: the last jsonValue that did not fit was too deep, not too
+	// large (its error says which).
+	jsonDeep bool
+	parity   parity.Patcher // the goja-versus-V8 patches (package parity)
 
 	timers         timerHeap
 	timerByID      map[int64]*timer                      // the pending ones
@@ -237,6 +241,8 @@ func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pip
 			}
 		case e.stop != nil: // a getter was stopped (jsonValue)
 			res.Outcome, res.TimedOut = e.endWith(e.stop)
+		case !ok && e.jsonDeep:
+			res.Outcome, res.TimedOut = e.endWith(errOutputDepth)
 		case !ok:
 			res.Outcome, res.TimedOut = e.endWith(errOutputLimit)
 		default:
@@ -297,6 +303,12 @@ func (e *Runtime) endWith(cause error) (pipe.Outcome, bool) {
 		return pipe.OutcomeTimeout, true
 	case errors.Is(cause, errFactsLimit):
 		e.emitAlways(pipe.Event{Kind: pipe.EventError, Error: pipe.FactsLimitError(e.lim)})
+		return pipe.OutcomeOutputLimit, false
+	case errors.Is(cause, errFactsDepth):
+		e.emitAlways(pipe.Event{Kind: pipe.EventError, Error: pipe.DepthLimitError("a fact", inspect.MaxJSONDepth)})
+		return pipe.OutcomeOutputLimit, false
+	case errors.Is(cause, errOutputDepth):
+		e.emitAlways(pipe.Event{Kind: pipe.EventError, Error: pipe.DepthLimitError("the output", inspect.MaxJSONDepth)})
 		return pipe.OutcomeOutputLimit, false
 	case errors.Is(cause, errOutputLimit):
 		e.emitAlways(pipe.Event{Kind: pipe.EventError, Error: pipe.OutputLimitError(e.lim)})
@@ -710,6 +722,7 @@ func (e *Runtime) endOutput() (out json.RawMessage, ok bool, err error) {
 // silently wrong. Plain data (jsonvalue.Encoder) is written straight from
 // the values; anything else as the preview encoder shows it.
 func (e *Runtime) jsonValue(v goja.Value, budget int) (_ json.RawMessage, ok bool) {
+	e.jsonDeep = false
 	if fastJSON {
 		if e.jsonOut == nil {
 			e.jsonOut = jsonvalue.NewEncoder(e.vm)
@@ -729,6 +742,7 @@ func (e *Runtime) jsonValue(v goja.Value, budget int) (_ json.RawMessage, ok boo
 	}
 	p := e.jsonEn.EncodeBudget(v, budget)
 	if !e.jsonEn.Complete() {
+		e.jsonDeep = e.jsonEn.CutDeep()
 		return nil, false
 	}
 	b, err := json.Marshal(p)

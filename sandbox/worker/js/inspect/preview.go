@@ -121,15 +121,23 @@ type Encoder struct {
 }
 
 // jsonLimits are the JSON encoder's (facts, output, %j): nothing is cut
-// but by the caller's byte budget, and objects nested deeper than 1,000
-// levels (JSON.stringify's own recursion gives up before V8's would).
-var jsonLimits = pipe.PreviewLimits{Depth: 1000, Keys: math.MaxInt32, String: math.MaxInt32}
+// but by the caller's byte budget, and objects nested deeper than
+// MaxJSONDepth levels (JSON.stringify's own recursion gives up before V8's would).
+var jsonLimits = pipe.PreviewLimits{Depth: MaxJSONDepth, Keys: math.MaxInt32, String: math.MaxInt32}
+
+// MaxJSONDepth is the deepest nesting of arrays and objects facts and
+// output hold.
+const MaxJSONDepth = 1000
 
 // Complete reports whether the last encodeBudget kept all of its value:
 // nothing was cut for the budget or the depth.
 func (e *Encoder) Complete() bool {
 	return e.budget > 0 && !e.cutDeep
 }
+
+// CutDeep reports whether the last encodeBudget cut its value at the depth
+// limit.
+func (e *Encoder) CutDeep() bool { return e.cutDeep }
 
 // DefaultPreviewBudget is the byte budget of one preview when the caller
 // gives none (encode): about the size of its JSON.

@@ -79,7 +79,9 @@ type Job struct {
 	Files []File          `json:"files"`
 	Entry string          `json:"entry"` // names one of Files
 	Input json.RawMessage `json:"input,omitempty"`
-	// Timeout bounds execution (the parent bounds bundling itself).
+	// Timeout is the run's time limit from the worker's taking the job:
+	// bundling, compiling and executing all count against it, as one
+	// deadline (the worker's runJob); events announce Timeout itself.
 	Timeout       time.Duration `json:"timeout"`
 	Deterministic bool          `json:"deterministic,omitempty"`
 	// Mode is ModeModule, ModeScript, or empty: the worker then detects

@@ -330,28 +330,19 @@ func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event)
 		rt = js.New(jb)
 		rt.SetClient(j.Client)
 	}
-	jb.Timeout = time.Until(deadline)
-	if jb.Timeout <= 0 {
+	// One deadline from the job's arrival: the runtime gets what bundling
+	// left of it, and its events announce the limit the run asked for.
+	if time.Until(deadline) <= 0 {
 		return wk.stopped(errBundleDeadline, j, emit, pipe.Stats{Bundle: bundleTime})
 	}
-	// The runtime gets what is left of the time; the client hears of the
-	// limit it asked for.
-	limited := func(ev pipe.Event) {
-		switch {
-		case ev.Kind == pipe.EventStarted:
-			ev.Timeout = j.Timeout
-		case ev.Error != nil && ev.Error.Kind == pipe.KindTimeout && j.Timeout > 0:
-			ev.Error = pipe.TimeoutError(j.Timeout)
-		}
-		emit(ev)
-	}
+	jb.Deadline = deadline
 	// A wait on timers is announced (pipe.Idle) so that the parent may
 	// park the run; the worker never waits for an answer: a parked worker
 	// is stopped by its parent, and continued before the timer is due.
 	rt.OnIdle(func(wait time.Duration, replies int) {
 		_ = wk.out.Write(pipe.Message{Idle: &pipe.Idle{Wait: wait, Replies: replies}})
 	})
-	res := rt.Execute(ctx, jb, limited)
+	res := rt.Execute(ctx, jb, emit)
 	rt.OnIdle(nil)
 	res.Stats.Bundle = bundleTime
 	if len(imports) > 0 && (res.Outcome == pipe.OutcomeOK || res.Outcome == pipe.OutcomeError) && ctx.Err() == nil {

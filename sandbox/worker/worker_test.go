@@ -243,6 +243,37 @@ func TestBundlingCountsAgainstTheRunsTimeout(t *testing.T) {
 	}
 }
 
+// TestOneDeadline: bundling spends part of a run's time and the runtime
+// gets what is left (one deadline from the job's arrival), while the
+// started event and the TIMEOUT error announce the limit the run asked for.
+func TestOneDeadline(t *testing.T) {
+	c := startWorker(t)
+	var b strings.Builder
+	for i := range 20_000 { // a bundle that takes a while to build
+		fmt.Fprintf(&b, "const v%d = [%d, { k: 'x%d' }];\n", i, i, i)
+	}
+	b.WriteString("for (;;);\n")
+	j := job(b.String())
+	j.Timeout = 700 * time.Millisecond
+	c.send(pipe.Command{Op: pipe.OpRun, Job: j})
+	evs, res := c.result(nil)
+	if res.Outcome != pipe.OutcomeTimeout || res.Stats.Bundle <= 0 {
+		t.Fatalf("outcome %s (bundle %v); want a timeout after bundling", res.Outcome, res.Stats.Bundle)
+	}
+	var started, timedOut bool
+	for _, ev := range evs {
+		if ev.Kind == pipe.EventStarted {
+			started = ev.Timeout == j.Timeout
+		}
+		if ev.Error != nil && ev.Error.Kind == pipe.KindTimeout {
+			timedOut = strings.Contains(ev.Error.Message, "700 ms")
+		}
+	}
+	if !started || !timedOut {
+		t.Errorf("events %+v; want started and the TIMEOUT error announcing 700 ms", evs)
+	}
+}
+
 // TestBigIntConstantsStayOutOfCompiling: goja's compiler folds constant
 // expressions outside any run's limits; `1n << 400000000n` must be
 // computed by the run (under its deadline and memory), so the run ends

@@ -52,9 +52,14 @@ type Job struct {
 	Program *goja.Program
 	// Libraries compiles the libraries the bundle imports (FieldLib); one
 	// per worker, shared by its runtimes.
-	Libraries     *Libraries
-	Input         json.RawMessage
+	Libraries *Libraries
+	Input     json.RawMessage
+	// Timeout is the run's time limit as its request announced it (the
+	// started event and a TIMEOUT error say it); Deadline, when set, is
+	// when that limit ends, counted from the job's arrival (bundling
+	// spent part of it), and otherwise Timeout counts from Execute.
 	Timeout       time.Duration
+	Deadline      time.Time
 	Deterministic bool
 	Limits        pipe.Limits
 	// Mode is the bundle's mode (bundle.Result.Mode): pipe.ModeScript
@@ -188,7 +193,7 @@ func New(j Job) *Runtime {
 
 // Execute runs j's program on e, a runtime from New made for the same
 // deterministic mode, limits and host functions, to completion, its
-// deadline (j.Timeout), or ctx's end, calling emit for each event on the
+// deadline (j.Deadline, or j.Timeout from now), or ctx's end, calling emit for each event on the
 // calling goroutine. It returns the result without Stats.Queue and
 // Stats.Bundle, which the caller owns. A failing snippet is a result, not
 // an error: see Result.Outcome.
@@ -203,7 +208,11 @@ func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pip
 	}
 	res := pipe.Result{Facts: map[string]json.RawMessage{}}
 
-	ctx, cancel := context.WithTimeoutCause(ctx, j.Timeout, errTimeout)
+	deadline := j.Deadline
+	if deadline.IsZero() {
+		deadline = time.Now().Add(j.Timeout)
+	}
+	ctx, cancel := context.WithDeadlineCause(ctx, deadline, errTimeout)
 	defer cancel()
 	stopWatch := context.AfterFunc(ctx, func() { e.vm.Interrupt(e.interruptCause(ctx)) })
 	defer stopWatch()

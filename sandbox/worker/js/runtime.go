@@ -712,6 +712,16 @@ func (e *Runtime) limit(cause error) {
 // output does not fit (jsonValue); out is nil when there is none.
 func (e *Runtime) endOutput() (out json.RawMessage, ok bool, err error) {
 	ok = true
+	if !e.script {
+		if !e.gotOutput {
+			return nil, true, nil
+		}
+		if _, obj := e.output.(*goja.Object); !obj {
+			// A primitive has no getter to run: no call needed.
+			out, ok = e.jsonValue(e.output, e.lim.MaxOutputBytes+1)
+			return out, ok, nil
+		}
+	}
 	f, _ := goja.AssertFunction(e.vm.ToValue(func(goja.FunctionCall) goja.Value {
 		if e.script {
 			e.scriptOutput()
@@ -732,7 +742,7 @@ func (e *Runtime) endOutput() (out json.RawMessage, ok bool, err error) {
 // the values; anything else as the preview encoder shows it.
 func (e *Runtime) jsonValue(v goja.Value, budget int) (_ json.RawMessage, ok bool) {
 	e.jsonDeep = false
-	if fastJSON {
+	if _, obj := v.(*goja.Object); obj && fastJSON { // a primitive costs the preview encoder nothing
 		if e.jsonOut == nil {
 			e.jsonOut = jsonvalue.NewEncoder(e.vm)
 		}

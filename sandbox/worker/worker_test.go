@@ -249,12 +249,12 @@ func TestBundlingCountsAgainstTheRunsTimeout(t *testing.T) {
 func TestOneDeadline(t *testing.T) {
 	c := startWorker(t)
 	var b strings.Builder
-	for i := range 20_000 { // a bundle that takes a while to build
+	for i := range 2_000 { // a bundle that takes a few ms to build (well inside the limit, under -race too)
 		fmt.Fprintf(&b, "const v%d = [%d, { k: 'x%d' }];\n", i, i, i)
 	}
 	b.WriteString("for (;;);\n")
 	j := job(b.String())
-	j.Timeout = 700 * time.Millisecond
+	j.Timeout = 1500 * time.Millisecond
 	c.send(pipe.Command{Op: pipe.OpRun, Job: j})
 	evs, res := c.result(nil)
 	if res.Outcome != pipe.OutcomeTimeout || res.Stats.Bundle <= 0 {
@@ -266,11 +266,11 @@ func TestOneDeadline(t *testing.T) {
 			started = ev.Timeout == j.Timeout
 		}
 		if ev.Error != nil && ev.Error.Kind == pipe.KindTimeout {
-			timedOut = strings.Contains(ev.Error.Message, "700 ms")
+			timedOut = strings.Contains(ev.Error.Message, "1500 ms")
 		}
 	}
 	if !started || !timedOut {
-		t.Errorf("events %+v; want started and the TIMEOUT error announcing 700 ms", evs)
+		t.Errorf("events %+v; want started and the TIMEOUT error announcing 1500 ms", evs)
 	}
 }
 

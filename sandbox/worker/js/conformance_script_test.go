@@ -1,12 +1,6 @@
 package js_test
 
-import (
-	"os"
-	"path/filepath"
-	"strings"
-	"testing"
-	"time"
-)
+import "testing"
 
 // scriptDeviations are the script-mode conformance snippets whose output is
 // not Node's on purpose; want is the playground's exact output.
@@ -24,40 +18,5 @@ var scriptDeviations = map[string]struct{ reason, want string }{
 // sloppy mode (implicit globals, this, with, legacy octal, Annex B
 // function declarations in blocks), strict where the code says so.
 func TestConformanceScript(t *testing.T) {
-	h := newHarness(t, Config{})
-	snippets, err := filepath.Glob("testdata/conformance/script/*.js")
-	if err != nil || len(snippets) < 10 {
-		t.Fatalf("%d script conformance snippets (%v); want at least 10", len(snippets), err)
-	}
-	for _, path := range snippets {
-		name := strings.TrimSuffix(filepath.Base(path), ".js")
-		if *conformanceOnly != "" && !strings.Contains(name, *conformanceOnly) {
-			continue
-		}
-		t.Run(name, func(t *testing.T) {
-			src, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			golden, err := os.ReadFile(strings.TrimSuffix(path, ".js") + ".golden")
-			if err != nil {
-				t.Fatalf("%v (record it: cd testdata/conformance/script && node record.mjs)", err)
-			}
-			want := string(golden)
-			if d, ok := scriptDeviations[name]; ok {
-				want = d.want
-			}
-			_, rec := run(t, h, Request{Files: files(name+".js", string(src)), Mode: "script", Timeout: 10 * time.Second})
-			var b strings.Builder
-			for _, l := range rec.Logs() {
-				b.WriteString(l + "\n")
-			}
-			for _, e := range rec.Errors() {
-				b.WriteString("UNCAUGHT: " + e.Message + "\n")
-			}
-			if got := b.String(); got != want {
-				t.Errorf("script mode differs from Node 20's vm.runInNewContext\n--- node\n%s--- playground\n%s", want, got)
-			}
-		})
-	}
+	conformance(t, "testdata/conformance/script", "script", 10, scriptDeviations, "script mode differs from Node 20's vm.runInNewContext")
 }

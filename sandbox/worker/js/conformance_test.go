@@ -25,10 +25,18 @@ var deviations = map[string]struct{ reason, want string }{
 // in-process harness and compares its console output with Node 20's
 // (<name>.golden, recorded by testdata/conformance/record.mjs).
 func TestConformance(t *testing.T) {
+	conformance(t, "testdata/conformance", "module", 60, deviations, "output differs from Node 20")
+}
+
+// conformance runs each <name>.js of dir in mode and compares its console
+// lines and uncaught errors with <name>.golden (a hand-written golden says
+// why on a first "# " line), or with the deviation's want; dir must hold
+// at least min snippets.
+func conformance(t *testing.T, dir, mode string, min int, devs map[string]struct{ reason, want string }, differs string) {
 	h := newHarness(t, Config{})
-	snippets, err := filepath.Glob("testdata/conformance/*.js")
-	if err != nil || len(snippets) < 60 {
-		t.Fatalf("%d conformance snippets (%v); want at least 60", len(snippets), err)
+	snippets, err := filepath.Glob(dir + "/*.js")
+	if err != nil || len(snippets) < min {
+		t.Fatalf("%d conformance snippets in %s (%v); want at least %d", len(snippets), dir, err, min)
 	}
 	for _, path := range snippets {
 		name := strings.TrimSuffix(filepath.Base(path), ".js")
@@ -42,16 +50,16 @@ func TestConformance(t *testing.T) {
 			}
 			golden, err := os.ReadFile(strings.TrimSuffix(path, ".js") + ".golden")
 			if err != nil {
-				t.Fatalf("%v (record it: cd testdata/conformance && node record.mjs)", err)
+				t.Fatalf("%v (record it: cd %s && node record.mjs)", err, dir)
 			}
 			want := string(golden)
-			if strings.HasPrefix(want, "# ") { // a hand-written golden says why on its first line
+			if strings.HasPrefix(want, "# ") {
 				_, want, _ = strings.Cut(want, "\n")
 			}
-			if d, ok := deviations[name]; ok {
+			if d, ok := devs[name]; ok {
 				want = d.want
 			}
-			_, rec := run(t, h, Request{Files: files(name+".js", string(src)), Mode: "module", Timeout: 10 * time.Second})
+			_, rec := run(t, h, Request{Files: files(name+".js", string(src)), Mode: mode, Timeout: 10 * time.Second})
 			var b strings.Builder
 			for _, l := range rec.Logs() {
 				b.WriteString(l + "\n")
@@ -60,7 +68,7 @@ func TestConformance(t *testing.T) {
 				b.WriteString("UNCAUGHT: " + e.Message + "\n")
 			}
 			if got := b.String(); got != want {
-				t.Errorf("output differs from Node 20\n--- node\n%s--- playground\n%s", want, got)
+				t.Errorf("%s\n--- node\n%s--- playground\n%s", differs, want, got)
 			}
 		})
 	}

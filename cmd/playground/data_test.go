@@ -65,6 +65,22 @@ func TestDataSizedRunsOverHTTP(t *testing.T) {
 	if lim, _ := c.hello["limits"].(map[string]any); lim["maxOutputBytes"] != float64(1<<20) || lim["maxInputBytes"] != nil {
 		t.Errorf("hello.limits: maxOutputBytes %v, maxInputBytes %v; want 1 MiB and none", lim["maxOutputBytes"], lim["maxInputBytes"])
 	}
+	// The socket's cap binds a socket's run: 2 MiB of output is over it
+	// there, and within the HTTP API's.
+	big2 := "export default 'x'.repeat(2 << 20);"
+	c.send(runMsg("big", "main.ts", big2))
+	if ms := c.until("big"); ms[len(ms)-1].str("outcome") != "output_limit" {
+		t.Errorf("a socket run with 2 MiB of output: %v; want output_limit at the socket's 1 MiB", ms[len(ms)-1])
+	}
+	resp, err = http.Post("http://"+addr+"/api/v1/run", "application/json", strings.NewReader(`{"code":"export default 'x'.repeat(2 << 20);"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(b), `"outcome":"ok"`) || len(b) < 2<<20 {
+		t.Errorf("the same run over HTTP: %d, %d bytes; want ok with its 2 MiB output", resp.StatusCode, len(b))
+	}
 
 	big := `{"code":"output = 1","mode":"script","input":"` + strings.Repeat("x", 9<<20) + `"}`
 	resp, err = http.Post("http://"+addr+"/api/v1/run", "application/json", strings.NewReader(big))

@@ -75,17 +75,16 @@ func (wk *worker) prepare(key prepareKey, j js.Job, imports []bundle.LibraryUse,
 	p := &prepared{key: key, done: make(chan struct{})}
 	wk.next = p
 	j.Program, j.Input, j.Call, j.Replies = nil, nil, nil, nil
+	j.Client = client
 	budget := wk.mem.Run / prepareBudgetShare
-	rtc := make(chan *js.Runtime, 1)
-	var stopped atomic.Bool
+	var made atomic.Pointer[js.Runtime] // set once js.New returned
+	var stopped atomic.Bool             // the preparation ended: stopped, or claimed done
 	p.stop = func() {
 		if stopped.CompareAndSwap(false, true) {
 			p.abandoned.Store(true)
-			go func() { // the runtime may not exist yet: js.New is short
-				if rt := <-rtc; rt != nil {
-					rt.Interrupt(errPrepareAbandoned)
-				}
-			}()
+			if rt := made.Load(); rt != nil {
+				rt.Interrupt(errPrepareAbandoned)
+			} // else the preparing goroutine sees stopped after js.New
 		}
 	}
 	timer := time.AfterFunc(limit, p.stop)
@@ -94,8 +93,7 @@ func (wk *worker) prepare(key prepareKey, j js.Job, imports []bundle.LibraryUse,
 		defer timer.Stop()
 		before := heapBytes()
 		rt := js.New(j)
-		rt.SetClient(client)
-		rtc <- rt
+		made.Store(rt)
 		if stopped.Load() {
 			rt.Interrupt(errPrepareAbandoned)
 		}
@@ -105,6 +103,13 @@ func (wk *worker) prepare(key prepareKey, j js.Job, imports []bundle.LibraryUse,
 		}
 		if heapBytes()-before > budget {
 			p.abandoned.Store(true) // huge: not kept
+			return
+		}
+		// Claim it: a stop from now on (its deadline's timer firing late)
+		// finds the preparation ended and cannot interrupt the runtime
+		// once a job runs on it.
+		if !stopped.CompareAndSwap(false, true) {
+			p.abandoned.Store(true)
 			return
 		}
 		p.rt = rt

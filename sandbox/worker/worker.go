@@ -322,13 +322,12 @@ func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event)
 		}
 		return pipe.Result{Outcome: out, Facts: map[string]json.RawMessage{}, Stats: pipe.Stats{Bundle: bundleTime}}
 	}
-	jb := js.Job{Program: prg, Libraries: wk.cache.libs, Input: j.Input, Timeout: j.Timeout, Deterministic: j.Deterministic,
+	jb := js.Job{Program: prg, Libraries: wk.cache.libs, Input: j.Input, Timeout: j.Timeout, Deterministic: j.Deterministic, Client: j.Client,
 		Limits: j.Limits, Mode: c.mode, Entry: j.Entry, Host: j.Host, Globals: j.Globals, Call: call, Replies: replies}
 	key := newPrepareKey(jb, imports, j.Client)
 	rt := wk.takePrepared(key)
 	if rt == nil {
 		rt = js.New(jb)
-		rt.SetClient(j.Client)
 	}
 	// One deadline from the job's arrival: the runtime gets what bundling
 	// left of it, and its events announce the limit the run asked for.

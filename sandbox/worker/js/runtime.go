@@ -61,7 +61,12 @@ type Job struct {
 	Timeout       time.Duration
 	Deadline      time.Time
 	Deterministic bool
-	Limits        pipe.Limits
+	// Client is the client this runtime serves (pipe.Job.Client, an
+	// opaque token): the caches it fills for later runs — the RegExp
+	// programs (parity) — are keyed by it, so that no client hits, or
+	// times, another's entries (issue 22). New reads it.
+	Client string
+	Limits pipe.Limits
 	// Mode is the bundle's mode (bundle.Result.Mode): pipe.ModeScript
 	// defines the script globals (input, output, require); anything else
 	// runs the bundle as modules. Entry is the entry file's path, whose
@@ -351,6 +356,9 @@ func (e *Runtime) setup(j Job) {
 	e.enc = inspect.NewEncoder(vm, &e.b, e.lim.PreviewLimits, (*inspectHost)(e), true)
 	e.jsonEn = inspect.NewJSONEncoder(vm, &e.b, (*inspectHost)(e))
 	e.parity.Init(vm, &e.b.Builtins, (*parityHost)(e))
+	// Before anything compiles a RegExp: the caches it fills for later
+	// runs are keyed by the client (issue 22).
+	e.parity.SetClient(j.Client)
 	vm.SetPromiseRejectionTracker(func(p *goja.Promise, op goja.PromiseRejectionOperation) {
 		if op == goja.PromiseRejectionReject {
 			e.rejections = append(e.rejections, p)
@@ -710,18 +718,24 @@ func (e *Runtime) limit(cause error) {
 // snippet's code, which may throw or be stopped by the deadline or a
 // cancel; err then says so, as a task's error does. ok is false when the
 // output does not fit (jsonValue); out is nil when there is none.
-func (e *Runtime) endOutput() (out json.RawMessage, ok bool, err error) {
-	ok = true
+func (e *Runtime) endOutput() (json.RawMessage, bool, error) {
 	if !e.script {
 		if !e.gotOutput {
 			return nil, true, nil
 		}
 		if _, obj := e.output.(*goja.Object); !obj {
 			// A primitive has no getter to run: no call needed.
-			out, ok = e.jsonValue(e.output, e.lim.MaxOutputBytes+1)
+			out, ok := e.jsonValue(e.output, e.lim.MaxOutputBytes+1)
 			return out, ok, nil
 		}
 	}
+	return e.endOutputCall()
+}
+
+// endOutputCall is endOutput's call into the runtime (its variables
+// escape into the closure, so a plain run never makes them).
+func (e *Runtime) endOutputCall() (out json.RawMessage, ok bool, err error) {
+	ok = true
 	f, _ := goja.AssertFunction(e.vm.ToValue(func(goja.FunctionCall) goja.Value {
 		if e.script {
 			e.scriptOutput()

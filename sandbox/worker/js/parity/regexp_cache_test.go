@@ -49,7 +49,7 @@ func TestRegExpCacheHasAByteBudget(t *testing.T) {
 	vm := goja.New()
 	cache := regexpPrograms()
 	p := &Patcher{vm: vm, client: "budget"}
-	key := func(src string) string { return p.client + "\x00" + src + "\x00" }
+	key := func(src string) string { return regexpKey(p.client, src, "") }
 	huge := strings.Repeat(".{1000}", 140) // 980 bytes of pattern
 	if _, ok := p.cachedRegExp([]goja.Value{vm.ToValue(huge)}); !ok {
 		t.Fatal("huge pattern not built")

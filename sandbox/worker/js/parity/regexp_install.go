@@ -176,6 +176,13 @@ var regexpPrograms = sync.OnceValue(func() *regexpCache {
 	return c
 })
 
+// regexpKey is a program's key in regexpPrograms: unambiguous, as neither
+// a client token (pipe.ClientTokens: hex) nor the flags (gimsuy) holds
+// the NUL that separates them from the pattern, which may.
+func regexpKey(client, pattern, flags string) string {
+	return client + "\x00" + pattern + "\x00" + flags
+}
+
 // Bounds of regexpPrograms.
 const (
 	maxRegExpPrograms = 512
@@ -239,7 +246,7 @@ func (p *Patcher) cachedRegExp(args []goja.Value) (goja.Value, bool) {
 			return nil, false
 		}
 	}
-	key := p.client + "\x00" + pattern + "\x00" + flags
+	key := regexpKey(p.client, pattern, flags)
 	cache := regexpPrograms()
 	e, ok := cache.m.Get(key)
 	prg := e.prg

@@ -497,6 +497,11 @@ func TestHalfDeadRedisIsSlowNotDead(t *testing.T) {
 	if ok, _ := lim.Allow("k"); !ok {
 		t.Fatal("Allow with scripts held: false; want decided in-process")
 	}
+	// A limit call that timed out is a slow Redis, not a dead one, before
+	// any probe: /readyz must not fail in between.
+	if !errors.Is(s.Status(), ratelimit.ErrStoreSlow) {
+		t.Fatalf("after a limit call timed out: Status %v; want ErrStoreSlow", s.Status())
+	}
 	if err := s.Probe(t.Context()); !errors.Is(s.Status(), ratelimit.ErrStoreSlow) {
 		t.Fatalf("after a probe (%v) with PING answering and scripts held: Status %v; want ErrStoreSlow", err, s.Status())
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/url"
 	"strings"
 	"sync"
@@ -264,6 +265,12 @@ func (s *Store) observe(err error) {
 		return
 	}
 	if err != nil && !errors.Is(err, redis.Nil) {
+		if timedOut(err) {
+			// An answer that did not come in time: slow until the next
+			// probe says otherwise (its PING failing marks the store down).
+			s.markSlow(err)
+			return
+		}
 		s.markDown(err)
 		return
 	}
@@ -278,6 +285,12 @@ func (s *Store) observe(err error) {
 		s.lastErr = nil
 		s.cfg.Log.Info("redis reachable again; limits are shared", "redis", s.redacted())
 	}
+}
+
+// timedOut reports whether err is a deadline passing, not a refusal.
+func timedOut(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
 }
 
 func (s *Store) markDown(err error) {

@@ -334,15 +334,6 @@ func (c *console) dir(v, options goja.Value) {
 	c.emit("log", text, []json.RawMessage{mustJSON(p)})
 }
 
-// isNumber reports whether v is a number primitive.
-func isNumber(v goja.Value) bool {
-	switch v.Export().(type) {
-	case int64, float64:
-		return true
-	}
-	return false
-}
-
 // maxEventBytes caps one console event (its text and argument previews).
 const maxEventBytes = 1 << 20
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
 	"slices"
 	"strconv"
 	"strings"
@@ -378,7 +379,7 @@ func (e *Runtime) constructorFrames(o *goja.Object, frames []frame) []frame {
 	if s == nil || len(s.supers) == 0 || o == nil || o.ClassName() != "Error" {
 		return frames
 	}
-	if c := e.enc.ConstructorName(o); c == "" || c == "DOMException" || errorClasses[c] {
+	if c := e.enc.ConstructorName(o); c == "" || c == "DOMException" || inspect.IsErrorClass(c) {
 		return frames
 	}
 	for len(frames) > 1 && slices.Contains(s.supers, frames[0].position()) {
@@ -386,10 +387,6 @@ func (e *Runtime) constructorFrames(o *goja.Object, frames []frame) []frame {
 	}
 	return frames
 }
-
-// errorClasses are ECMAScript's error classes.
-var errorClasses = map[string]bool{"Error": true, "TypeError": true, "RangeError": true, "ReferenceError": true,
-	"SyntaxError": true, "EvalError": true, "URIError": true, "AggregateError": true}
 
 // installCaptureStackTrace defines V8's Error.captureStackTrace(target[,
 // constructorOpt]) and Error.stackTraceLimit (10), which Node has: code
@@ -453,7 +450,7 @@ func (e *Runtime) captureStackTrace(ctor *goja.Object, target, constructorOpt go
 		}
 	}
 	var stack goja.Value = goja.Undefined() // a stackTraceLimit that is not a number: V8 captures none
-	if v, ok := e.enc.OwnData(ctor, "stackTraceLimit"); ok && isNumber(v) {
+	if v, ok := e.enc.OwnData(ctor, "stackTraceLimit"); ok && intrinsic.IsNumber(v) {
 		limit := 0
 		if f := v.ToFloat(); f > 0 {
 			limit = int(min(f, 1<<20))

@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
 	"math"
 	"runtime"
 	"runtime/debug"
@@ -251,7 +252,7 @@ func (e *Runtime) clearTimer(c goja.FunctionCall) goja.Value {
 		e.cancel(t)
 		return goja.Undefined()
 	}
-	if isNumber(c.Argument(0)) || goja.IsString(c.Argument(0)) {
+	if intrinsic.IsNumber(c.Argument(0)) || goja.IsString(c.Argument(0)) {
 		if t, ok := e.timerByID[c.Argument(0).ToInteger()]; ok {
 			e.cancel(t)
 		}

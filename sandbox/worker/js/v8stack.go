@@ -1,6 +1,7 @@
 package js
 
 import (
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
 	"strconv"
 	"strings"
 
@@ -90,7 +91,7 @@ func (e *Runtime) stackTraceLimit() int {
 		if !ok {
 			return
 		}
-		if v := c.Get("stackTraceLimit"); v != nil && isNumber(v) {
+		if v := c.Get("stackTraceLimit"); v != nil && intrinsic.IsNumber(v) {
 			limit = int(max(0, min(v.ToFloat(), 1<<20)))
 		}
 	})

@@ -304,15 +304,6 @@ func (e *Encoder) FormatString(v goja.Value, p any) string {
 	return in.value(p, 0)
 }
 
-// isNumber reports whether v is a number primitive.
-func isNumber(v goja.Value) bool {
-	switch v.Export().(type) {
-	case int64, float64:
-		return true
-	}
-	return false
-}
-
 // Dir lays out v as util.inspect(v, options) does, as Node's console.dir:
 // a string quoted, and options.depth (a number; null or Infinity for no
 // limit) the levels shown before [Object]. Levels past the preview's depth
@@ -325,7 +316,7 @@ func (e *Encoder) Dir(v, options goja.Value, budget int) (text string, preview a
 			switch {
 			case goja.IsNull(d):
 				depth = math.MaxInt32
-			case isNumber(d):
+			case intrinsic.IsNumber(d):
 				if f := d.ToFloat(); f >= math.MaxInt32 {
 					depth = math.MaxInt32
 				} else if !math.IsNaN(f) {

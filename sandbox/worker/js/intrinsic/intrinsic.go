@@ -426,3 +426,13 @@ func absInt(i int) int {
 	}
 	return i
 }
+
+// IsNumber reports whether v exports as a number (goja's int64 or
+// float64): a number primitive.
+func IsNumber(v goja.Value) bool {
+	switch v.Export().(type) {
+	case int64, float64:
+		return true
+	}
+	return false
+}

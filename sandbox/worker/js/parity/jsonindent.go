@@ -1,6 +1,7 @@
 package parity
 
 import (
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
 	"math"
 	"strings"
 
@@ -27,7 +28,7 @@ func JSONGap(space goja.Value) string {
 		}
 	}
 	switch {
-	case isNumber(space):
+	case intrinsic.IsNumber(space):
 		f := space.ToFloat()
 		if math.IsNaN(f) || f < 1 {
 			return ""
@@ -112,15 +113,6 @@ func layoutJSON(compact, gap string, b *strings.Builder) int {
 		}
 	}
 	return n
-}
-
-// isNumber reports whether v is a number primitive.
-func isNumber(v goja.Value) bool {
-	switch v.Export().(type) {
-	case int64, float64:
-		return true
-	}
-	return false
 }
 
 // InstallJSONStringify replaces JSON.stringify with one that indents as

@@ -87,6 +87,7 @@ func (wk *worker) prepare(key prepareKey, j js.Job, imports []bundle.LibraryUse,
 			} // else the preparing goroutine sees stopped after js.New
 		}
 	}
+	start := time.Now()
 	timer := time.AfterFunc(limit, p.stop)
 	wk.prepared.Go(func() {
 		defer close(p.done)
@@ -107,8 +108,9 @@ func (wk *worker) prepare(key prepareKey, j js.Job, imports []bundle.LibraryUse,
 		}
 		// Claim it: a stop from now on (its deadline's timer firing late)
 		// finds the preparation ended and cannot interrupt the runtime
-		// once a job runs on it.
-		if !stopped.CompareAndSwap(false, true) {
+		// once a job runs on it. Past its deadline it is not kept, however
+		// late the timer is on a busy machine.
+		if time.Since(start) > limit || !stopped.CompareAndSwap(false, true) {
 			p.abandoned.Store(true)
 			return
 		}

@@ -60,6 +60,19 @@ type Run struct {
 	// Mode is "module" (ES modules, the default) or "script" (agent code:
 	// input and output globals, require, top-level return); "" when absent.
 	Mode string `json:"mode,omitempty"`
+	// Record asks for the run's tape (done.tape; docs/protocol.md, "Run
+	// tapes").
+	Record bool `json:"record,omitempty"`
+	// Detach, when set, lets the run outlive the connection that started
+	// it (docs/protocol.md, "Watchers and reattach"); nil keeps the rule that
+	// closing that connection cancels the run at once.
+	Detach *Detach `json:"detach,omitempty"`
+}
+
+// Detach is a run's request to outlive its connection: for up to GraceMs
+// milliseconds with no owner and no watcher (capped by the server).
+type Detach struct {
+	GraceMs float64 `json:"graceMs"`
 }
 
 // Run modes (docs/protocol.md, run.mode).
@@ -232,6 +245,8 @@ type runFields struct {
 	TimeoutMs     *float64        `json:"timeoutMs"`
 	Deterministic *bool           `json:"deterministic"`
 	Mode          *string         `json:"mode"`
+	Record        *bool           `json:"record"`
+	Detach        *Detach         `json:"detach"`
 }
 
 // checkRun checks a decoded run message whose id is id.
@@ -239,6 +254,15 @@ func checkRun(id string, m *runFields) (Message, error) {
 	r := &Run{ID: id, Input: m.Input, TimeoutMs: m.TimeoutMs}
 	if m.Deterministic != nil {
 		r.Deterministic = *m.Deterministic
+	}
+	if m.Record != nil {
+		r.Record = *m.Record
+	}
+	if m.Detach != nil {
+		if math.IsNaN(m.Detach.GraceMs) || m.Detach.GraceMs <= 0 {
+			return nil, &RunError{ID: id, Field: "detach.graceMs", Reason: "must be a positive number of milliseconds"}
+		}
+		r.Detach = m.Detach
 	}
 	if m.Mode != nil {
 		if *m.Mode != ModeModule && *m.Mode != ModeScript {

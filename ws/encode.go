@@ -163,6 +163,10 @@ func (e *enc) started(m *Started) {
 		e.key(`"mode"`)
 		e.str(m.Mode)
 	}
+	if m.Watch != "" {
+		e.key(`"watch"`)
+		e.str(m.Watch)
+	}
 	e.b = append(e.b, '}')
 }
 
@@ -306,5 +310,10 @@ func (e *enc) done(m *Done) {
 	e.int(int64(s.OutputBytes))
 	e.key(`"truncated"`)
 	e.bool(s.Truncated)
-	e.b = append(e.b, "}}"...)
+	e.b = append(e.b, '}')
+	if len(m.Tape) > 0 {
+		e.key(`"tape"`)
+		e.raw(m.Tape)
+	}
+	e.b = append(e.b, '}')
 }

@@ -50,7 +50,7 @@ func TestAppendMatchesEncodingJSON(t *testing.T) {
 		f := hostileFloats[i%len(hostileFloats)]
 		r := hostileRaw[i%len(hostileRaw)]
 		msgs = append(msgs,
-			Started{RunHeader: h(i), TimeoutMs: f, Mode: s},
+			Started{RunHeader: h(i), TimeoutMs: f, Mode: s, Watch: s},
 			&Started{RunHeader: h(i + 1), TimeoutMs: 5000},
 			Log{RunHeader: h(i), Level: "log", Text: s, Args: []json.RawMessage{json.RawMessage(`"x"`), r}},
 			Log{RunHeader: h(i)},
@@ -64,7 +64,7 @@ func TestAppendMatchesEncodingJSON(t *testing.T) {
 			Done{RunHeader: h(i), Outcome: s, DurationMs: f, TimedOut: i%2 == 1, Facts: map[string]json.RawMessage{s: r, "z": json.RawMessage(`1`), "a<": json.RawMessage(`[]`)},
 				Output: r, RetryAfterMs: &hostileFloats[(i+3)%len(hostileFloats)],
 				Stats: Stats{QueueMs: f, BundleMs: 0.25, RunMs: f, Logs: i, OutputBytes: 1 << 40, Truncated: true}},
-			Done{RunHeader: h(i), Facts: map[string]json.RawMessage{}},
+			Done{RunHeader: h(i), Facts: map[string]json.RawMessage{}, Tape: r},
 			&Done{RunHeader: h(i)},
 		)
 	}

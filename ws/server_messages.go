@@ -78,6 +78,10 @@ type Started struct {
 	// Mode is the mode the run executes in, "module" or "script" (detected
 	// when the run named none).
 	Mode string `json:"mode,omitempty"`
+	// Watch is the run's watch token: unguessable, scoped to this run; a
+	// watcher or a reattaching client presents it (docs/protocol.md,
+	// "Watchers and reattach"). Empty when the server offers no watching.
+	Watch string `json:"watch,omitempty"`
 }
 
 // Log is one console call: Text as a console prints it, Args as previews.
@@ -142,6 +146,9 @@ type Done struct {
 	Output       json.RawMessage            `json:"output,omitempty"`
 	RetryAfterMs *float64                   `json:"retryAfterMs,omitempty"`
 	Stats        Stats                      `json:"stats"`
+	// Tape is the run's tape when the run asked for one (run.record):
+	// docs/protocol.md, "Run tapes".
+	Tape json.RawMessage `json:"tape,omitempty"`
 }
 
 // Stats says where a run's time and output went.

@@ -42,6 +42,10 @@ type HostCall struct {
 	// reproducible; otherwise the server's time.
 	Clock         time.Time
 	Deterministic bool
+	// Recording is set when the run records a tape (Request.Record): the
+	// call's arguments and result go into it, so that a replay answers the
+	// call from the tape and never runs the handler.
+	Recording bool
 }
 
 // serveHostCall runs one call's handler in the server and sends its reply.
@@ -57,7 +61,7 @@ func (p *Pool) serveHostCall(ctx context.Context, req Request, c pipe.HostCall, 
 		if req.Deterministic && !c.Now.IsZero() {
 			clock = c.Now
 		}
-		res, err := p.safeCall(cctx, fn, req, HostCall{Name: c.Name, Args: c.Args, Session: req.Session, Key: req.Key, Clock: clock, Deterministic: req.Deterministic})
+		res, err := p.safeCall(cctx, fn, req, HostCall{Name: c.Name, Args: c.Args, Session: req.Session, Key: req.Key, Clock: clock, Deterministic: req.Deterministic, Recording: req.Record})
 		cancel()
 		switch {
 		case err != nil && cctx.Err() == context.DeadlineExceeded && ctx.Err() == nil:

@@ -87,6 +87,9 @@ type Request struct {
 	// output global or returns at top level is a script, anything else a
 	// module. The started event says which mode ran (Event.Mode).
 	Mode string `json:"mode,omitempty"`
+	// Record says the run records a tape (docs/protocol.md, "Run tapes"):
+	// host functions see it as HostCall.Recording. Not sent to workers.
+	Record bool `json:"-"`
 	// MaxOutputBytes, when positive and below the pool's
 	// Config.Limits.MaxOutputBytes, is this run's output cap instead: a
 	// transport that must hold a whole done message (a socket's outbox)

@@ -4,8 +4,11 @@
 // wires the modules in app/ together:
 //
 //   app/files.js       files, tabs, entry, saving, share links, download
-//   app/connection.js  the session (a PlaygroundClient from client.js), runs and
-//                      the routing of their events
+//   app/connection.js  the session (a PlaygroundClient from client.js), runs,
+//                      Watch and the recorded run's tape
+//   app/follow.js      the routing of a run's events to the panels (also the
+//                      watch window's, watch.js)
+//   app/panels.js      the DevTools tabs, console filters, timeline slider
 //   app/console.js     the Console panel (app/preview.js renders values)
 //   app/facts.js       the Facts pane
 //   app/timeline.js    the Timeline panel
@@ -19,11 +22,12 @@ import { $, el } from "./app/dom.js";
 import { state } from "./app/state.js";
 import * as files from "./app/files.js";
 import { sameFiles } from "./app/share.js";
-import { run, stop, scheduleAutoRun } from "./app/connection.js";
-import { applyFilters, clearConsole, configureConsole, systemLine } from "./app/console.js";
+import { run, stop, scheduleAutoRun, watch } from "./app/connection.js";
+import { configureConsole, systemLine } from "./app/console.js";
+import { wirePanels } from "./app/panels.js";
 import { renderFacts } from "./app/facts.js";
 import { renderCalls, renderRunInfo } from "./app/calls.js";
-import { renderTimeline, showAt } from "./app/timeline.js";
+import { renderTimeline } from "./app/timeline.js";
 import { startProblems, scheduleProblems, setHost } from "./app/problems.js";
 import { client } from "./app/connection.js";
 
@@ -79,14 +83,6 @@ client.addEventListener("hello", (e) => {
 
 // ---- layout ----
 
-function showPanel(name) {
-  for (const tab of document.querySelectorAll(".devtabs [role=tab]")) tab.setAttribute("aria-selected", String(tab.dataset.panel === name));
-  for (const panel of document.querySelectorAll(".devtools .panel")) panel.hidden = panel.dataset.panel !== name;
-  if (name === "timeline") renderTimeline();
-}
-
-for (const tab of document.querySelectorAll(".devtabs [role=tab]")) tab.addEventListener("click", () => showPanel(tab.dataset.panel));
-
 function resizeTo(fraction) {
   const f = Math.min(0.8, Math.max(0.2, fraction));
   document.querySelector("main").style.gridTemplateColumns = `minmax(0, ${f}fr) 6px minmax(0, ${1 - f}fr)`;
@@ -110,10 +106,8 @@ $("splitter").addEventListener("keydown", (e) => {
 
 $("run-button").addEventListener("click", run);
 $("stop-button").addEventListener("click", stop);
-$("clear-console").addEventListener("click", clearConsole);
-$("console-filter").addEventListener("input", applyFilters);
-$("level-filters").addEventListener("change", applyFilters);
-$("timeline-slider").addEventListener("input", showAt);
+$("watch-button").addEventListener("click", watch);
+wirePanels();
 $("input").addEventListener("input", () => { $("input-error").textContent = ""; scheduleAutoRun(); });
 const picker = $("examples");
 examples.forEach((ex, i) => picker.append(el("option", { value: String(i), text: ex.name })));

@@ -30,7 +30,7 @@ export const SUBPROTOCOL = "playground.v1";
  * hostGlobals: the host functions (or namespaces, "kv") snippets may also call as globals.
  * @typedef {{ type: "hello", protocol: string, session: string, limits: Limits, modules: string[], host: string[], hostGlobals?: string[] }} HelloMessage
  * @typedef {RunFields & { type: "queued", position: number }} QueuedMessage
- * @typedef {RunFields & { type: "started", timeoutMs: number, mode?: "module"|"script" }} StartedMessage
+ * @typedef {RunFields & { type: "started", timeoutMs: number, mode?: "module"|"script", watch?: string }} StartedMessage
  * @typedef {RunFields & { type: "log", level: "log"|"info"|"warn"|"error"|"debug", text: string, args: any[] }} LogMessage
  * @typedef {RunFields & { type: "fact", key: string, value: any, deleted?: boolean }} FactMessage
  * A host call is two call messages with the same callId (1, 2, 3 … per run): the start, with
@@ -40,11 +40,13 @@ export const SUBPROTOCOL = "playground.v1";
  * @typedef {RunFields & { type: "call", callId: number, pending?: undefined, name: string, ms: number, ok: boolean, error?: string, args: any[], result?: any }} CallSettledMessage
  * @typedef {CallStartMessage | CallSettledMessage} CallMessage
  * @typedef {RunFields & { type: "error", kind: string, message: string, stack?: string, file?: string, line?: number, column?: number }} ErrorMessage
- * @typedef {RunFields & { type: "done", outcome: string, durationMs: number, timedOut: boolean, facts: Record<string, any>, output?: any, retryAfterMs?: number, stats: { queueMs: number, bundleMs: number, runMs: number, logs: number, outputBytes: number, truncated: boolean } }} DoneMessage
+ * @typedef {RunFields & { type: "done", outcome: string, durationMs: number, timedOut: boolean, facts: Record<string, any>, output?: any, retryAfterMs?: number, stats: { queueMs: number, bundleMs: number, runMs: number, logs: number, outputBytes: number, truncated: boolean }, tape?: object }} DoneMessage
  * @typedef {{ path: string, source: string }} File
  * mode: "script" runs one file as agent code (globals input, output, require; top-level return);
  * absent, the server detects it (see started.mode).
- * @typedef {{ files: File[], entry?: string, input?: any, timeoutMs?: number, deterministic?: boolean, mode?: "module"|"script", id?: string }} RunOptions
+ * record: the run's done carries its tape (done.tape), which POST /api/v1/replay re-runs.
+ * detach: the run outlives this socket for up to graceMs (reattach with watch and started.watch).
+ * @typedef {{ files: File[], entry?: string, input?: any, timeoutMs?: number, deterministic?: boolean, mode?: "module"|"script", record?: boolean, detach?: { graceMs: number }, id?: string }} RunOptions
  */
 
 export class PlaygroundClient extends EventTarget {
@@ -127,10 +129,21 @@ export class PlaygroundClient extends EventTarget {
   run(opts) {
     const id = opts.id ?? `r${Date.now().toString(36)}-${++this.counter}`;
     const msg = { type: "run", id, files: opts.files };
-    for (const k of ["entry", "input", "timeoutMs", "deterministic", "mode"]) {
+    for (const k of ["entry", "input", "timeoutMs", "deterministic", "mode", "record", "detach"]) {
       if (opts[k] !== undefined) msg[k] = opts[k];
     }
     return this.send(msg) ? id : null;
+  }
+
+  /**
+   * watch follows another run (or one this client started before its
+   * socket dropped): the server sends that run's messages with seq > after,
+   * then live ones, ending with its done, as events like a run's own.
+   * token is the run's started.watch. Returns false when not connected.
+   * @param {string} id @param {string} token @param {number} [after]
+   */
+  watch(id, token, after = 0) {
+    return this.send({ type: "watch", id, token, after });
   }
 
   cancel(id) {

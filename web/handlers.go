@@ -16,3 +16,13 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Referrer-Policy", "no-referrer")
 	templ.Handler(Page(PageData{Title: "playground"})).ServeHTTP(w, r)
 }
+
+// handleWatch serves the watch window (WatchPage): the run and its token are
+// in the URL's fragment, which browsers never send, so this page is the
+// same for every run and reveals nothing.
+func (s *Server) handleWatch(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Security-Policy", contentSecurityPolicy)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	templ.Handler(WatchPage(PageData{Title: "playground: watching a run"})).ServeHTTP(w, r)
+}

@@ -61,7 +61,113 @@ func Page(p PageData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "</h1><button class=\"primary\" data-testid=\"run-button\" title=\"Run (Ctrl/Cmd+Enter)\" disabled>Run</button> <button data-testid=\"stop-button\" title=\"Stop the run\" disabled>Stop</button> <select data-testid=\"examples\" aria-label=\"Load an example\"><option value=\"\">Examples…</option></select> <label class=\"opt\">Timeout <select data-testid=\"timeout\" aria-label=\"Time limit\"></select></label> <label class=\"opt\"><input type=\"checkbox\" data-testid=\"deterministic\"> Deterministic</label> <label class=\"opt\"><input type=\"checkbox\" data-testid=\"auto-run\"> Auto-run</label> <button data-testid=\"share-button\" title=\"Copy a link that holds these files\">Share</button> <button data-testid=\"download-button\" title=\"Download the files as JSON\">Download</button> <span class=\"status\" data-testid=\"run-status\" role=\"status\" aria-live=\"polite\"></span> <span class=\"conn\" data-testid=\"connection\" data-state=\"connecting\" role=\"status\">connecting…</span></header><div class=\"share\" data-testid=\"share-panel\" hidden><label>Share link <input data-testid=\"share-url\" readonly aria-label=\"Share link\"></label> <label>Embed <input data-testid=\"embed-snippet\" readonly aria-label=\"Embed snippet for a docs page\"></label> <button data-testid=\"share-close\" aria-label=\"Close\">×</button></div><main><section class=\"editor-pane\" aria-label=\"Files\"><div class=\"file-bar\"><nav class=\"tabs\" data-testid=\"file-tabs\" aria-label=\"Snippet files\"></nav><div class=\"editor-tools\" role=\"group\" aria-label=\"Editor tools\"><button data-testid=\"format-button\" title=\"Format with Prettier (Shift+Alt+F)\">Format</button> <label class=\"opt\"><input type=\"checkbox\" data-testid=\"vim-mode\"> Vim</label></div></div><div id=\"editor\" data-testid=\"editor\"></div><details class=\"input-pane\" data-testid=\"input-pane\"><summary>Input (JSON)</summary> <textarea data-testid=\"input\" aria-label=\"Input JSON\" spellcheck=\"false\" placeholder='{\"start\": 1}'></textarea><div class=\"input-error\" data-testid=\"input-error\" role=\"alert\"></div></details></section><div class=\"splitter\" data-testid=\"splitter\" role=\"separator\" aria-orientation=\"vertical\" aria-label=\"Resize panes\" aria-valuemin=\"20\" aria-valuemax=\"80\" aria-valuenow=\"60\" tabindex=\"0\"></div><section class=\"side\"><div class=\"pane facts-pane\"><h2>Facts</h2><div class=\"facts\"><table aria-label=\"Facts\"><tbody data-testid=\"facts\"></tbody></table></div></div><div class=\"pane devtools\"><div class=\"devtabs\" role=\"tablist\" aria-label=\"DevTools\"><button role=\"tab\" data-testid=\"tab-console\" data-panel=\"console\" aria-selected=\"true\">Console</button> <button role=\"tab\" data-testid=\"tab-problems\" data-panel=\"problems\" aria-selected=\"false\">Problems <span class=\"badge\" data-testid=\"problem-count\"></span></button> <button role=\"tab\" data-testid=\"tab-timeline\" data-panel=\"timeline\" aria-selected=\"false\">Timeline</button> <button role=\"tab\" data-testid=\"tab-calls\" data-panel=\"calls\" aria-selected=\"false\">Calls</button> <button role=\"tab\" data-testid=\"tab-run\" data-panel=\"run\" aria-selected=\"false\">Run</button> <span data-testid=\"limits\" class=\"limits\"></span></div><div class=\"panel\" data-panel=\"console\" role=\"tabpanel\" aria-label=\"Console\"><div class=\"console-tools\"><input data-testid=\"console-filter\" type=\"search\" placeholder=\"Filter\" aria-label=\"Filter console text\"> <span class=\"levels\" data-testid=\"level-filters\"><label><input type=\"checkbox\" value=\"log\" checked> log</label> <label><input type=\"checkbox\" value=\"info\" checked> info</label> <label><input type=\"checkbox\" value=\"warn\" checked> warn</label> <label><input type=\"checkbox\" value=\"error\" checked> error</label> <label><input type=\"checkbox\" value=\"debug\" checked> debug</label></span> <label><input type=\"checkbox\" data-testid=\"preserve-log\"> Preserve log</label> <button data-testid=\"clear-console\">Clear</button></div><div class=\"console\" data-testid=\"console\" role=\"log\" aria-live=\"polite\"></div></div><div class=\"panel\" data-panel=\"problems\" role=\"tabpanel\" aria-label=\"Problems\" hidden><div class=\"problems-status\" data-testid=\"types-status\" role=\"status\">types load after the page</div><ul class=\"problems\" data-testid=\"problems\"></ul></div><div class=\"panel\" data-panel=\"timeline\" role=\"tabpanel\" aria-label=\"Timeline\" hidden><div class=\"timeline-axis\" data-testid=\"timeline-axis\"></div><input type=\"range\" min=\"0\" max=\"0\" value=\"0\" data-testid=\"timeline-slider\" aria-label=\"Point in the run\"><div class=\"timeline-at\" data-testid=\"timeline-at\"></div><div class=\"timeline-split\"><table aria-label=\"Facts at that point\"><tbody data-testid=\"timeline-facts\"></tbody></table><div class=\"console\" data-testid=\"timeline-log\"></div></div></div><div class=\"panel\" data-panel=\"calls\" role=\"tabpanel\" aria-label=\"Host calls\" hidden><table class=\"calls\"><thead><tr><th>call</th><th>args</th><th>ms</th><th>result</th></tr></thead><tbody data-testid=\"calls\"></tbody></table></div><div class=\"panel\" data-panel=\"run\" role=\"tabpanel\" aria-label=\"Run\" hidden><dl class=\"run-info\" data-testid=\"run-info\"></dl></div></div></section></main></body></html>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "</h1><button class=\"primary\" data-testid=\"run-button\" title=\"Run (Ctrl/Cmd+Enter)\" disabled>Run</button> <button data-testid=\"stop-button\" title=\"Stop the run\" disabled>Stop</button> <select data-testid=\"examples\" aria-label=\"Load an example\"><option value=\"\">Examples…</option></select> <label class=\"opt\">Timeout <select data-testid=\"timeout\" aria-label=\"Time limit\"></select></label> <label class=\"opt\"><input type=\"checkbox\" data-testid=\"deterministic\"> Deterministic</label> <label class=\"opt\"><input type=\"checkbox\" data-testid=\"auto-run\"> Auto-run</label> <label class=\"opt\" title=\"The run's done carries its tape: files, input, host calls and messages, to replay\"><input type=\"checkbox\" data-testid=\"record\"> Record</label> <button data-testid=\"watch-button\" title=\"Open this run's DevTools in their own window, following it live\" disabled>Watch</button> <a class=\"button\" data-testid=\"tape-button\" title=\"Download the recorded run's tape\" hidden>Tape</a> <button data-testid=\"share-button\" title=\"Copy a link that holds these files\">Share</button> <button data-testid=\"download-button\" title=\"Download the files as JSON\">Download</button> <span class=\"status\" data-testid=\"run-status\" role=\"status\" aria-live=\"polite\"></span> <span class=\"conn\" data-testid=\"connection\" data-state=\"connecting\" role=\"status\">connecting…</span></header><div class=\"share\" data-testid=\"share-panel\" hidden><label>Share link <input data-testid=\"share-url\" readonly aria-label=\"Share link\"></label> <label>Embed <input data-testid=\"embed-snippet\" readonly aria-label=\"Embed snippet for a docs page\"></label> <button data-testid=\"share-close\" aria-label=\"Close\">×</button></div><main><section class=\"editor-pane\" aria-label=\"Files\"><div class=\"file-bar\"><nav class=\"tabs\" data-testid=\"file-tabs\" aria-label=\"Snippet files\"></nav><div class=\"editor-tools\" role=\"group\" aria-label=\"Editor tools\"><button data-testid=\"format-button\" title=\"Format with Prettier (Shift+Alt+F)\">Format</button> <label class=\"opt\"><input type=\"checkbox\" data-testid=\"vim-mode\"> Vim</label></div></div><div id=\"editor\" data-testid=\"editor\"></div><details class=\"input-pane\" data-testid=\"input-pane\"><summary>Input (JSON)</summary> <textarea data-testid=\"input\" aria-label=\"Input JSON\" spellcheck=\"false\" placeholder='{\"start\": 1}'></textarea><div class=\"input-error\" data-testid=\"input-error\" role=\"alert\"></div></details></section><div class=\"splitter\" data-testid=\"splitter\" role=\"separator\" aria-orientation=\"vertical\" aria-label=\"Resize panes\" aria-valuemin=\"20\" aria-valuemax=\"80\" aria-valuenow=\"60\" tabindex=\"0\"></div>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = sidePanes().Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "</main></body></html>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		return nil
+	})
+}
+
+// sidePanes are the Facts pane and the DevTools panels (Console, Problems,
+// Timeline, Calls, Run): the page's right side, and the whole of the watch
+// window.
+func sidePanes() templ.Component {
+	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
+		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
+		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
+			return templ_7745c5c3_CtxErr
+		}
+		templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
+		if !templ_7745c5c3_IsBuffer {
+			defer func() {
+				templ_7745c5c3_BufErr := templruntime.ReleaseBuffer(templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err == nil {
+					templ_7745c5c3_Err = templ_7745c5c3_BufErr
+				}
+			}()
+		}
+		ctx = templ.InitializeContext(ctx)
+		templ_7745c5c3_Var4 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var4 == nil {
+			templ_7745c5c3_Var4 = templ.NopComponent
+		}
+		ctx = templ.ClearChildren(ctx)
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "<section class=\"side\"><div class=\"pane facts-pane\"><h2>Facts</h2><div class=\"facts\"><table aria-label=\"Facts\"><tbody data-testid=\"facts\"></tbody></table></div></div><div class=\"pane devtools\"><div class=\"devtabs\" role=\"tablist\" aria-label=\"DevTools\"><button role=\"tab\" data-testid=\"tab-console\" data-panel=\"console\" aria-selected=\"true\">Console</button> <button role=\"tab\" data-testid=\"tab-problems\" data-panel=\"problems\" aria-selected=\"false\">Problems <span class=\"badge\" data-testid=\"problem-count\"></span></button> <button role=\"tab\" data-testid=\"tab-timeline\" data-panel=\"timeline\" aria-selected=\"false\">Timeline</button> <button role=\"tab\" data-testid=\"tab-calls\" data-panel=\"calls\" aria-selected=\"false\">Calls</button> <button role=\"tab\" data-testid=\"tab-run\" data-panel=\"run\" aria-selected=\"false\">Run</button> <span data-testid=\"limits\" class=\"limits\"></span></div><div class=\"panel\" data-panel=\"console\" role=\"tabpanel\" aria-label=\"Console\"><div class=\"console-tools\"><input data-testid=\"console-filter\" type=\"search\" placeholder=\"Filter\" aria-label=\"Filter console text\"> <span class=\"levels\" data-testid=\"level-filters\"><label><input type=\"checkbox\" value=\"log\" checked> log</label> <label><input type=\"checkbox\" value=\"info\" checked> info</label> <label><input type=\"checkbox\" value=\"warn\" checked> warn</label> <label><input type=\"checkbox\" value=\"error\" checked> error</label> <label><input type=\"checkbox\" value=\"debug\" checked> debug</label></span> <label><input type=\"checkbox\" data-testid=\"preserve-log\"> Preserve log</label> <button data-testid=\"clear-console\">Clear</button></div><div class=\"console\" data-testid=\"console\" role=\"log\" aria-live=\"polite\"></div></div><div class=\"panel\" data-panel=\"problems\" role=\"tabpanel\" aria-label=\"Problems\" hidden><div class=\"problems-status\" data-testid=\"types-status\" role=\"status\">types load after the page</div><ul class=\"problems\" data-testid=\"problems\"></ul></div><div class=\"panel\" data-panel=\"timeline\" role=\"tabpanel\" aria-label=\"Timeline\" hidden><div class=\"timeline-axis\" data-testid=\"timeline-axis\"></div><input type=\"range\" min=\"0\" max=\"0\" value=\"0\" data-testid=\"timeline-slider\" aria-label=\"Point in the run\"><div class=\"timeline-at\" data-testid=\"timeline-at\"></div><div class=\"timeline-split\"><table aria-label=\"Facts at that point\"><tbody data-testid=\"timeline-facts\"></tbody></table><div class=\"console\" data-testid=\"timeline-log\"></div></div></div><div class=\"panel\" data-panel=\"calls\" role=\"tabpanel\" aria-label=\"Host calls\" hidden><table class=\"calls\"><thead><tr><th>call</th><th>args</th><th>ms</th><th>result</th></tr></thead><tbody data-testid=\"calls\"></tbody></table></div><div class=\"panel\" data-panel=\"run\" role=\"tabpanel\" aria-label=\"Run\" hidden><dl class=\"run-info\" data-testid=\"run-info\"></dl></div></div></section>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		return nil
+	})
+}
+
+// WatchPage is the watch window: the DevTools panels of one run, followed
+// live over its own socket. The run's id and watch token are in the URL's
+// fragment (never sent to the server in the request line or a Referer).
+func WatchPage(p PageData) templ.Component {
+	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
+		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
+		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
+			return templ_7745c5c3_CtxErr
+		}
+		templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
+		if !templ_7745c5c3_IsBuffer {
+			defer func() {
+				templ_7745c5c3_BufErr := templruntime.ReleaseBuffer(templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err == nil {
+					templ_7745c5c3_Err = templ_7745c5c3_BufErr
+				}
+			}()
+		}
+		ctx = templ.InitializeContext(ctx)
+		templ_7745c5c3_Var5 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var5 == nil {
+			templ_7745c5c3_Var5 = templ.NopComponent
+		}
+		ctx = templ.ClearChildren(ctx)
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var6 string
+		templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(p.Title)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page.templ`, Line: 136, Col: 19}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var6))
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "</title><link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/static/app.css\"><script type=\"module\" src=\"/static/watch.js\"></script></head><body class=\"watch\"><header role=\"toolbar\" aria-label=\"Watched run\"><h1>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var7 string
+		templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(p.Title)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/page.templ`, Line: 143, Col: 17}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "</h1><span class=\"status\" data-testid=\"run-status\" role=\"status\" aria-live=\"polite\"></span> <span class=\"conn\" data-testid=\"connection\" data-state=\"connecting\" role=\"status\">connecting…</span></header><main class=\"watch\">")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = sidePanes().Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "</main></body></html>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

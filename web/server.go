@@ -146,6 +146,7 @@ func NewServer(cfg Config) *Server {
 func (s *Server) routes() {
 	s.handle("GET /{$}", http.HandlerFunc(s.handleIndex))
 	s.handle("GET /ws", http.HandlerFunc(s.handleWS))
+	s.handle("GET /watch", http.HandlerFunc(s.handleWatch))
 	s.handle("GET /static/", http.StripPrefix("/static/", cacheControl(http.FileServerFS(static.FS()))))
 	s.handle("GET /healthz", http.HandlerFunc(s.handleHealth))
 	s.handle("GET /api/stats", http.HandlerFunc(s.handleStats))

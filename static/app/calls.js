@@ -61,7 +61,7 @@ export function renderRunInfo() {
     if (d.retryAfterMs !== undefined) add("Retry after", `${d.retryAfterMs} ms`);
   }
   if (l) {
-    add("Time limit", `${$("timeout").value || l.timeoutMs.default} ms (${l.timeoutMs.min}–${l.timeoutMs.max})`);
+    add("Time limit", `${$("timeout")?.value || l.timeoutMs.default} ms (${l.timeoutMs.min}–${l.timeoutMs.max})`);
     add("Memory limit", `${Math.round((l.memoryBytes ?? 0) / 1048576)} MiB`);
     add("Output limit", `${l.maxOutputBytes} bytes, ${l.maxEvents} events`);
     if (l.maxFactsBytes !== undefined) add("Facts limit", `${l.maxFactsBytes} bytes`);

@@ -5,10 +5,11 @@ import { $, el } from "./dom.js";
 import { PlaygroundClient } from "../client.js";
 import { state, newRun } from "./state.js";
 import { currentFiles, entryPath, clearErrorMarks } from "./files.js";
-import { appendLog, callLine, clearConsole, errorLine, systemLine } from "./console.js";
+import { clearConsole, systemLine } from "./console.js";
 import { renderFacts } from "./facts.js";
-import { recordCall, renderCalls, renderRunInfo } from "./calls.js";
-import { renderTimeline, TIMELINE_KINDS } from "./timeline.js";
+import { renderCalls, renderRunInfo } from "./calls.js";
+import { renderTimeline } from "./timeline.js";
+import { follow } from "./follow.js";
 
 export const client = new PlaygroundClient();
 let autoRunTimer = 0;
@@ -59,6 +60,7 @@ export function run() {
     files: currentFiles(), entry: entryPath(), input: input.value,
     timeoutMs: Number($("timeout").value) || undefined,
     deterministic: $("deterministic").checked || undefined,
+    record: $("record").checked || undefined,
   });
   if (!id) return;
   state.current = newRun(id);
@@ -71,6 +73,8 @@ export function run() {
   renderRunInfo();
   stopCountdown();
   $("stop-button").disabled = false;
+  $("watch-button").disabled = true;
+  $("tape-button").hidden = true;
   setStatus("sending…");
 }
 
@@ -118,48 +122,43 @@ function startCountdown(outcome, ms) {
   countdown = setInterval(tick, 100);
 }
 
-const mine = (msg) => state.current && msg.id === state.current.id;
+follow(client, {
+  status: setStatus,
+  started: (m) => {
+    setStatus(`running${m.mode === "script" ? " as a script" : ""} (limit ${m.timeoutMs} ms)…`);
+    $("watch-button").disabled = !m.watch;
+  },
+  done: (m) => {
+    showTape(m);
+    if (m.outcome === "rate_limited" || m.outcome === "busy") {
+      startCountdown(m.outcome, m.retryAfterMs ?? 1000);
+      return;
+    }
+    finish(`${m.outcome} in ${m.durationMs.toFixed(1)} ms (run ${m.stats.runMs.toFixed(1)} ms, bundle ${m.stats.bundleMs.toFixed(1)} ms)`, m.outcome);
+  },
+});
 
-client.addEventListener("message", (e) => {
-  const m = e.detail;
-  if (!mine(m) || m.type === "done") return;
-  if (TIMELINE_KINDS.has(m.type) && !m.pending) state.current.timeline.push(m); // a call enters when it settles
-  if (m.type === "fact") {
-    if (m.deleted) state.current.facts.delete(m.key);
-    else state.current.facts.set(m.key, m.value);
-    renderFacts(m.key);
-  }
-  renderTimeline(true);
-});
-client.addEventListener("queued", (e) => mine(e.detail) && setStatus(`queued: position ${e.detail.position}`));
-client.addEventListener("started", (e) => {
-  if (!mine(e.detail)) return;
-  state.current.mode = e.detail.mode; // "script" or "module" (absent from older servers)
-  setStatus(`running${e.detail.mode === "script" ? " as a script" : ""} (limit ${e.detail.timeoutMs} ms)…`);
-});
-client.addEventListener("log", (e) => mine(e.detail) && appendLog(e.detail));
-client.addEventListener("call", (e) => {
-  const m = e.detail;
-  if (!mine(m)) return;
-  if (recordCall(m)) callLine(m); // the in-flight row shows in the Calls panel only
-  renderCalls();
-});
-client.addEventListener("error", (e) => mine(e.detail) && errorLine(e.detail));
-client.addEventListener("done", (e) => {
-  const m = e.detail;
-  if (!mine(m)) return;
-  state.current.done = m;
-  state.current.facts = new Map(Object.entries(m.facts || {}));
-  renderFacts();
-  renderRunInfo();
-  renderTimeline();
-  // A script's output is its output global or top-level return; a module's, its default export.
-  if (m.output !== undefined) systemLine(`${state.current.mode === "script" ? "output" : "default export"}: ${JSON.stringify(m.output)}`);
-  if (m.stats.truncated) systemLine("output was truncated at the limit: later output was not kept", "warn");
-  if (m.outcome === "rate_limited" || m.outcome === "busy") {
-    startCountdown(m.outcome, m.retryAfterMs ?? 1000);
-    return;
-  }
-  finish(`${m.outcome} in ${m.durationMs.toFixed(1)} ms (run ${m.stats.runMs.toFixed(1)} ms, bundle ${m.stats.bundleMs.toFixed(1)} ms)`, m.outcome);
-});
+/** watchURL is the address of the watch window of the run shown, or "" (no token yet). */
+export function watchURL() {
+  const c = state.current;
+  if (!c?.watch) return "";
+  return `${location.origin}/watch#run=${encodeURIComponent(c.id)}&token=${encodeURIComponent(c.watch)}`;
+}
+
+/** watch opens the DevTools panels of the run shown in their own window, following it live. */
+export function watch() {
+  const url = watchURL();
+  if (url) window.open(url, `watch-${state.current.id}`);
+}
+
+// showTape offers the run's tape (done.tape, when the run was recorded) as a download.
+function showTape(m) {
+  const button = $("tape-button");
+  button.hidden = !m.tape;
+  if (!m.tape) return;
+  const blob = new Blob([JSON.stringify(m.tape, null, 2)], { type: "application/json" });
+  button.href = URL.createObjectURL(blob);
+  button.download = `tape-${m.id}.json`;
+}
+
 client.addEventListener("protocol_error", (e) => systemLine(`protocol error: ${e.detail.message}`, "error"));

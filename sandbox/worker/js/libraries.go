@@ -213,7 +213,8 @@ func (e *Runtime) Preload(uses []bundle.LibraryUse) {
 // parity/relational.go) and summarises what the program may
 // reach (usage.go), which New and Execute read back to install only that;
 // then string building is rewritten to run in linear time
-// (rewrite.StringBuilding).
+// (rewrite.StringBuilding) and for…of over arrays to run as an indexed loop
+// (rewrite.ArrayLoops).
 func Compile(code string) (*goja.Program, error) {
 	tree, err := goja.Parse("bundle.js", code, parser.WithSourceMapLoader(noSourceMapFiles))
 	if err != nil {
@@ -278,6 +279,9 @@ func Compile(code string) (*goja.Program, error) {
 	// Strings built by appending: linear rather than quadratic
 	// (rewrite.StringBuilding; the natives are defined by run).
 	builds := strings.Contains(code, "+") && rewrite.StringBuilding(tree, bundle.RuntimeParam)
+	// for…of over arrays: an indexed loop where nothing can tell
+	// (rewrite.ArrayLoops; its native too).
+	loops := strings.Contains(code, " of ") && rewrite.ArrayLoops(tree, bundle.RuntimeParam)
 	prg, err := goja.CompileAST(tree, bundle.Strict(code))
 	if err != nil {
 		return nil, err
@@ -286,6 +290,7 @@ func Compile(code string) (*goja.Program, error) {
 	sum.supers = supers
 	sum.catches = len(catches) > 0
 	sum.builds = builds
+	sum.loops = loops
 	sum.errorSites = errorSites
 	sum.code = code
 	remember(prg, sum)

@@ -550,7 +550,7 @@ func (e *Runtime) run(ctx context.Context, prg *goja.Program) (err error) {
 	if s := summaryOf(e.program); s != nil && s.catches {
 		must(rt.DefineDataProperty(bundle.FieldCaught, e.vm.ToValue(e.caught), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
 	}
-	if s := summaryOf(e.program); s != nil && s.builds {
+	if s := summaryOf(e.program); s != nil && (s.builds || s.loops) {
 		rewrite.DefineNatives(e.vm, rt)
 	}
 	must(rt.Set(bundle.FieldDone, func(c goja.FunctionCall) goja.Value {

@@ -51,3 +51,37 @@ output = { lines: csv.split("\n").length, last: csv.slice(-12), md, json: JSON.s
 		t.Errorf("logs %q", logs)
 	}
 }
+
+// TestArrayLoopsInARun: for…of loops rewritten to indexed loops
+// (rewrite.ArrayLoops) over the frozen input, an array built by the
+// snippet, a string built by += inside the loop and a Map, in both modes,
+// give what the loops as written give.
+func TestArrayLoopsInARun(t *testing.T) {
+	h := newHarness(t, Config{})
+	code := `let csv = "";
+const rows = input.rows;
+for (const { id, v } of rows) csv += id + ":" + v + ";";
+const seen = [];
+outer: for (const x of Array.from({ length: 10 }, (_, i) => i)) {
+  for (const y of [1, 2, 3, 4, 5]) { if (y > x) continue outer; seen.push(x * 10 + y); }
+}
+let m = 0;
+for (const [k, n] of new Map([["a", 1], ["b", 2]])) m += n;
+const fns = [];
+for (let i of [0, 1, 2, 3, 4, 5]) fns.push(() => i);
+`
+	for _, mode := range []string{"script", "module"} {
+		src := code + "output = { csv, seen: seen.length, m, fns: fns.map(f => f()).join() };"
+		if mode == "module" {
+			src = `import { input } from "playground";` + "\n" + code + "export default { csv, seen: seen.length, m, fns: fns.map(f => f()).join() };"
+		}
+		res, rec := run(t, h, Request{Files: files("main.js", src), Mode: mode,
+			Input: json.RawMessage(`{"rows":[{"id":1,"v":"a"},{"id":2,"v":"b"},{"id":3,"v":"c"},{"id":4,"v":"d"},{"id":5,"v":"e"}]}`)})
+		if res.Outcome != OutcomeOK {
+			t.Fatalf("%s: outcome %s: %+v", mode, res.Outcome, rec.Errors())
+		}
+		if got, want := string(res.Output), `{"csv":"1:a;2:b;3:c;4:d;5:e;","seen":35,"m":3,"fns":"0,1,2,3,4,5"}`; got != want {
+			t.Errorf("%s: output %s, want %s", mode, got, want)
+		}
+	}
+}

@@ -209,6 +209,9 @@ type summary struct {
 	// builds: string building was rewritten (rewrite.StringBuilding), and
 	// the runtime object needs its natives (rewrite.DefineNatives).
 	builds bool
+	// loops: for…of loops were rewritten (rewrite.ArrayLoops), whose
+	// native is among rewrite.DefineNatives' too.
+	loops bool
 	// errorSites are where the program makes a TypeError by its name
 	// (errorSite): one made there keeps its words (v8Message).
 	errorSites map[position]bool

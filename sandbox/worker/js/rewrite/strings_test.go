@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/ast"
 )
 
 const testParam = "__rt"
@@ -19,16 +20,27 @@ var pcOffset = regexp.MustCompile(`\(\d+\)\)?`)
 // changed the program.
 func evalBody(t *testing.T, body string, rewrite bool) (string, bool) {
 	t.Helper()
+	if rewrite {
+		return evalRewritten(t, body, StringBuilding)
+	}
+	return evalRewritten(t, body, nil)
+}
+
+// evalRewritten is evalBody with the rewrite rw (nil: none).
+func evalRewritten(t *testing.T, body string, rw func(*ast.Program, string) bool) (string, bool) {
+	t.Helper()
 	code := "(function (" + testParam + ") {\n" + body + "\n})"
 	prg, err := goja.Parse("t.js", code)
 	if err != nil {
 		t.Fatalf("parse: %v", err)
 	}
 	changed := false
-	if rewrite {
-		changed = StringBuilding(prg, testParam)
+	if rw != nil {
+		changed = rw(prg, testParam)
 	}
-	p, err := goja.CompileAST(prg, true)
+	// Strict, as a module bundle is; a body with `with` as a sloppy
+	// script-mode bundle.
+	p, err := goja.CompileAST(prg, !strings.Contains(body, "with ("))
 	if err != nil {
 		t.Fatalf("compile: %v", err)
 	}

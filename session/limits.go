@@ -14,8 +14,10 @@ func SocketLimits(l ws.Limits, maxOutputBytes int) ws.Limits {
 	return l
 }
 
-// FrameLimit is the WebSocket read limit, the hard cap of one frame: a
+// FrameLimit is the WebSocket read limit, the hard cap of one message: a
 // message between maxMessageBytes and it is answered (INVALID_REQUEST naming
-// the limit) and the socket stays open; a larger frame closes the socket
-// with 1009 (message too big), because it is read into memory whole.
-func FrameLimit(maxMessageBytes int64) int64 { return 2 * maxMessageBytes }
+// the limit) and the socket stays open — only its first maxMessageBytes are
+// held (ws.AcceptOptions.MessageLimit), the rest is read past; a larger
+// message closes the socket with 1009 (message too big), as reading past
+// it would only spend the server's bandwidth.
+func FrameLimit(maxMessageBytes int64) int64 { return 16 * maxMessageBytes }

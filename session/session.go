@@ -9,7 +9,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -225,11 +224,20 @@ func (s *Session) readLoop(readCtx, ctx context.Context, wg *sync.WaitGroup) err
 			s.protocolError(err.Error(), "")
 			continue
 		}
+		var tooBig *ws.MessageTooBigError
+		if errors.As(err, &tooBig) {
+			if !s.closing {
+				s.oversized(tooBig)
+			}
+			continue
+		}
 		if err != nil {
 			return err
 		}
 		if max := s.cfg.Hello.Limits.MaxMessageBytes; max > 0 && int64(len(b)) > max {
-			s.oversized(b, max)
+			// A connection without a message limit (ws.AcceptOptions) read it whole.
+			id, _ := ws.PeekRunID(b)
+			s.oversized(&ws.MessageTooBigError{Size: int64(len(b)), Limit: max, RunID: id})
 			continue
 		}
 		msg, err := ws.Decode(b)
@@ -270,11 +278,12 @@ func (s *Session) protocolError(msg, id string) {
 
 // oversized answers a message over maxMessageBytes (and under the
 // connection's hard frame cap, FrameLimit) without decoding it: a run is
-// refused with INVALID_REQUEST naming the limit, anything else is a
-// protocol error. The socket stays open.
-func (s *Session) oversized(b []byte, max int64) {
-	reason := fmt.Sprintf("the message is %d bytes; the limit is maxMessageBytes=%d", len(b), max)
-	if id, ok := ws.PeekRunID(b); ok {
+// refused with INVALID_REQUEST naming the limit (its id read from the
+// message's head), anything else is a protocol error. The socket stays
+// open.
+func (s *Session) oversized(m *ws.MessageTooBigError) {
+	reason := m.Error()
+	if id := m.RunID; id != "" {
 		s.engine.Metrics.Runs.Add(1)
 		engine.Refuse(id, &engine.Refusal{Outcome: ws.OutcomeInvalid, Field: "message", Reason: reason}, s.send)
 		s.invalidRun()

@@ -280,6 +280,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		OriginPatterns:          s.cfg.OriginPatterns,
 		InsecureSkipOriginCheck: s.cfg.InsecureSkipOriginCheck,
 		ReadLimit:               session.FrameLimit(s.cfg.Engine.Limits.MaxMessageBytes),
+		MessageLimit:            s.cfg.Engine.Limits.MaxMessageBytes,
 	})
 	if err != nil {
 		s.cfg.Log.Warn("websocket refused", "ip", ip, "err", err)

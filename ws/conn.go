@@ -2,9 +2,12 @@ package ws
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"sync"
@@ -22,8 +25,29 @@ type AcceptOptions struct {
 	OriginPatterns []string
 	// InsecureSkipOriginCheck accepts any origin; for tests and local tools only.
 	InsecureSkipOriginCheck bool
-	// ReadLimit is the largest client message in bytes. Defaults to 1 MiB.
+	// ReadLimit is the largest client message in bytes: a longer one
+	// closes the connection with 1009 (message too big). Defaults to 1 MiB.
 	ReadLimit int64
+	// MessageLimit, when positive and below ReadLimit, is the largest
+	// message Read returns whole: of a longer one (up to ReadLimit) Read
+	// keeps only the first MessageLimit bytes, reads past the rest without
+	// holding it, and returns a *MessageTooBigError, so that the message
+	// can be answered and the connection stays open.
+	MessageLimit int64
+}
+
+// MessageTooBigError is returned by Conn.Read for a message longer than
+// AcceptOptions.MessageLimit: Size is its length in bytes, and RunID the
+// id of a run message (its top-level "type" is "run" and "id" a valid
+// run id, wherever they are in it), else "". The connection stays usable.
+type MessageTooBigError struct {
+	Size  int64
+	Limit int64
+	RunID string
+}
+
+func (e *MessageTooBigError) Error() string {
+	return fmt.Sprintf("the message is %d bytes; the limit is maxMessageBytes=%d", e.Size, e.Limit)
 }
 
 // ErrBinaryFrame is returned by Conn.Read for a binary frame, which the
@@ -34,8 +58,9 @@ var ErrBinaryFrame = errors.New("binary frames are not part of the protocol; sen
 // from one goroutine and Write from one goroutine (they may differ); Close
 // may be called from any.
 type Conn struct {
-	c  *websocket.Conn
-	cc *corkConn // the socket under c
+	c            *websocket.Conn
+	cc           *corkConn // the socket under c
+	messageLimit int64     // AcceptOptions.MessageLimit; 0: messages are read whole
 }
 
 // Accept upgrades the request. A refused origin is answered by the library
@@ -57,18 +82,30 @@ func Accept(w http.ResponseWriter, r *http.Request, opts AcceptOptions) (*Conn, 
 		limit = 1 << 20
 	}
 	c.SetReadLimit(limit)
-	return &Conn{c: c, cc: hw.cc}, nil
+	conn := &Conn{c: c, cc: hw.cc}
+	if opts.MessageLimit > 0 && opts.MessageLimit < limit {
+		conn.messageLimit = opts.MessageLimit
+	}
+	return conn, nil
 }
 
 // Read returns the next frame's bytes. It returns ErrBinaryFrame for a
-// binary frame (the connection stays usable), ErrInvalidUTF8 for a text
-// frame that is not UTF-8 (the connection is closed with 1007),
-// ErrEmptyFrames for a message of more than 16 empty fragments (protocol
-// abuse: the connection is closed with 1008), and the
+// binary frame (the connection stays usable), a *MessageTooBigError for a
+// message over AcceptOptions.MessageLimit (the connection stays usable),
+// ErrInvalidUTF8 for a text frame that is not UTF-8 (the connection is
+// closed with 1007), ErrEmptyFrames for a message of more than 16 empty
+// fragments (protocol abuse: the connection is closed with 1008), and the
 // library's error when the connection is closed or the read limit is
 // exceeded.
 func (c *Conn) Read(ctx context.Context) ([]byte, error) {
-	typ, b, err := c.c.Read(ctx)
+	typ, b, err := c.read(ctx)
+	var tooBig *MessageTooBigError
+	if errors.As(err, &tooBig) {
+		if typ != websocket.MessageText {
+			return nil, ErrBinaryFrame
+		}
+		return nil, err
+	}
 	if errors.Is(err, ErrEmptyFrames) {
 		_ = c.c.Close(websocket.StatusPolicyViolation, "too many empty continuation frames")
 		return nil, ErrEmptyFrames
@@ -86,6 +123,36 @@ func (c *Conn) Read(ctx context.Context) ([]byte, error) {
 		return nil, ErrInvalidUTF8
 	}
 	return b, nil
+}
+
+// read reads the next message whole, or, past messageLimit, its head and
+// the length of the rest (a *MessageTooBigError).
+func (c *Conn) read(ctx context.Context) (websocket.MessageType, []byte, error) {
+	if c.messageLimit <= 0 {
+		return c.c.Read(ctx)
+	}
+	typ, r, err := c.c.Reader(ctx)
+	if err != nil {
+		return 0, nil, err
+	}
+	var buf bytes.Buffer
+	n, err := buf.ReadFrom(io.LimitReader(r, c.messageLimit+1))
+	if err != nil {
+		return 0, nil, err
+	}
+	if n <= c.messageLimit {
+		return typ, buf.Bytes(), nil
+	}
+	// Past the limit: the rest is read (the library still enforces
+	// ReadLimit) through a scanner that keeps only the run's id, so that
+	// the run can be answered and the next message read.
+	var sc runIDScanner
+	_, _ = sc.Write(buf.Bytes())
+	rest, err := io.Copy(&sc, r)
+	if err != nil {
+		return 0, nil, err
+	}
+	return typ, nil, &MessageTooBigError{Size: n + rest, Limit: c.messageLimit, RunID: sc.runID()}
 }
 
 // ErrInvalidUTF8 is returned by Conn.Read for a text frame that is not

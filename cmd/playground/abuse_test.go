@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/playground-dev/playground/session"
 )
 
 // Abuse tests: an attacker and a victim are two client IPs on loopback
@@ -223,12 +225,20 @@ func TestAbuseProtocolEdges(t *testing.T) {
 	if len(ms) != 2 || ms[0].str("kind") != "INVALID_REQUEST" || !strings.Contains(ms[0].str("message"), "maxMessageBytes") || ms[1].str("outcome") != "invalid" {
 		t.Errorf("an oversized run: %v; want INVALID_REQUEST naming maxMessageBytes, then done invalid", ms)
 	}
+	// Far over the limit (the issue's 8.5 MB single file, at the default
+	// limits): only its head is held, and the run is still answered by id.
+	huge := runMsg("huge", "main.ts", strings.Repeat("y", 8*int(max)))
+	c.send(huge)
+	ms = c.until("huge")
+	if len(ms) != 2 || ms[0].str("kind") != "INVALID_REQUEST" || !strings.Contains(ms[0].str("message"), "maxMessageBytes") || ms[1].str("outcome") != "invalid" {
+		t.Errorf("a run 8 times maxMessageBytes: %v; want INVALID_REQUEST naming maxMessageBytes, then done invalid", ms)
+	}
 	c.sendRaw(websocket.MessageText, []byte(`{"type":"cancel","id":"x","`+strings.Repeat("f", 100_000)+`":1}`))
 	if m := c.read(); m.str("type") != "protocol_error" || len(m.str("message")) > 300 {
 		t.Errorf("a 100 kB unknown field: %.200v (%d bytes); want a short protocol_error", m, len(m.str("message")))
 	}
-	// The oversized run took one token; four more invalid runs take the rest.
-	for i := range 4 {
+	// The oversized runs took two tokens; three more invalid runs take the rest.
+	for i := range 3 {
 		id := fmt.Sprintf("dup%d", i)
 		c.send(map[string]any{"type": "run", "id": id, "files": []map[string]string{{"path": "a.ts", "source": ""}, {"path": "a.ts", "source": ""}}})
 		if ms := c.until(id); ms[len(ms)-1].str("outcome") != "invalid" {
@@ -325,7 +335,7 @@ const flood = "for (let i = 0; i < 3000; i++) console.log('x'.repeat(10000));"
 
 var stalledReaderFlags = []string{"-outbox-client-bytes", "200000", "-max-output-bytes", "100000000", "-socket-max-output-bytes", "100000000", "-max-events", "1000000"}
 
-// TestAbuseHardFrameCap: a frame over twice maxMessageBytes is never read whole:
+// TestAbuseHardFrameCap: a frame over the hard cap (session.FrameLimit) is never read whole:
 // the socket closes with 1009 (message too big), and the server serves the
 // next socket.
 func TestAbuseHardFrameCap(t *testing.T) {
@@ -334,7 +344,7 @@ func TestAbuseHardFrameCap(t *testing.T) {
 	max := c.hello["limits"].(map[string]any)["maxMessageBytes"].(float64)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	_ = c.c.Write(ctx, websocket.MessageText, []byte(`{"type":"ping","t":"`+strings.Repeat("x", int(2*max)+10)+`"}`))
+	_ = c.c.Write(ctx, websocket.MessageText, []byte(`{"type":"ping","t":"`+strings.Repeat("x", int(session.FrameLimit(int64(max))))+`"}`))
 	for {
 		_, _, err := c.c.Read(ctx)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -111,29 +112,32 @@ func TestRawFileLeavesBlockingFilesAlone(t *testing.T) {
 // TestTickedWriterWaitsForFlushPending: without the timer, WriteSoon's
 // lines leave with the next Write or with FlushPending, not before.
 func TestTickedWriterWaitsForFlushPending(t *testing.T) {
-	wc := &writeCounter{wrote: make(chan struct{}, 1)}
-	w := NewTickedWriter(wc)
-	if err := w.Buffer(Message{Accepted: true}); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.WriteSoon(Message{Event: &Event{Kind: EventStarted}}); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(3 * FlushDelay) // a timer, had there been one, would have fired
-	wc.mu.Lock()
-	if wc.writes != 0 {
-		t.Errorf("%d writes before FlushPending; want none", wc.writes)
-	}
-	wc.mu.Unlock()
-	if err := w.FlushPending(); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.FlushPending(); err != nil { // nothing pending: no write
-		t.Fatal(err)
-	}
-	wc.mu.Lock()
-	defer wc.mu.Unlock()
-	if lines := strings.Count(wc.data.String(), "\n"); wc.writes != 1 || lines != 2 {
-		t.Errorf("%d writes of %d lines; want the two lines in one write", wc.writes, lines)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		wc := &writeCounter{wrote: make(chan struct{}, 1)}
+		w := NewTickedWriter(wc)
+		if err := w.Buffer(Message{Accepted: true}); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.WriteSoon(Message{Event: &Event{Kind: EventStarted}}); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(3 * FlushDelay) // on synctest's clock: a timer, had there been one, would have fired
+		synctest.Wait()
+		wc.mu.Lock()
+		if wc.writes != 0 {
+			t.Errorf("%d writes before FlushPending; want none", wc.writes)
+		}
+		wc.mu.Unlock()
+		if err := w.FlushPending(); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.FlushPending(); err != nil { // nothing pending: no write
+			t.Fatal(err)
+		}
+		wc.mu.Lock()
+		defer wc.mu.Unlock()
+		if lines := strings.Count(wc.data.String(), "\n"); wc.writes != 1 || lines != 2 {
+			t.Errorf("%d writes of %d lines; want the two lines in one write", wc.writes, lines)
+		}
+	})
 }

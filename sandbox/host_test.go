@@ -255,7 +255,7 @@ facts.c = "last"; // a second set at once: sent at once too
 		timeout    time.Duration
 		outcome    Outcome
 	}{
-		{"killed in a builtin at the deadline", "Array.prototype.indexOf.call({ length: 2 ** 53 - 1 }, 1);", time.Second, OutcomeTimeout},
+		{"killed in a builtin at the deadline", "Array.prototype.reverse.call({ length: 2 ** 53 - 1 });", time.Second, OutcomeTimeout},
 		{"loop interrupted at the deadline", "while (true) {}", time.Second, OutcomeTimeout},
 		{"memory limit", "const a = []; for (;;) a.push('x'.repeat(2 ** 24) + a.length);", 30 * time.Second, OutcomeMemoryLimit},
 		{"facts cap", "for (let i = 0; i < 100; i++) facts['k' + i] = 'x'.repeat(100);", 30 * time.Second, OutcomeOutputLimit},
@@ -286,6 +286,29 @@ facts.c = "last"; // a second set at once: sent at once too
 				t.Errorf("next run: %s", next.Outcome)
 			}
 		})
+	}
+}
+
+// TestArrayScanOfAHugeArrayLikeEnds: the issue's reproduction — a push into
+// a fact's array, then includes over an array-like of length 2^53 - 1,
+// which goja counted through until the pool killed the worker (the push was
+// lost) — ends with the specification's answer, and done.facts has the push.
+func TestArrayScanOfAHugeArrayLikeEnds(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 1})
+	res, rec := run(t, p, Request{Timeout: 5 * time.Second, Files: files("main.ts", `import { facts } from "playground";
+facts.n = 1;
+facts.todos = [];
+facts.n = 2;
+facts.todos.push("a");
+console.log(Array.prototype.includes.call({ length: 2 ** 53 - 1 }, "x"), Array.prototype.lastIndexOf.call({ length: 2 ** 53 - 1, 7: "x" }, "x"));`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
+	}
+	if got, _ := json.Marshal(res.Facts); string(got) != `{"n":2,"todos":["a"]}` {
+		t.Errorf("done.facts = %s", got)
+	}
+	if logs := rec.logs(); len(logs) != 1 || logs[0] != "false 7" {
+		t.Errorf("logs %q; want [\"false 7\"]", logs)
 	}
 }
 

@@ -832,7 +832,8 @@ func (e *Runtime) installGuards(n need) {
 		need  need
 		guard parity.Guards
 	}{{needSortGuard, parity.GuardSort}, {needStringGuards, parity.GuardStrings}, {needBigIntGuards, parity.GuardBigInt},
-		{needApplyGuards, parity.GuardApply}, {needTypedArrayFrom, parity.GuardTypedArrayFrom}, {needParseInt, parity.GuardParseInt}} {
+		{needApplyGuards, parity.GuardApply}, {needTypedArrayFrom, parity.GuardTypedArrayFrom}, {needParseInt, parity.GuardParseInt},
+		{needScanGuards, parity.GuardScan}} {
 		if n&m.need != 0 {
 			g |= m.guard
 		}

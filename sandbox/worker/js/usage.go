@@ -58,6 +58,7 @@ const (
 	needTypedArrayFrom                  // %TypedArray%.from of a primitive (parity/typedarray.go)
 	needParseInt                        // parseInt, Number.parseInt: decimal digits past 2^53 (parity/parseint.go)
 	needApplyGuards                     // Function.prototype.apply, Reflect.apply, Reflect.construct
+	needScanGuards                      // Array.prototype.includes, indexOf, lastIndexOf (parity/scan.go)
 	needNativeToString                  // Function.prototype.toString that prints polyfills as native
 	needRegExp                          // the global RegExp wrapper (parity/regexp_install.go)
 	needLocale                          // toLocale…, localeCompare (parity/locale.go)
@@ -103,7 +104,7 @@ const (
 
 // needAdditions are the Node-compatibility additions (issue 9); the rest of
 // needAll are the runtime's own globals.
-const needAdditions = needStringGuards | needSortGuard | needBigIntGuards | needTypedArrayFrom | needParseInt | needApplyGuards | needNativeToString |
+const needAdditions = needStringGuards | needSortGuard | needBigIntGuards | needTypedArrayFrom | needParseInt | needApplyGuards | needScanGuards | needNativeToString |
 	needRegExp | needLocale | needPolyfills | needJSONParse | needJSONStringify | needCaptureStack
 
 // needPolyfills are the additions that may evaluate polyfill code.
@@ -132,6 +133,7 @@ var needByName = sync.OnceValue(func() map[string]need {
 		// typed-array defineProperty guards (parity/defineprop.go) too.
 		"TextEncoder": needTypedArrayFrom,
 		"apply":       needApplyGuards, "construct": needApplyGuards,
+		"includes": needScanGuards, "indexOf": needScanGuards, "lastIndexOf": needScanGuards,
 		"toString": needNativeToString,
 		"RegExp":   needRegExp,
 		// The RegExp methods keyed by well-known symbols, guarded against

@@ -60,6 +60,7 @@ const (
 	GuardApply                             // Function.prototype.apply, Reflect.apply, Reflect.construct
 	GuardTypedArrayFrom                    // %TypedArray%.from (InstallTypedArrayFrom); Object.defineProperty, defineProperties, Reflect.defineProperty on typed arrays (defineprop.go)
 	GuardParseInt                          // parseInt (InstallParseInt)
+	GuardScan                              // Array.prototype.includes, indexOf, lastIndexOf (scan.go)
 )
 
 // InstallGuards replaces the built-ins above that g names. It runs before
@@ -96,6 +97,9 @@ func (p *Patcher) InstallGuards(g Guards) {
 	}
 	if g&GuardParseInt != 0 {
 		p.InstallParseInt()
+	}
+	if g&GuardScan != 0 {
+		p.installScanGuards(original)
 	}
 }
 

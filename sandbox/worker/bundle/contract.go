@@ -40,6 +40,12 @@ const (
 	// catch clause of the snippet's files call first with its binding: a
 	// TypeError the engine threw gets V8's words before the snippet reads it.
 	FieldCaught = "caught"
+	// FieldErrorRead is errorRead(v), which the runtime's compile step makes
+	// every `.stack` and `.message` read of the snippet's files call on the
+	// object read: it returns v, an error among them given V8's message and
+	// stack as caught gives them, so that a stack read as a value (returned,
+	// logged into a string, handed to a promise's catch) reads as Node's.
+	FieldErrorRead = "errorRead"
 )
 
 // Banner and Footer wrap the ES module bundle in an async function, which

@@ -331,6 +331,18 @@ type position struct {
 	line, column int
 }
 
+// span is a stretch of one line of the user's files, from and to
+// inclusive.
+type span struct{ from, to position }
+
+// holds reports whether p is in s, give or take a column: goja's frame of
+// a call points between its callee and the place after its "(", where
+// exactly depending on the source map's mappings there.
+func (s span) holds(p position) bool {
+	return p.file == s.from.file && p.line == s.from.line && s.from.line == s.to.line &&
+		p.column >= s.from.column-1 && p.column <= s.to.column+1
+}
+
 // positionOf is where offset idx of tree is in the user's files.
 func positionOf(tree *ast.Program, idx file.Idx) position {
 	p := tree.File.Position(int(idx))
@@ -382,7 +394,7 @@ func (e *Runtime) constructorFrames(o *goja.Object, frames []frame) []frame {
 	if c := e.enc.ConstructorName(o); c == "" || c == "DOMException" || inspect.IsErrorClass(c) {
 		return frames
 	}
-	for len(frames) > 1 && slices.Contains(s.supers, frames[0].position()) {
+	for len(frames) > 1 && slices.ContainsFunc(s.supers, func(sp span) bool { return e.fixSpan(sp).holds(frames[0].position()) }) {
 		frames = frames[1:]
 	}
 	return frames
@@ -515,9 +527,14 @@ const v8StackLimit = 10
 // (v8Message). ok is false for any other string, returned as it is. goja
 // formats an error's stack itself (there is no hook): the console rewrites
 // what it prints, and an error a snippet's catch clause catches gets this
-// text as its stack (v8StackOf); an error's stack read where it was not
-// caught (new Error().stack) is still goja's layout.
-func (e *Runtime) v8StackText(s string) (_ string, ok bool) {
+// text as its stack (v8StackOf), and so does an error whose stack or
+// message the snippet's code reads anywhere (errorRead).
+func (e *Runtime) v8StackText(s string) (string, bool) { return e.v8StackTextOf(nil, s) }
+
+// v8StackTextOf is v8StackText of the error o's stack s: the frames of o's
+// classes' constructors calling super(…) are left out as V8 leaves them
+// (constructorFrames); o nil keeps every frame.
+func (e *Runtime) v8StackTextOf(o *goja.Object, s string) (_ string, ok bool) {
 	i := strings.Index(s, "\n\tat ")
 	if i < 0 || !strings.Contains(s[i:], bundle.FileNamespace+":") {
 		return s, false
@@ -526,12 +543,17 @@ func (e *Runtime) v8StackText(s string) (_ string, ok bool) {
 	var b strings.Builder
 	frames, limit := 0, e.stackTraceLimit()
 	var natives []string // built-ins' frames since the last user frame: dropped at the end (the runtime's call of the bundle)
+	leading := o != nil  // before the first frame that is not a constructor's
 	for n, line := range strings.Split(strings.TrimSuffix(s[i+1:], "\n"), "\n") {
 		at, ok := strings.CutPrefix(line, "\tat ")
 		if !ok {
 			return s, false // text after the frames: not a stack as goja writes it
 		}
 		f := e.fixFrames(parseStack(line)) // the user's frame, none for a built-in's
+		if leading && len(f) == 1 && len(e.constructorFrames(o, []frame{f[0], {}})) == 1 {
+			continue // a constructor's super(…) call: not in V8's stack
+		}
+		leading = false
 		if n == 0 && len(f) == 1 {
 			head = e.v8Message(head, f[0])
 		}

@@ -224,11 +224,13 @@ func Compile(code string) (*goja.Program, error) {
 	unfold := parity.MayFoldBigInt(code)
 	u := &usage{}
 	rel := parity.NewRelationalFix(code, tree)
-	var supers []position // super(…) calls' "(": constructorFrames
+	var supers []span // super(…) calls, from "super" to "(": constructorFrames
 	findSupers := strings.Contains(code, "super")
 	var reErr error
 	var catches []*ast.CatchStatement // of the snippet's files, with a named binding: callCaught
 	findCatches := strings.Contains(code, "catch")
+	var errorReads []ast.Expression // .stack and .message reads of the snippet's files: readsError
+	findErrorReads := strings.Contains(code, "stack") || strings.Contains(code, "message")
 	var errorSites map[position]bool // summary.errorSites
 	findErrorSites := strings.Contains(code, "TypeError")
 	walkAST(tree, func(n any) bool {
@@ -238,6 +240,11 @@ func Compile(code string) (*goja.Program, error) {
 					errorSites = map[position]bool{}
 				}
 				errorSites[at] = true
+			}
+		}
+		if findErrorReads {
+			if x, ok := errorRead(n); ok && inUserFile(tree, x.Idx0()) {
+				errorReads = append(errorReads, x)
 			}
 		}
 		if c, ok := n.(*ast.CatchStatement); ok && findCatches {
@@ -254,7 +261,7 @@ func Compile(code string) (*goja.Program, error) {
 		rel.Visit(n)
 		if c, ok := n.(*ast.CallExpression); ok && findSupers {
 			if _, ok := c.Callee.(*ast.SuperExpression); ok {
-				supers = append(supers, positionOf(tree, c.LeftParenthesis))
+				supers = append(supers, span{positionOf(tree, c.Callee.Idx0()-1), positionOf(tree, c.LeftParenthesis)})
 			}
 		}
 		if rewriteRE && reErr == nil {
@@ -276,6 +283,9 @@ func Compile(code string) (*goja.Program, error) {
 	for _, c := range catches {
 		callCaught(c)
 	}
+	for _, x := range errorReads {
+		readsError(x)
+	}
 	// Strings built by appending: linear rather than quadratic
 	// (rewrite.StringBuilding; the natives are defined by run).
 	builds := strings.Contains(code, "+") && rewrite.StringBuilding(tree, bundle.RuntimeParam)
@@ -289,6 +299,7 @@ func Compile(code string) (*goja.Program, error) {
 	sum := u.result()
 	sum.supers = supers
 	sum.catches = len(catches) > 0
+	sum.errorReads = len(errorReads) > 0
 	sum.builds = builds
 	sum.loops = loops
 	sum.errorSites = errorSites
@@ -318,6 +329,53 @@ func callCaught(c *ast.CatchStatement) {
 		RightParenthesis: at,
 	}
 	c.Body.List = append([]ast.Statement{&ast.ExpressionStatement{Expression: call}}, c.Body.List...)
+}
+
+// errorRead reports whether n reads a property named stack or message
+// (`x.stack`, `x["message"]`; not through `?.`, whose short-circuit the
+// rewrite would change) and returns it.
+func errorRead(n any) (ast.Expression, bool) {
+	switch x := n.(type) {
+	case *ast.DotExpression:
+		if name := x.Identifier.Name; name == "stack" || name == "message" {
+			if _, optional := x.Left.(*ast.Optional); !optional {
+				return x, true
+			}
+		}
+	case *ast.BracketExpression:
+		if lit, ok := x.Member.(*ast.StringLiteral); ok && (lit.Value == "stack" || lit.Value == "message") {
+			if _, optional := x.Left.(*ast.Optional); !optional {
+				return x, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// readsError makes the read x (errorRead) call the runtime object's
+// errorRead on its object first: `x.stack` becomes
+// `rt.errorRead(x).stack`. errorRead returns its argument, so the object
+// is evaluated once and the read (a write, a delete, `+=`) acts on it as
+// before, with the same position.
+func readsError(x ast.Expression) {
+	wrap := func(left ast.Expression) ast.Expression {
+		at := left.Idx0()
+		return &ast.CallExpression{
+			Callee: &ast.DotExpression{
+				Left:       &ast.Identifier{Name: bundle.RuntimeParam, Idx: at},
+				Identifier: ast.Identifier{Name: bundle.FieldErrorRead, Idx: at},
+			},
+			LeftParenthesis:  at,
+			ArgumentList:     []ast.Expression{left},
+			RightParenthesis: at,
+		}
+	}
+	switch x := x.(type) {
+	case *ast.DotExpression:
+		x.Left = wrap(x.Left)
+	case *ast.BracketExpression:
+		x.Left = wrap(x.Left)
+	}
 }
 
 // walkAST calls visit once for every node of a parsed program (as a

@@ -550,6 +550,9 @@ func (e *Runtime) run(ctx context.Context, prg *goja.Program) (err error) {
 	if s := summaryOf(e.program); s != nil && s.catches {
 		must(rt.DefineDataProperty(bundle.FieldCaught, e.vm.ToValue(e.caught), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
 	}
+	if s := summaryOf(e.program); s != nil && s.errorReads {
+		must(rt.DefineDataProperty(bundle.FieldErrorRead, e.vm.ToValue(e.errorRead), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
+	}
 	if s := summaryOf(e.program); s != nil && (s.builds || s.loops) {
 		rewrite.DefineNatives(e.vm, rt)
 	}

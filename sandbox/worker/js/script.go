@@ -93,6 +93,15 @@ func (e *Runtime) scriptOutput() {
 	}
 }
 
+// fixSpan is fixFrames for a span of the program's positions (positionOf).
+func (e *Runtime) fixSpan(s span) span {
+	if e.script && s.from.file == e.entry && s.from.line == 1 && s.from.column >= len(bundle.ScriptPrefix) {
+		s.from.column -= len(bundle.ScriptPrefix)
+		s.to.column -= len(bundle.ScriptPrefix)
+	}
+	return s
+}
+
 // fixFrames moves line-1 columns of a script's entry back past
 // bundle.ScriptPrefix.
 func (e *Runtime) fixFrames(frames []frame) []frame {

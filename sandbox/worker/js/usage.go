@@ -201,13 +201,17 @@ type summary struct {
 	// idents are the identifiers the program spells, sorted: a host global
 	// (Job.Globals) it does not spell is not defined (hostObject).
 	idents []string
-	// supers are where the program's super(…) calls are (their "("), in
+	// supers are where the program's super(…) calls are (from "super" to
+	// after "("), in
 	// the user's files (constructorFrames). Kept for every program,
 	// dynamic or not.
-	supers []position
+	supers []span
 	// catches: some catch clause calls the runtime object's caught
 	// (callCaught), which Execute then defines.
 	catches bool
+	// errorReads: some .stack or .message read calls the runtime
+	// object's errorRead (readsError), which Execute then defines.
+	errorReads bool
 	// builds: string building was rewritten (rewrite.StringBuilding), and
 	// the runtime object needs its natives (rewrite.DefineNatives).
 	builds bool

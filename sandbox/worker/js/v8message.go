@@ -308,6 +308,15 @@ func (e *Runtime) caught(c goja.FunctionCall) goja.Value {
 	return goja.Undefined()
 }
 
+// errorRead is the runtime object's FieldErrorRead: Compile makes each
+// `.stack` and `.message` read of the snippet's files call it on the
+// object read (readsError). An error gets what caught gives it; it returns
+// its argument.
+func (e *Runtime) errorRead(c goja.FunctionCall) goja.Value {
+	e.caught(c)
+	return c.Argument(0)
+}
+
 // rewordCaught gives the caught error o of the ECMAScript class name V8's
 // message (v8Message, v8Worded), its stack's first line too.
 func (e *Runtime) rewordCaught(o *goja.Object, name string) {
@@ -346,6 +355,11 @@ func (e *Runtime) rewordCaught(o *goja.Object, name string) {
 		// The stack, formatted now (the name and message are the
 		// intrinsic's and a string: no snippet code runs), says where.
 		stack = e.enc.StackString(o)
+		if stack != "" && !strings.Contains(stack, "\n\tat ") {
+			// Not goja's layout: already given V8's (v8StackOf, after its
+			// message was reworded or kept), or the snippet's own stack.
+			return
+		}
 		var top frame
 		if frames := e.userStack(o, parseStack(capStack(stack))); len(frames) > 0 && firstFrameIsUser(stack) {
 			top = frames[0]

@@ -40,8 +40,9 @@ func (e *Runtime) v8StackOf(o *goja.Object) {
 	if !strings.Contains(raw, "\n\tat ") || !strings.Contains(raw, bundle.FileNamespace+":") {
 		return
 	}
-	if text, ok := e.v8StackText(raw); ok {
-		_ = o.DefineDataProperty("stack", e.vm.ToValue(text), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	if text, ok := e.v8StackTextOf(o, raw); ok {
+		// V8's attributes: writable, configurable, not enumerable.
+		_ = o.DefineDataProperty("stack", e.vm.ToValue(text), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	}
 }
 

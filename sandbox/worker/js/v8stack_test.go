@@ -25,6 +25,16 @@ func TestCaughtStackIsV8s(t *testing.T) {
 			"Error: deep\n    at b (s.js:3:22)"},
 		{"JSON.stringify", "script", "s.js", "function g() { let u; u.x }\ntry { g() } catch (e) { return JSON.stringify({ stack: e.stack }) }",
 			`{"stack":"TypeError: Cannot read properties of undefined (reading 'x')\n    at g (s.js:1:25)\n    at s.js:2:7"}`},
+		// Read where nothing caught it (errorRead): a value, a promise's
+		// catch, a class whose constructor calls super.
+		{"never caught, script line 1", "script", "s.js", "output = new Error('probe').stack",
+			"Error: probe\n    at s.js:1:10"}, // Node 20 (vm.runInNewContext): column 10, at "new"
+		{"never caught, module", "module", "main.ts", "function f() { return new Error('probe'); }\nconst e = f();\nexport default JSON.stringify({ s: e.stack, m: e['message'] });",
+			`{"s":"Error: probe\n    at f (main.ts:1:23)\n    at main.ts:2:11","m":"probe"}`},
+		{"a promise's catch", "script", "s.js", "function g() { let u; return u.x }\nreturn Promise.resolve().then(g).catch((r) => [r.message, r.stack.split('\\n')[1]])",
+			`["Cannot read properties of undefined (reading 'x')","    at g (s.js:1:32)"]`},
+		{"a class's super call is not a frame", "script", "s.js", "class HttpError extends Error { constructor(m) { super(m); this.name = 'HttpError' } }\nfunction load() { return new HttpError('boom') }\noutput = load().stack",
+			"HttpError: boom\n    at load (s.js:2:26)\n    at s.js:3:10"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/playground-dev/playground/runs"
 	"github.com/playground-dev/playground/sandbox"
 	"github.com/playground-dev/playground/ws"
 )
@@ -37,7 +38,11 @@ type Engine struct {
 	// executing, across all its sockets and requests, and across instances
 	// when the counts are shared); a run past it ends busy.
 	Runs Counter
-	Log  *slog.Logger // nil means slog.Default()
+	// Hub, if set, makes every executed run watchable (runs.Hub): its
+	// started carries a watch token and its messages are buffered for
+	// watchers (Job.Live).
+	Hub *runs.Hub
+	Log *slog.Logger // nil means slog.Default()
 
 	draining atomic.Bool // set by Drain
 }
@@ -90,6 +95,10 @@ type Job struct {
 	// announced limit (sandbox.Request.MaxOutputBytes): a socket's, whose
 	// outbox must hold the whole done message.
 	MaxOutputBytes int
+	// Live is the run's entry in Hub, opened by a transport that needs it
+	// (to detach the run, or to answer with its token before it ends);
+	// nil: Execute opens one when the engine has a Hub.
+	Live *runs.Run
 }
 
 // Refusal says why a run will not execute.
@@ -211,6 +220,7 @@ func (e *Engine) Run(ctx context.Context, j Job, send func(any)) ws.Done {
 // Execute runs an admitted j through the Runner (see Run). When ctx ends
 // the run is cancelled and its done (outcome cancelled) is still sent.
 func (e *Engine) Execute(ctx context.Context, j Job, send func(any)) ws.Done {
+	send = e.live(j, send) // watchers and reattach (live.go)
 	received := j.Received
 	if received.IsZero() {
 		received = time.Now()

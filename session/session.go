@@ -95,12 +95,17 @@ type Session struct {
 
 	mu     sync.Mutex // guards active
 	active *activeRun
+
+	watches atomic.Int32 // watches being served (watch.go)
 }
 
 type activeRun struct {
 	id     string
 	cancel context.CancelFunc
 	done   chan struct{} // closed when the run's done has been queued
+	// orphaned: a detached run whose socket closed; its messages go only
+	// to its watchers (runs.Run.Orphan).
+	orphaned atomic.Bool
 }
 
 // New returns a session for conn.
@@ -264,6 +269,8 @@ func (s *Session) readLoop(readCtx, ctx context.Context, wg *sync.WaitGroup) err
 			s.mu.Unlock()
 		case *ws.Ping:
 			s.send(ws.Pong{Type: ws.TypePong, T: m.T})
+		case *ws.Watch:
+			s.watch(ctx, wg, m)
 		}
 	}
 }

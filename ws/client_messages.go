@@ -24,6 +24,7 @@ const (
 	TypeRun    = "run"
 	TypeCancel = "cancel"
 	TypePing   = "ping"
+	TypeWatch  = "watch"
 
 	TypeHello         = "hello"
 	TypeQueued        = "queued"
@@ -35,9 +36,10 @@ const (
 	TypeDone          = "done"
 	TypePong          = "pong"
 	TypeProtocolError = "protocol_error"
+	TypeWatchError    = "watch_error"
 )
 
-// Message is a decoded client message: *Run, *Cancel or *Ping.
+// Message is a decoded client message: *Run, *Cancel, *Ping or *Watch.
 type Message interface{ clientMessage() }
 
 // File is one source file of a run.
@@ -91,9 +93,21 @@ type Ping struct {
 	T json.RawMessage `json:"t,omitempty"`
 }
 
+// Watch asks for run ID's messages with seq > After, first those the
+// server still holds, then as they come, ending with its done
+// (docs/protocol.md, "Watchers and reattach"). Token is the run's watch
+// token (started.watch). A reattaching client sends the same, with the
+// last seq it received.
+type Watch struct {
+	ID    string `json:"id"`
+	Token string `json:"token"`
+	After uint64 `json:"after"`
+}
+
 func (*Run) clientMessage()    {}
 func (*Cancel) clientMessage() {}
 func (*Ping) clientMessage()   {}
+func (*Watch) clientMessage()  {}
 
 // Errors returned by Decode, to be tested with errors.Is.
 var (
@@ -136,6 +150,9 @@ const (
 	MaxPathBytes    = 200
 	MaxPathSegments = 10
 )
+
+// maxToken bounds a watch token's length (the server's are 22 characters).
+const maxToken = 128
 
 // maxEcho is how much of a client's own text (an unknown field's or
 // type's name) an error message repeats.
@@ -198,8 +215,29 @@ func Decode(b []byte) (Message, error) {
 			return nil, err
 		}
 		return &Ping{T: m.T}, nil
+	case TypeWatch:
+		var m struct {
+			Type  string  `json:"type"`
+			ID    *string `json:"id"`
+			Token *string `json:"token"`
+			After *uint64 `json:"after"`
+		}
+		if err := strict(b, &m); err != nil {
+			return nil, err
+		}
+		switch {
+		case m.ID == nil || !validID(*m.ID):
+			return nil, fmt.Errorf("%w: watch needs \"id\", 1-64 characters of [A-Za-z0-9._:-]", ErrBadField)
+		case m.Token == nil || *m.Token == "" || len(*m.Token) > maxToken:
+			return nil, fmt.Errorf("%w: watch needs \"token\", the run's started.watch", ErrBadField)
+		}
+		w := &Watch{ID: *m.ID, Token: *m.Token}
+		if m.After != nil {
+			w.After = *m.After
+		}
+		return w, nil
 	default:
-		return nil, fmt.Errorf("%w %q (want run, cancel or ping)", ErrUnknownType, clip(*head.Type))
+		return nil, fmt.Errorf("%w %q (want run, cancel, ping or watch)", ErrUnknownType, clip(*head.Type))
 	}
 }
 

@@ -174,6 +174,26 @@ type ProtocolError struct {
 	ID      string `json:"id,omitempty"`
 }
 
+// WatchError ends a watch (type "watch_error") that did not end with the
+// run's done: Reason is one of the WatchReason constants, Message a
+// sentence for a human. An unknown id and a wrong or expired token give
+// the same answer, WatchNotFound.
+type WatchError struct {
+	Type    string `json:"type"`
+	ID      string `json:"id"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+}
+
+// Reasons of a watch_error.
+const (
+	WatchNotFound        = "not_found"         // no such run, or the token is wrong or expired
+	WatchGone            = "gone"              // the messages after the cursor are no longer held
+	WatchTooManyWatchers = "too_many_watchers" // the run has as many watchers as the server allows
+	WatchDropped         = "dropped"           // the watcher fell behind the run's buffer, or the server closed
+	WatchUnavailable     = "unavailable"       // the run's stream on another instance could not be read
+)
+
 // Outcomes of a run (done.outcome).
 const (
 	OutcomeOK          = "ok"

@@ -26,7 +26,11 @@
 // that wait on the host), flood-kv and stalled-readers (the server's RSS
 // over time), sockets and connections (WebSockets, or idle keep-alive TCP
 // connections, held per IP and in all, and whether the victim still
-// connects).
+// connects), and reattach (issue 25: detached runs whose socket is cut
+// again and again, each time reattached with a watch from the last seq;
+// lost and duplicated messages and the reattach latency):
+//
+//	go run ./cmd/loadgen -scenario reattach -addr 127.0.0.1:8099 -reattaches 1000
 package main
 
 import (
@@ -84,6 +88,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	conns := fs.Int("conns", 64, "concurrent WebSocket sessions, each running one snippet after another")
 	duration := fs.Duration("duration", 10*time.Second, "how long to send runs")
 	idle := fs.Int("idle", 0, "extra idle sessions held open, to measure memory per idle socket")
+	nWatchers := fs.Int("watchers", 0, "sockets that watch one more run, which logs every 20 ms through the load (issue 25: watching costs the load nothing measurable; the server's per-IP socket cap must allow them)")
 	file := fs.String("file", "", "run this `file` (.js or .ts; one file, its base name) instead of the two-file hello, e.g. a snippet that imports a library")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -125,6 +130,12 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		}
 	}
 
+	var watched func() string
+	if *nWatchers > 0 {
+		if watched, err = watchers(dctx, *addr, *nWatchers, *duration); err != nil {
+			return fmt.Errorf("watchers: %w", err)
+		}
+	}
 	rep := &report{outcomes: map[string]int{}}
 	deadline := time.Now().Add(*duration)
 	start := time.Now()
@@ -139,6 +150,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	print(out, rep, elapsed, *conns, before, after, withIdle, *idle)
+	if watched != nil {
+		fmt.Fprintln(out, watched())
+	}
 	if len(rep.errs) > 0 {
 		return fmt.Errorf("%d sessions failed; first: %w", len(rep.errs), rep.errs[0])
 	}

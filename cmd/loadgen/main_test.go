@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/playground-dev/playground/ratelimit"
+	"github.com/playground-dev/playground/ratelimit/redistest"
+	"github.com/playground-dev/playground/runs"
 	"github.com/playground-dev/playground/sandbox"
 	"github.com/playground-dev/playground/sandbox/worker"
 	"github.com/playground-dev/playground/web"
@@ -107,6 +109,12 @@ func TestLoadgenRunsAFile(t *testing.T) {
 // connections at 6 per IP, as the real server caps them by flags.
 func scenarioServer(t *testing.T) string {
 	t.Helper()
+	return scenarioServerWith(t, nil)
+}
+
+// scenarioServerWith is scenarioServer whose engine has hub (nil: none).
+func scenarioServerWith(t *testing.T, hub *runs.Hub) string {
+	t.Helper()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	sleep := func(ctx context.Context, c sandbox.HostCall) (json.RawMessage, error) {
 		var ms float64
@@ -127,7 +135,7 @@ func scenarioServer(t *testing.T) string {
 	t.Cleanup(func() { pool.Close() })
 	site := web.NewServer(web.Config{
 		Engine: &engine.Engine{Runner: pool, Limiter: ratelimit.New(ratelimit.Config{PerSecond: 1e6, Burst: 1e6}),
-			Limits: ws.Limits{MaxMessageBytes: 1 << 20}, Runs: ratelimit.NewLocalCounts(2), Log: log},
+			Limits: ws.Limits{MaxMessageBytes: 1 << 20}, Runs: ratelimit.NewLocalCounts(2), Hub: hub, Log: log},
 		PoolStats: func() any { return pool.Stats() },
 		Sockets:   ratelimit.NewLocalCounts(4),
 		Log:       log,
@@ -283,5 +291,44 @@ func TestScenarioConnections(t *testing.T) {
 	}
 	if strings.Contains(r, "dial failed") || field(t, r, `victim runs +ok=(\d+)`) == "0" {
 		t.Errorf("the victim could not connect or run:\n%s", r)
+	}
+}
+
+// TestScenarioReattach: detached runs cut off again and again lose and
+// duplicate nothing across reattaches (the full 1,000 is the benchmark in
+// docs/benchmarks.md).
+func TestScenarioReattach(t *testing.T) {
+	hub := runs.New(runs.Config{})
+	t.Cleanup(hub.Close)
+	addr := scenarioServerWith(t, hub)
+	var out strings.Builder
+	if err := run(t.Context(), []string{"-scenario", "reattach", "-addr", addr, "-reattaches", "60", "-lines", "100", "-victim", "127.0.0.1"}, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if field(t, out.String(), `(\d+) forced disconnects`) != "60" || field(t, out.String(), `lost (\d+)`) != "0" || field(t, out.String(), `duplicated (\d+)`) != "0" {
+		t.Fatalf("report:\n%s", out.String())
+	}
+}
+
+// TestScenarioReattachAcrossInstances: reattaches alternate between two
+// instances sharing one redis-server; nothing is lost or duplicated.
+func TestScenarioReattachAcrossInstances(t *testing.T) {
+	r := redistest.Start(t)
+	var addrs []string
+	for range 2 {
+		s, err := runs.NewRedisStream(runs.RedisConfig{URL: r.URL()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hub := runs.New(runs.Config{Stream: s})
+		t.Cleanup(func() { hub.Close(); s.Close() })
+		addrs = append(addrs, scenarioServerWith(t, hub))
+	}
+	var out strings.Builder
+	if err := run(t.Context(), []string{"-scenario", "reattach", "-addr", addrs[0], "-reattach-to", addrs[1], "-reattaches", "40", "-lines", "100", "-victim", "127.0.0.1"}, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if field(t, out.String(), `(\d+) instances`) != "2" || field(t, out.String(), `lost (\d+)`) != "0" || field(t, out.String(), `duplicated (\d+)`) != "0" {
+		t.Fatalf("report:\n%s", out.String())
 	}
 }

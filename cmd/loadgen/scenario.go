@@ -85,7 +85,7 @@ type scenario struct {
 
 func runScenario(ctx context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("loadgen -scenario", flag.ContinueOnError)
-	name := fs.String("scenario", "", "flood-sleep, flood-kv, stalled-readers, sockets or connections")
+	name := fs.String("scenario", "", "flood-sleep, flood-kv, stalled-readers, sockets, connections or reattach")
 	addr := fs.String("addr", "127.0.0.1:8080", "playground `address` (host:port)")
 	duration := fs.Duration("duration", 30*time.Second, "how long the attack lasts")
 	attackers := fs.String("attacker", "127.0.0.2", "comma-separated attacker source `addresses`, or N for N addresses from 127.0.1.1 up")
@@ -95,12 +95,30 @@ func runScenario(ctx context.Context, args []string, out io.Writer) error {
 	pid := fs.Int("pid", 0, "server `pid` for RSS samples (0: the process listening on -addr's port)")
 	sample := fs.Duration("sample", time.Second, "RSS and stats sampling interval")
 	noAttack := fs.Bool("no-attack", false, "run the victim alone: the baseline the attack is compared with")
+	reattaches := fs.Int("reattaches", 1000, "reattach: forced disconnects and reattaches")
+	reattachTo := fs.String("reattach-to", "", "reattach: comma-separated `addresses` of more instances (sharing one -redis) that reattaches go to in turn")
+	lines := fs.Int("lines", 500, "reattach: lines each detached run logs, 1 ms apart (each a host call: at most -max-host-calls)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if *name == "reattach" { // one client, no attacker (reattach.go)
+		if net.ParseIP(*victim) == nil {
+			return fmt.Errorf("-victim %q is not an IP address", *victim)
+		}
+		if *reattaches <= 0 || *lines <= 0 {
+			return fmt.Errorf("-reattaches %d, -lines %d: both must be positive", *reattaches, *lines)
+		}
+		var others []string
+		for _, a := range strings.Split(*reattachTo, ",") {
+			if a = strings.TrimSpace(a); a != "" {
+				others = append(others, a)
+			}
+		}
+		return runReattach(ctx, *addr, others, *victim, *reattaches, *lines, out)
+	}
 	mk, ok := scenarios[*name]
 	if !ok {
-		return fmt.Errorf("unknown -scenario %q; want one of %s", *name, strings.Join(slices.Sorted(maps.Keys(scenarios)), ", "))
+		return fmt.Errorf("unknown -scenario %q; want one of %s or reattach", *name, strings.Join(slices.Sorted(maps.Keys(scenarios)), ", "))
 	}
 	srcs, err := sources(*attackers)
 	if err != nil {

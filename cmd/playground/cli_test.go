@@ -236,6 +236,20 @@ func TestDocExamplesRun(t *testing.T) {
 			if m[3] == `{"code": 1}` {
 				want = 400
 			}
+			if strings.Contains(m[3], `"wait": false`) && resp.StatusCode == 202 {
+				// Started at once: follow its events to the done.
+				var st struct{ Watch, EventsURL string }
+				json.Unmarshal(out, &st)
+				ev, _ := http.NewRequest(http.MethodGet, "http://"+addr+st.EventsURL, nil)
+				ev.Header.Set("Authorization", "Bearer "+st.Watch)
+				eresp, err := http.DefaultClient.Do(ev)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out, _ = io.ReadAll(eresp.Body)
+				eresp.Body.Close()
+				resp.StatusCode = eresp.StatusCode
+			}
 			if resp.StatusCode != want || (want == 200 && !strings.Contains(string(out), `"outcome":"ok"`)) {
 				t.Errorf("%s example %s: %d %s; want %d (outcome ok)", doc, m[3], resp.StatusCode, out, want)
 			}

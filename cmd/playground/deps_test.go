@@ -35,10 +35,12 @@ var allowedImports = map[string][]string{
 
 	// The server's transports share one run engine, which alone sees the
 	// sandbox (its types; the pool arrives as an engine.Runner).
-	"engine":  {"ws", "sandbox"},
-	"session": {"ws", "engine"},
+	"engine": {"ws", "sandbox", "runs"},
+	// The registry of live runs: watchers, reattach, the Redis stream.
+	"runs":    {"ws"},
+	"session": {"ws", "engine", "runs"},
 	"web":     {"ws", "engine", "session", "static"},
-	"web/api": {"ws", "engine"},
+	"web/api": {"ws", "engine", "runs"},
 	"metrics": {},
 
 	"ratelimit/redistest": {}, // test support: a real redis-server for tests

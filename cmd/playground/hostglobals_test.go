@@ -72,6 +72,7 @@ console.log(await host.time(), await sleep(3), Date.now());`)
 				delete(m, "durationMs")
 				delete(m, "stats")
 			}
+			delete(m, "watch") // started.watch: a fresh token per run, by design
 			b, _ := json.Marshal(m)
 			parts = append(parts, string(b))
 		}

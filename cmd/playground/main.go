@@ -29,6 +29,7 @@ import (
 	"github.com/playground-dev/playground/engine"
 	"github.com/playground-dev/playground/metrics"
 	"github.com/playground-dev/playground/ratelimit"
+	"github.com/playground-dev/playground/runs"
 	"github.com/playground-dev/playground/sandbox"
 	"github.com/playground-dev/playground/sandbox/worker"
 	"github.com/playground-dev/playground/session"
@@ -97,6 +98,12 @@ type config struct {
 	runsPerIP            int
 	mcpRate              float64
 	mcpBurst             int
+	detachMax            time.Duration
+	watchRetain          time.Duration
+	watchBufferBytes     int
+	watchClientBytes     int64
+	watchBytes           int64
+	maxWatchers          int
 }
 
 func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*config, error) {
@@ -150,6 +157,12 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.StringVar(&c.publicURL, "public-url", "", "the page's public `URL` (e.g. https://play.example.com/), for the share links the MCP tool returns; empty: from each request's Host")
 	fs.Float64Var(&c.mcpRate, "mcp-rate", api.DefaultCallsPerSecond, "JSON-RPC calls per second each client (IP or API key) may make to /mcp, every method and each call of a batch counted (a batch holds at most "+fmt.Sprint(api.MaxBatchCalls)+" calls); past it a POST is 429")
 	fs.IntVar(&c.mcpBurst, "mcp-burst", api.DefaultCallBurst, "JSON-RPC calls a client may make to /mcp at once (the -mcp-rate bucket's size)")
+	fs.DurationVar(&c.detachMax, "detach-max", runs.DefaultDetachMax, "longest a run may go on with no connection and no watcher (its detach.graceMs is capped to it); 0 or negative: runs may not detach")
+	fs.DurationVar(&c.watchRetain, "watch-retain", runs.DefaultRetain, "how long a finished run's messages stay for a late watcher or a reattaching client")
+	fs.IntVar(&c.watchBufferBytes, "watch-buffer-bytes", runs.DefaultBufferBytes, "bytes of one run's latest messages kept for watchers and reattach (a watcher that falls further behind is dropped)")
+	fs.Int64Var(&c.watchClientBytes, "watch-client-bytes", runs.DefaultClientBytes, "bytes the kept messages of one client's (IP's or API key's) runs may hold together; past it their oldest messages go")
+	fs.Int64Var(&c.watchBytes, "watch-bytes", runs.DefaultTotalBytes, "bytes the kept messages of all runs may hold; past it the oldest finished runs go")
+	fs.IntVar(&c.maxWatchers, "max-watchers", runs.DefaultMaxWatchers, "watchers one run may have at once")
 	fs.StringVar(&c.apiOrigins, "api-origins", "", "comma-separated browser `origins` allowed to call /api/v1/ and /mcp cross-origin (\"*\" for any); none by default: no CORS headers")
 	fs.VisitAll(func(f *flag.Flag) {
 		f.Usage += " (env " + envName(f.Name) + ")"
@@ -326,9 +339,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	}
 	rl := ratelimit.Config{PerSecond: c.rate, Burst: c.burst}
 	var lim ratelimit.RateLimiter = ratelimit.New(rl)
-	var sockets, runs ratelimit.Counts = ratelimit.NewLocalCounts(c.socketsPerIP), ratelimit.NewLocalCounts(c.runsPerIP)
+	var sockets, active ratelimit.Counts = ratelimit.NewLocalCounts(c.socketsPerIP), ratelimit.NewLocalCounts(c.runsPerIP)
 	var store *ratelimit.Store
+	var stream runs.Stream
 	if c.redisURL != "" {
+		rs, err := runs.NewRedisStream(runs.RedisConfig{URL: c.redisURL, MaxLen: runs.DefaultBufferMessages,
+			TTL: c.maxTimeout + c.watchRetain + time.Minute, Retain: c.watchRetain, Log: log})
+		if err != nil {
+			return fmt.Errorf("-redis: %v", err)
+		}
+		defer rs.Close()
+		stream = rs
 		store, err = ratelimit.NewStore(ratelimit.StoreConfig{URL: c.redisURL, Timeout: c.redisTimeout, Log: log})
 		if err != nil {
 			return fmt.Errorf("-redis: %v", err)
@@ -336,7 +357,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		defer store.Close()
 		lim = ratelimit.NewShared(store, "runs", rl)
 		sockets = ratelimit.NewSharedCounts(store, "sockets", c.socketsPerIP)
-		runs = ratelimit.NewSharedCounts(store, "active", c.runsPerIP)
+		active = ratelimit.NewSharedCounts(store, "active", c.runsPerIP)
 	}
 	parked := c.maxParked // parked runs keep their worker processes: descriptors for them too
 	if parked == 0 {
@@ -376,9 +397,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 
 	a := pool.Announce()
 	limits := engine.HelloLimits(a, engine.ClientLimits{PerSecond: lim.Config().PerSecond, Burst: lim.Config().Burst,
-		Sockets: sockets.Max(), Runs: runs.Max()})
+		Sockets: sockets.Max(), Runs: active.Max()})
 	// One run engine for every transport: the sockets, the HTTP API and MCP.
-	eng := &engine.Engine{Runner: pool, Limiter: lim, Limits: limits, Observer: m, Runs: runs, Log: log}
+	detachMax := c.detachMax
+	if detachMax <= 0 {
+		detachMax = -1 // runs.Config: no detach
+	}
+	hub := runs.New(runs.Config{BufferBytes: c.watchBufferBytes, ClientBytes: c.watchClientBytes, TotalBytes: c.watchBytes,
+		Retain: c.watchRetain, MaxWatchers: c.maxWatchers, DetachMax: detachMax, Stream: stream, Log: log})
+	defer hub.Close()
+	eng := &engine.Engine{Runner: pool, Limiter: lim, Limits: limits, Observer: m, Runs: active, Hub: hub, Log: log}
 	programs := api.New(api.Config{
 		Engine:      eng,
 		Modules:     a.Modules,
@@ -440,7 +468,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		log.Info("not ready; still serving", "for", c.drainDelay)
 		time.Sleep(c.drainDelay)
 	}
-	shutdown(srv, site, c.drainTimeout, log)
+	shutdown(srv, site, hub, c.drainTimeout, log)
 	return pool.Close()
 }
 
@@ -465,10 +493,11 @@ func cancelMargin(timeout time.Duration) time.Duration { return min(timeout/4, t
 // sends its done, sockets close with 1001) and the HTTP server and the
 // sessions get the rest of timeout to write it. Connections still open
 // then are closed.
-func shutdown(srv *http.Server, site *web.Server, timeout time.Duration, log *slog.Logger) {
+func shutdown(srv *http.Server, site *web.Server, hub *runs.Hub, timeout time.Duration, log *slog.Logger) {
 	deadline := time.Now().Add(timeout)
 	drain(site, deadline.Add(-cancelMargin(timeout)), log)
 	site.Close() // what is left is cancelled (each run still gets its done); sockets close with 1001
+	hub.Close()  // and the detached runs whose sockets are gone
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	if err := srv.Shutdown(ctx); err != nil { // stop accepting; finish plain HTTP (their runs were cancelled)

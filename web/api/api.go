@@ -3,7 +3,10 @@
 // and the MCP Streamable HTTP endpoint (/mcp). Runs go through the same
 // engine.Engine as WebSocket sessions: the same limits, the same rate
 // limiter and fair queue (keyed by client IP, or by API key name), the same
-// events; a client that disconnects cancels its run. docs/api.md is the
+// events; a client that disconnects cancels its run. With the engine's Hub
+// (runs.Hub) a run may also outlive its request ("wait": false, the MCP
+// start_run tool) and any run is followed by its watch token
+// (GET /api/v1/runs/{id}/events, the MCP wait_run tool; live.go). docs/api.md is the
 // contract and docs/openapi.json its machine-readable form (OpenAPI 3.1).
 package api
 
@@ -99,6 +102,9 @@ func New(cfg Config) *Handler {
 	mux := http.NewServeMux()
 	mux.Handle("POST /api/v1/run", h.auth(http.HandlerFunc(h.handleRun)))
 	mux.Handle("GET /api/v1/info", h.auth(http.HandlerFunc(h.handleInfo)))
+	// A run's watch token is their Bearer credential, not an API key.
+	mux.HandleFunc("GET /api/v1/runs/{id}/events", h.handleEvents)
+	mux.HandleFunc("GET /api/v1/runs/{id}/tape", h.handleTape)
 	mux.HandleFunc("/api/v1/run", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", http.MethodPost)
 		writeProblem(w, Problem{Type: "urn:playground:problem:method-not-allowed", Status: http.StatusMethodNotAllowed,
@@ -106,7 +112,7 @@ func New(cfg Config) *Handler {
 	})
 	mux.HandleFunc("/api/v1/", func(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, Problem{Type: "urn:playground:problem:not-found", Status: http.StatusNotFound,
-			Detail: "no such endpoint: " + r.Method + " " + r.URL.Path + " (the API is POST /api/v1/run and GET /api/v1/info)"})
+			Detail: "no such endpoint: " + r.Method + " " + r.URL.Path + " (the API is POST /api/v1/run, GET /api/v1/info, GET /api/v1/runs/{id}/events and GET /api/v1/runs/{id}/tape)"})
 	})
 	mux.Handle("/mcp", h.auth(h.mcpHandler()))
 	var handler http.Handler = mux

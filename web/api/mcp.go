@@ -23,6 +23,8 @@ import (
 const (
 	ToolRun     = "run_in_sandbox"
 	ToolModules = "list_modules"
+	ToolStart   = "start_run" // starts a run without waiting (live_tools.go)
+	ToolWait    = "wait_run"  // waits server-side for a started run's messages
 )
 
 // pageURLHeader carries the page URL from the auth middleware to the MCP
@@ -86,6 +88,9 @@ func (h *Handler) mcpServer() *mcp.Server {
 		OutputSchema: schemaFor[RunToolOutput](),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: false, OpenWorldHint: ptr(false), IdempotentHint: false, DestructiveHint: ptr(false)},
 	}, h.runTool)
+	if h.cfg.Engine.Hub != nil {
+		h.addLiveTools(s)
+	}
 	mcp.AddTool(s, &mcp.Tool{
 		Name:         ToolModules,
 		Title:        "List importable modules and host functions",
@@ -132,6 +137,32 @@ func (h *Handler) runToolDescription() string {
 
 func (h *Handler) runTool(ctx context.Context, req *mcp.CallToolRequest, in RunToolInput) (*mcp.CallToolResult, RunToolOutput, error) {
 	var zero RunToolOutput
+	m, job, page, err := h.toolJob(in, req)
+	if err != nil {
+		return nil, zero, err
+	}
+	if req.Extra != nil && req.Extra.Header != nil {
+		if v, ok := h.requests.Load(req.Extra.Header.Get(requestHeader)); ok {
+			var stop context.CancelFunc
+			ctx, stop = context.WithCancel(ctx)
+			defer stop()
+			defer context.AfterFunc(v.(context.Context), stop)()
+		}
+	}
+	defer h.active()()
+	rctx, cancel := h.runContext(ctx)
+	defer cancel()
+	c := newCollector(m.ID)
+	h.cfg.Engine.Execute(rctx, job, c.add)
+	out := RunToolOutput{Result: c.r, ShareURL: ShareURL(page, engine.Entry(m), m.Files)}
+	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: Summary(out.Result, out.ShareURL)}}}
+	res.IsError = !out.Success
+	return res, out, nil
+}
+
+// toolJob checks a run tool's input and admits it (limits, rate limit), like
+// POST /api/v1/run; the error is the tool's answer.
+func (h *Handler) toolJob(in RunToolInput, req *mcp.CallToolRequest) (m *ws.Run, job engine.Job, page string, err error) {
 	q := RunRequest{Entry: nonEmpty(in.Entry), Mode: nonEmpty(in.Mode)}
 	if in.Files != nil {
 		q.Files = in.Files
@@ -142,7 +173,7 @@ func (h *Handler) runTool(ctx context.Context, req *mcp.CallToolRequest, in RunT
 	if in.Input != nil {
 		b, err := json.Marshal(in.Input)
 		if err != nil {
-			return nil, zero, fmt.Errorf("input: %v", err)
+			return nil, job, "", fmt.Errorf("input: %v", err)
 		}
 		q.Input = b
 	}
@@ -154,43 +185,27 @@ func (h *Handler) runTool(ctx context.Context, req *mcp.CallToolRequest, in RunT
 	}
 	m, p := q.toRun(false)
 	if p != nil {
-		return nil, zero, fmt.Errorf("invalid run: %s: %s", p.Field, p.Detail)
+		return nil, job, "", fmt.Errorf("invalid run: %s: %s", p.Field, p.Detail)
 	}
-	key, page := "", ""
+	key := ""
 	if req.Extra != nil && req.Extra.Header != nil {
 		key, page = req.Extra.Header.Get(clientKeyHeader), req.Extra.Header.Get(pageURLHeader)
 	}
 	if key == "" {
-		return nil, zero, errors.New("internal error: no client key")
+		return nil, job, "", errors.New("internal error: no client key")
 	}
-	if req.Extra != nil && req.Extra.Header != nil {
-		if v, ok := h.requests.Load(req.Extra.Header.Get(requestHeader)); ok {
-			var stop context.CancelFunc
-			ctx, stop = context.WithCancel(ctx)
-			defer stop()
-			defer context.AfterFunc(v.(context.Context), stop)()
-		}
-	}
-	job := engine.Job{Run: m, Key: key, Session: engine.StatelessSession("mcp")}
+	job = engine.Job{Run: m, Key: key, Session: engine.StatelessSession("mcp")}
 	h.cfg.Engine.Metrics.Runs.Add(1)
 	if ref := h.cfg.Engine.Admit(job); ref != nil {
 		switch ref.Outcome {
 		case ws.OutcomeRateLimited:
-			return nil, zero, fmt.Errorf("rate limited: retry after %d ms", ref.RetryAfter.Milliseconds())
+			return nil, job, "", fmt.Errorf("rate limited: retry after %d ms", ref.RetryAfter.Milliseconds())
 		case ws.OutcomeBusy:
-			return nil, zero, fmt.Errorf("busy: %s; retry after %d ms", ref.Reason, ref.RetryAfter.Milliseconds())
+			return nil, job, "", fmt.Errorf("busy: %s; retry after %d ms", ref.Reason, ref.RetryAfter.Milliseconds())
 		}
-		return nil, zero, fmt.Errorf("invalid run: %s: %s", ref.Field, ref.Reason)
+		return nil, job, "", fmt.Errorf("invalid run: %s: %s", ref.Field, ref.Reason)
 	}
-	defer h.active()()
-	rctx, cancel := h.runContext(ctx)
-	defer cancel()
-	c := newCollector(m.ID)
-	h.cfg.Engine.Execute(rctx, job, c.add)
-	out := RunToolOutput{Result: c.r, ShareURL: ShareURL(page, engine.Entry(m), m.Files)}
-	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: Summary(out.Result, out.ShareURL)}}}
-	res.IsError = !out.Success
-	return res, out, nil
+	return m, job, page, nil
 }
 
 func nonEmpty(s string) *string {

@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -19,6 +20,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/playground-dev/playground/engine"
 	"github.com/playground-dev/playground/ratelimit"
+	"github.com/playground-dev/playground/runs"
 	"github.com/playground-dev/playground/sandbox"
 	"github.com/playground-dev/playground/web/api"
 )
@@ -115,10 +117,12 @@ func realServer(t *testing.T, burst int) *httptest.Server {
 	lim := ratelimit.New(ratelimit.Config{PerSecond: 0.001, Burst: burst})
 	limits := engine.HelloLimits(a, engine.ClientLimits{PerSecond: 0.001, Burst: burst})
 	keys, _ := api.ParseKeys(strings.NewReader("ci " + testKey))
-	h := api.New(api.Config{Engine: &engine.Engine{Runner: pool, Limiter: lim, Limits: limits}, Keys: keys, Host: a.Host, Modules: a.Modules})
+	hub := runs.New(runs.Config{})
+	h := api.New(api.Config{Engine: &engine.Engine{Runner: pool, Limiter: lim, Limits: limits, Hub: hub}, Keys: keys, Host: a.Host, Modules: a.Modules})
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() {
 		h.Close()
+		hub.Close()
 		srv.Close()
 		if err := pool.Close(); err != nil {
 			t.Errorf("pool.Close: %v", err)
@@ -291,6 +295,84 @@ func TestRealDisconnectFreesWorker(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("the worker stayed busy after the client disconnected")
+	}
+}
+
+// TestRealLiveRunsMatchOpenAPI: wait false, the events (NDJSON and SSE)
+// and the tape endpoint answer as documented.
+func TestRealLiveRunsMatchOpenAPI(t *testing.T) {
+	s := loadSpec(t)
+	srv := realServer(t, 100)
+	resp := post(t, srv.URL+"/api/v1/run", `{"code":"console.log('hi'); export default 1","wait":false}`)
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 202 {
+		t.Fatalf("wait false: %d %s", resp.StatusCode, b)
+	}
+	s.check("202", s.response("/api/v1/run", 202, "application/json"), b)
+	var st api.Started
+	json.Unmarshal(b, &st)
+	events := "/api/v1/runs/{id}/events"
+	for _, accept := range []string{"", "text/event-stream"} {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, srv.URL+st.EventsURL, nil)
+		req.Header.Set("Authorization", "Bearer "+st.Watch)
+		if accept != "" {
+			req.Header.Set("Accept", accept)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ct := resp.Header.Get("Content-Type")
+		schema := s.responseOf("get", events, resp.StatusCode, "application/x-ndjson")
+		s.responseOf("get", events, resp.StatusCode, ct) // documented
+		var types []string
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			line := sc.Text()
+			if ct == "text/event-stream" {
+				data, ok := strings.CutPrefix(line, "data: ")
+				if !ok {
+					continue
+				}
+				line = data
+			}
+			s.check("events line", schema, []byte(line))
+			var m struct{ Type string }
+			json.Unmarshal([]byte(line), &m)
+			types = append(types, m.Type)
+		}
+		resp.Body.Close()
+		if len(types) < 3 || types[len(types)-1] != "done" {
+			t.Errorf("events %q: types %v; want the run through done", accept, types)
+		}
+	}
+	for _, c := range []struct {
+		path, auth, query string
+		status            int
+	}{
+		{st.EventsURL, "Bearer nope", "", 404},
+		{st.EventsURL, "Bearer " + st.Watch, "?wait=0", 400},
+		{st.TapeURL, "Bearer " + st.Watch, "", 404},
+		{st.TapeURL, "", "", 404},
+	} {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, srv.URL+c.path+c.query, nil)
+		if c.auth != "" {
+			req.Header.Set("Authorization", c.auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.status {
+			t.Fatalf("%s%s: %d; want %d", c.path, c.query, resp.StatusCode, c.status)
+		}
+		path := events
+		if strings.HasSuffix(c.path, "/tape") {
+			path = "/api/v1/runs/{id}/tape"
+		}
+		s.check(fmt.Sprint(c.status), s.responseOf("get", path, c.status, "application/problem+json"), b)
 	}
 }
 

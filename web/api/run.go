@@ -33,6 +33,10 @@ type RunRequest struct {
 	TimeoutMs     *float64        `json:"timeoutMs,omitempty"`
 	Deterministic *bool           `json:"deterministic,omitempty"`
 	Mode          *string         `json:"mode,omitempty"`
+	// Wait false answers 202 with the run's id and watch token at once
+	// (Started) and runs it to its own time limit, followed through
+	// GET /api/v1/runs/{id}/events; absent or true: the answer is the run.
+	Wait *bool `json:"wait,omitempty"`
 }
 
 // CodePath returns the path the Code shorthand's file gets in mode.
@@ -170,7 +174,7 @@ func jsonProblem(err error) Problem {
 		return invalid("body", fmt.Sprintf("malformed JSON at byte %d: %s", se.Offset, se.Error()))
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
-		return invalid(name, fmt.Sprintf("unknown field %q (known: id, files, code, entry, input, inputData, timeoutMs, deterministic, mode)", name))
+		return invalid(name, fmt.Sprintf("unknown field %q (known: id, files, code, entry, input, inputData, timeoutMs, deterministic, mode, wait)", name))
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		return invalid("body", "the JSON body ends early")
 	}
@@ -233,6 +237,10 @@ func (h *Handler) handleRun(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, *p)
 		return
 	}
+	if q.Wait != nil && !*q.Wait && h.cfg.Engine.Hub == nil {
+		writeProblem(w, invalid("wait", "this server keeps no runs to follow: \"wait\": false is not offered"))
+		return
+	}
 	key := r.Header.Get(clientKeyHeader)
 	job := engine.Job{Run: m, Key: key, Session: engine.StatelessSession("http"), Received: received}
 	h.cfg.Engine.Metrics.Runs.Add(1)
@@ -247,6 +255,10 @@ func (h *Handler) handleRun(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeProblem(w, invalid(ref.Field, ref.Reason))
+		return
+	}
+	if q.Wait != nil && !*q.Wait {
+		h.writeStarted(w, h.startDetached(job))
 		return
 	}
 	defer h.active()()

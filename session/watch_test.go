@@ -1,0 +1,245 @@
+package session_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/playground-dev/playground/engine"
+	"github.com/playground-dev/playground/runs"
+	"github.com/playground-dev/playground/sandbox"
+	"github.com/playground-dev/playground/session"
+	"github.com/playground-dev/playground/ws"
+)
+
+// stepRunner emits started, then one log per value on step, and ends ok
+// when step is closed, or cancelled when its context ends first.
+type stepRunner struct {
+	step      chan string
+	cancelled chan struct{}
+}
+
+func newStepRunner() *stepRunner {
+	return &stepRunner{step: make(chan string), cancelled: make(chan struct{})}
+}
+
+func (f *stepRunner) Run(ctx context.Context, req sandbox.Request, emit func(sandbox.Event)) (sandbox.Result, error) {
+	emit(sandbox.Event{Kind: sandbox.EventStarted, Timeout: time.Minute})
+	for {
+		select {
+		case text, ok := <-f.step:
+			if !ok {
+				return sandbox.Result{Outcome: sandbox.OutcomeOK, Facts: map[string]json.RawMessage{}}, nil
+			}
+			emit(sandbox.Event{Kind: sandbox.EventLog, Level: "log", Text: text})
+		case <-ctx.Done():
+			close(f.cancelled)
+			return sandbox.Result{Outcome: sandbox.OutcomeCancelled, Facts: map[string]json.RawMessage{}}, nil
+		}
+	}
+}
+
+// msg is the part of a server message the tests read.
+type msg struct {
+	Type    string `json:"type"`
+	ID      string `json:"id"`
+	Seq     uint64 `json:"seq"`
+	Text    string `json:"text"`
+	Watch   string `json:"watch"`
+	Outcome string `json:"outcome"`
+	Reason  string `json:"reason"`
+}
+
+type client struct {
+	t   *testing.T
+	c   *websocket.Conn
+	ctx context.Context
+}
+
+func dial(t *testing.T, url string) *client {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	t.Cleanup(cancel)
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(url, "http")+"/", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.CloseNow() })
+	cl := &client{t: t, c: c, ctx: ctx}
+	if m := cl.read(); m.Type != ws.TypeHello {
+		t.Fatalf("first message %+v; want hello", m)
+	}
+	return cl
+}
+
+func (c *client) write(v any) {
+	c.t.Helper()
+	b, _ := json.Marshal(v)
+	if err := c.c.Write(c.ctx, websocket.MessageText, b); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func (c *client) read() msg {
+	c.t.Helper()
+	_, b, err := c.c.Read(c.ctx)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	var m msg
+	if err := json.Unmarshal(b, &m); err != nil {
+		c.t.Fatalf("%s: %v", b, err)
+	}
+	return m
+}
+
+func runMsg(id string, detach float64) map[string]any {
+	m := map[string]any{"type": "run", "id": id, "files": []map[string]string{{"path": "a.js", "source": ""}}}
+	if detach > 0 {
+		m["detach"] = map[string]any{"graceMs": detach}
+	}
+	return m
+}
+
+func hubEngine(t *testing.T, r engine.Runner, cfg runs.Config) *engine.Engine {
+	e := newEngine(r)
+	e.Hub = runs.New(cfg)
+	t.Cleanup(e.Hub.Close)
+	return e
+}
+
+// TestWatchFollowsAnotherSocketsRun: a second socket with the token gets
+// the run's messages after its cursor, then live, ending with done; its
+// cancel does not cancel the run.
+func TestWatchFollowsAnotherSocketsRun(t *testing.T) {
+	runner := newStepRunner()
+	srv, _ := serve(t, session.Config{Engine: hubEngine(t, runner, runs.Config{})})
+	owner := dial(t, srv.URL)
+	owner.write(runMsg("r1", 0))
+	st := owner.read()
+	if st.Type != ws.TypeStarted || st.Watch == "" {
+		t.Fatalf("got %+v; want started with a watch token", st)
+	}
+	runner.step <- "one"
+	if m := owner.read(); m.Seq != 2 {
+		t.Fatalf("owner got %+v; want log seq 2", m)
+	}
+	watcher := dial(t, srv.URL)
+	watcher.write(map[string]any{"type": "watch", "id": "r1", "token": st.Watch, "after": 1})
+	if m := watcher.read(); m.Seq != 2 || m.Text != "one" || m.ID != "r1" {
+		t.Fatalf("watcher got %+v; want the buffered log seq 2", m)
+	}
+	watcher.write(map[string]any{"type": "cancel", "id": "r1"}) // not its run: ignored
+	runner.step <- "two"
+	close(runner.step)
+	for _, c := range []*client{owner, watcher} {
+		if m := c.read(); m.Seq != 3 || m.Text != "two" {
+			t.Fatalf("got %+v; want log seq 3", m)
+		}
+		if m := c.read(); m.Type != ws.TypeDone || m.Seq != 4 || m.Outcome != ws.OutcomeOK {
+			t.Fatalf("got %+v; want done ok seq 4 (a watcher cannot cancel)", m)
+		}
+	}
+}
+
+func TestWatchWithWrongTokenIsNotFound(t *testing.T) {
+	runner := newStepRunner()
+	srv, _ := serve(t, session.Config{Engine: hubEngine(t, runner, runs.Config{})})
+	owner := dial(t, srv.URL)
+	owner.write(runMsg("r1", 0))
+	st := owner.read()
+	w := dial(t, srv.URL)
+	for _, q := range []map[string]any{
+		{"type": "watch", "id": "r1", "token": "AAAAAAAAAAAAAAAAAAAAAA"},
+		{"type": "watch", "id": "r2", "token": st.Watch},
+	} {
+		w.write(q)
+		if m := w.read(); m.Type != ws.TypeWatchError || m.Reason != ws.WatchNotFound {
+			t.Fatalf("watch %v: got %+v; want watch_error not_found", q, m)
+		}
+	}
+	close(runner.step)
+}
+
+// TestReattachAfterDisconnect: a detached run outlives its socket; a new
+// socket that presents the token and its last seq gets every later message
+// exactly once, ending with done. Repeated to cover several disconnects.
+func TestReattachAfterDisconnect(t *testing.T) {
+	runner := newStepRunner()
+	srv, metrics := serve(t, session.Config{Engine: hubEngine(t, runner, runs.Config{})})
+	c := dial(t, srv.URL)
+	c.write(runMsg("r1", 60_000))
+	st := c.read()
+	token, last := st.Watch, st.Seq
+	var texts []string
+	for i := range 20 {
+		runner.step <- fmt.Sprint("line ", i) // sent while the client may be away
+		if i%4 == 0 {
+			c.c.CloseNow() // the client drops mid-run
+			c = dial(t, srv.URL)
+			c.write(map[string]any{"type": "watch", "id": "r1", "token": token, "after": last})
+		}
+		m := c.read()
+		if m.Seq != last+1 {
+			t.Fatalf("after seq %d got %+v; want seq %d (nothing lost, nothing twice)", last, m, last+1)
+		}
+		last = m.Seq
+		texts = append(texts, m.Text)
+	}
+	close(runner.step)
+	if m := c.read(); m.Type != ws.TypeDone || m.Outcome != ws.OutcomeOK || m.Seq != last+1 {
+		t.Fatalf("got %+v; want done ok seq %d", m, last+1)
+	}
+	for i, s := range texts {
+		if s != fmt.Sprint("line ", i) {
+			t.Fatalf("message %d is %q", i, s)
+		}
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for metrics.ActiveRuns.Load() != 0 { // the count drops just after done
+		if time.Now().After(deadline) {
+			t.Fatalf("%d runs still active after the done", metrics.ActiveRuns.Load())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestUndetachedRunEndsWithItsSocket: the card's rule stays the default.
+func TestUndetachedRunEndsWithItsSocket(t *testing.T) {
+	runner := newStepRunner()
+	srv, _ := serve(t, session.Config{Engine: hubEngine(t, runner, runs.Config{})})
+	c := dial(t, srv.URL)
+	c.write(runMsg("r1", 0))
+	c.read()
+	c.c.CloseNow()
+	select {
+	case <-runner.cancelled:
+	case <-time.After(30 * time.Second):
+		t.Fatal("closing the socket did not cancel its run")
+	}
+}
+
+// TestOrphanIsCancelledAfterGrace: a detached run nobody reattaches to is
+// cancelled after its grace; a watcher arriving later still gets its end.
+func TestOrphanIsCancelledAfterGrace(t *testing.T) {
+	runner := newStepRunner()
+	srv, _ := serve(t, session.Config{Engine: hubEngine(t, runner, runs.Config{})})
+	c := dial(t, srv.URL)
+	c.write(runMsg("r1", 1))
+	st := c.read()
+	c.c.CloseNow()
+	select {
+	case <-runner.cancelled:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the orphan was not cancelled after its grace")
+	}
+	w := dial(t, srv.URL)
+	w.write(map[string]any{"type": "watch", "id": "r1", "token": st.Watch, "after": 1})
+	if m := w.read(); m.Type != ws.TypeDone || m.Outcome != ws.OutcomeCancelled {
+		t.Fatalf("got %+v; want done cancelled", m)
+	}
+}

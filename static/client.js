@@ -11,7 +11,7 @@
 //
 // Every server message is dispatched as a CustomEvent named after its
 // "type" (hello, queued, started, log, fact, call, error, done, pong,
-// protocol_error) with the message as detail. A host call sends two
+// protocol_error, watch_error) with the message as detail. A host call sends two
 // "call" messages (pending, then settled): see CallMessage. "state" events carry
 // { state: "connecting" | "open" | "closed", retryInMs? }.
 

@@ -44,6 +44,21 @@ client.addEventListener("hello", (e) => {
   renderRunInfo();
   if (!state.current.done) client.watch(id, token, lastSeq);
 });
+// A watch that could not start or ended early (docs/protocol.md,
+// "watch_error"): a watcher dropped for falling behind asks again from the
+// last seq it showed; the rest end the watch with the server's words.
+let retries = 0;
+client.addEventListener("watch_error", (e) => {
+  const m = e.detail;
+  if (m.id !== id) return;
+  if (m.reason === "dropped" && retries++ < 5) {
+    client.watch(id, token, lastSeq);
+    return;
+  }
+  const why = m.reason === "not_found" ? "no such run, or its watch token is wrong or expired" : m.message;
+  status(`cannot watch: ${why}`, "error");
+  client.close();
+});
 client.addEventListener("message", (e) => {
   const m = e.detail;
   if (m.type === "protocol_error") {

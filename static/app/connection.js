@@ -127,6 +127,7 @@ follow(client, {
   started: (m) => {
     setStatus(`running${m.mode === "script" ? " as a script" : ""} (limit ${m.timeoutMs} ms)…`);
     $("watch-button").disabled = !m.watch;
+    $("watch-button").dataset.url = watchURL(); // the address to share with another browser
   },
   done: (m) => {
     showTape(m);

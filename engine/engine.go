@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/playground-dev/playground/sandbox"
+	"github.com/playground-dev/playground/tape"
 	"github.com/playground-dev/playground/ws"
 )
 
@@ -90,6 +91,9 @@ type Job struct {
 	// announced limit (sandbox.Request.MaxOutputBytes): a socket's, whose
 	// outbox must hold the whole done message.
 	MaxOutputBytes int
+	// Replay, when set, re-runs this tape: the run's host calls are
+	// answered from it, no host function runs (Engine.Replay sets it).
+	Replay *tape.Tape
 }
 
 // Refusal says why a run will not execute.
@@ -216,6 +220,8 @@ func (e *Engine) Execute(ctx context.Context, j Job, send func(any)) ws.Done {
 		received = time.Now()
 	}
 	log := e.log()
+	rec := e.recorder(j) // nil unless the run records a tape (tape.go)
+	send = rec.wrap(send)
 	if e.Runs != nil {
 		release, ok := e.Runs.Acquire(j.Key)
 		if !ok {
@@ -253,6 +259,7 @@ func (e *Engine) Execute(ctx context.Context, j Job, send func(any)) ws.Done {
 	}
 	req := toRequest(m, j.Key, j.Session)
 	req.MaxOutputBytes = j.MaxOutputBytes
+	rec.hostTape(j, &req)
 	res, err := e.Runner.Run(ctx, req, emit)
 	if err != nil {
 		errorID := newErrorID()
@@ -265,6 +272,7 @@ func (e *Engine) Execute(ctx context.Context, j Job, send func(any)) ws.Done {
 	}
 	seq++
 	done := doneMessage(m.ID, seq, res, time.Since(received))
+	done.Tape = rec.finish(done)
 	send(done)
 	st := res.Stats
 	if e.Observer != nil {

@@ -99,14 +99,20 @@ func New(cfg Config) *Handler {
 	mux := http.NewServeMux()
 	mux.Handle("POST /api/v1/run", h.auth(http.HandlerFunc(h.handleRun)))
 	mux.Handle("GET /api/v1/info", h.auth(http.HandlerFunc(h.handleInfo)))
+	mux.Handle("POST /api/v1/replay", h.auth(http.HandlerFunc(h.handleReplay)))
 	mux.HandleFunc("/api/v1/run", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", http.MethodPost)
 		writeProblem(w, Problem{Type: "urn:playground:problem:method-not-allowed", Status: http.StatusMethodNotAllowed,
 			Detail: r.Method + " /api/v1/run: runs are started with POST"})
 	})
+	mux.HandleFunc("/api/v1/replay", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", http.MethodPost)
+		writeProblem(w, Problem{Type: "urn:playground:problem:method-not-allowed", Status: http.StatusMethodNotAllowed,
+			Detail: r.Method + " /api/v1/replay: a tape is replayed with POST"})
+	})
 	mux.HandleFunc("/api/v1/", func(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, Problem{Type: "urn:playground:problem:not-found", Status: http.StatusNotFound,
-			Detail: "no such endpoint: " + r.Method + " " + r.URL.Path + " (the API is POST /api/v1/run and GET /api/v1/info)"})
+			Detail: "no such endpoint: " + r.Method + " " + r.URL.Path + " (the API is POST /api/v1/run, POST /api/v1/replay and GET /api/v1/info)"})
 	})
 	mux.Handle("/mcp", h.auth(h.mcpHandler()))
 	var handler http.Handler = mux

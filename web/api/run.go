@@ -33,6 +33,8 @@ type RunRequest struct {
 	TimeoutMs     *float64        `json:"timeoutMs,omitempty"`
 	Deterministic *bool           `json:"deterministic,omitempty"`
 	Mode          *string         `json:"mode,omitempty"`
+	// Record asks for the run's tape (done.tape; docs/protocol.md, "Run tapes").
+	Record *bool `json:"record,omitempty"`
 }
 
 // CodePath returns the path the Code shorthand's file gets in mode.
@@ -91,6 +93,9 @@ func (q *RunRequest) toRun(files bool) (*ws.Run, *Problem) {
 	}
 	if q.Mode != nil {
 		msg["mode"] = *q.Mode
+	}
+	if q.Record != nil {
+		msg["record"] = *q.Record
 	}
 	b, err := json.Marshal(msg)
 	if err != nil {
@@ -170,7 +175,7 @@ func jsonProblem(err error) Problem {
 		return invalid("body", fmt.Sprintf("malformed JSON at byte %d: %s", se.Offset, se.Error()))
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
-		return invalid(name, fmt.Sprintf("unknown field %q (known: id, files, code, entry, input, inputData, timeoutMs, deterministic, mode)", name))
+		return invalid(name, fmt.Sprintf("unknown field %q (known: id, files, code, entry, input, inputData, timeoutMs, deterministic, mode, record)", name))
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		return invalid("body", "the JSON body ends early")
 	}

@@ -35,10 +35,13 @@ var allowedImports = map[string][]string{
 
 	// The server's transports share one run engine, which alone sees the
 	// sandbox (its types; the pool arrives as an engine.Runner).
-	"engine":  {"ws", "sandbox"},
+	"engine":  {"ws", "sandbox", "tape"},
 	"session": {"ws", "engine"},
 	"web":     {"ws", "engine", "session", "static"},
-	"web/api": {"ws", "engine"},
+	"web/api": {"ws", "engine", "tape"},
+	// Run tapes: the format, its checks and the comparison; the engine
+	// records and replays them.
+	"tape": {"ws", "jsonwire"},
 	"metrics": {},
 
 	"ratelimit/redistest": {}, // test support: a real redis-server for tests

@@ -100,7 +100,7 @@ func Decode(b []byte) (*Tape, error) {
 	var head struct {
 		Version json.RawMessage `json:"version"`
 	}
-	if err := json.Unmarshal(b, &head); err != nil {
+	if err := json.NewDecoder(bytes.NewReader(b)).Decode(&head); err != nil {
 		return nil, jsonError(err)
 	}
 	if len(head.Version) == 0 {

@@ -41,7 +41,7 @@ var allowedImports = map[string][]string{
 	"web/api": {"ws", "engine", "tape"},
 	// Run tapes: the format, its checks and the comparison; the engine
 	// records and replays them.
-	"tape": {"ws", "jsonwire"},
+	"tape":    {"ws", "jsonwire"},
 	"metrics": {},
 
 	"ratelimit/redistest": {}, // test support: a real redis-server for tests

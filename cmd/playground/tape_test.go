@@ -235,3 +235,59 @@ export default r;
 		t.Errorf("shorter run: %+v\nexpected %s\nreceived %s\nwant a divergence at seq 3, where the replay sent done", r, r.Expected, r.Received)
 	}
 }
+
+// cliReplay runs `playground replay args...` and returns its exit status
+// and output.
+func cliReplay(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := replayCLI(t.Context(), args, strings.NewReader(""), &out, &errb, func(string) string { return "" })
+	return code, out.String(), errb.String()
+}
+
+// TestCLIRecordAndReplay: `playground run --deterministic --record` writes
+// the run's tape, `playground replay` re-runs it locally and against a
+// server and says identical, a changed tape's first divergence, and
+// refuses a tape of a non-deterministic run with the reason.
+func TestCLIRecordAndReplay(t *testing.T) {
+	dir := writeFiles(t, "main.ts", cliMain, "counter.ts", counterTS, "in.json", `{"start": 41}`)
+	tapePath := filepath.Join(dir, "tape.json")
+	code, out, errOut := cliRun(t, dir, "main.ts", "counter.ts", "--input", "in.json", "--deterministic", "--record", tapePath)
+	if code != exitOK {
+		t.Fatalf("record: exit %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, errOut = cliReplay(t, tapePath)
+	if code != exitIdentical || !strings.HasPrefix(out, "identical: ") {
+		t.Errorf("local replay: exit %d %q %q; want 0, identical", code, out, errOut)
+	}
+	base := "http://" + server(t)
+	code, out, errOut = cliReplay(t, tapePath, "--server", base, "--json")
+	if code != exitIdentical || !strings.Contains(out, `"identical":true`) {
+		t.Errorf("remote replay: exit %d %q %q; want 0, identical", code, out, errOut)
+	}
+
+	b, err := os.ReadFile(tapePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := filepath.Join(dir, "changed.json")
+	os.WriteFile(changed, bytes.Replace(b, []byte(`"result":"ping"`), []byte(`"result":"pong"`), 1), 0o644)
+	for _, extra := range [][]string{nil, {"--server", base}} {
+		code, out, errOut = cliReplay(t, append([]string{changed}, extra...)...)
+		if code != exitDiverged || !strings.Contains(out, "diverged at seq") || !strings.Contains(out, `"result":"pong"`) {
+			t.Errorf("changed tape %v: exit %d %q %q; want 1 and the divergence", extra, code, out, errOut)
+		}
+	}
+
+	nondet := filepath.Join(dir, "nondet.json")
+	code, out, errOut = cliRun(t, dir, "main.ts", "counter.ts", "--input", "in.json", "--record", nondet)
+	if code != exitOK {
+		t.Fatalf("record without --deterministic: exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, extra := range [][]string{nil, {"--server", base}} {
+		code, _, errOut = cliReplay(t, append([]string{nondet}, extra...)...)
+		if code != exitUsage || !strings.Contains(errOut, "deterministic") || !strings.Contains(errOut, "not deterministic") {
+			t.Errorf("non-deterministic tape %v: exit %d %q; want 2 with the reason", extra, code, errOut)
+		}
+	}
+}

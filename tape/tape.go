@@ -337,12 +337,65 @@ func normalize(m []byte, seq uint64, prefix string) ([]byte, error) {
 		first = false
 		out = jsonwire.AppendString(out, key)
 		out = append(out, ':')
-		out = append(out, v...)
+		if out, err = canonical(out, v); err != nil {
+			return nil, err
+		}
 	}
 	if _, err := d.Token(); err != nil {
 		return nil, err
 	}
 	return append(out, '}'), nil
+}
+
+// canonical appends the JSON value v as the server writes JSON: no
+// whitespace, strings escaped as encoding/json escapes them, numbers as
+// their literal text, keys in their order. A tape that a tool reformatted
+// (jq's indentation, its unescaped "<") compares as it was written.
+func canonical(out []byte, v []byte) ([]byte, error) {
+	d := json.NewDecoder(bytes.NewReader(v))
+	d.UseNumber()
+	type level struct {
+		object bool
+		n      int // members or elements written
+	}
+	var stack []level
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if delim, ok := tok.(json.Delim); ok && (delim == '}' || delim == ']') {
+			stack = stack[:len(stack)-1]
+			out = append(out, byte(delim))
+			continue
+		}
+		if len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			switch {
+			case top.object && top.n%2 == 1:
+				out = append(out, ':')
+			case top.n > 0:
+				out = append(out, ',')
+			}
+			top.n++
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			out = append(out, byte(t))
+			stack = append(stack, level{object: t == '{'})
+		case string:
+			out = jsonwire.AppendString(out, t)
+		case json.Number:
+			out = append(out, t...)
+		case bool:
+			out = strconv.AppendBool(out, t)
+		case nil:
+			out = append(out, "null"...)
+		}
+	}
 }
 
 func contains(list []string, s string) bool {

@@ -1,6 +1,7 @@
 package tape
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -90,6 +91,16 @@ func TestNormalize(t *testing.T) {
 	b, _ := Normalize(json.RawMessage(`{"type":"fact","seq":1,"value":{"b":2,"a":1}}`), 1)
 	if string(a) == string(b) {
 		t.Errorf("values whose keys are in another order normalize alike: %s", a)
+	}
+	// A tape a tool reformatted (indented, "<" unescaped) compares as written.
+	var indented bytes.Buffer
+	json.Indent(&indented, []byte(in), "", "  ")
+	pretty := strings.Replace(indented.String(), `"b": 1`, `"b": 1, "c": "\u003c<"`, 1)
+	compact := strings.Replace(in, `"b":1`, `"b":1,"c":"<\u003c"`, 1)
+	p1, err1 := Normalize(json.RawMessage(pretty), 3)
+	p2, err2 := Normalize(json.RawMessage(compact), 3)
+	if err1 != nil || err2 != nil || string(p1) != string(p2) {
+		t.Errorf("an indented message normalizes to\n%s (%v)\nthe compact one to\n%s (%v)", p1, err1, p2, err2)
 	}
 	if _, err := Normalize(json.RawMessage(`[1]`), 1); err == nil {
 		t.Error("Normalize of an array: no error")

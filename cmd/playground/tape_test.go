@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -10,6 +11,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/coder/websocket"
 )
 
 // tapeCase is one snippet a test records and replays.
@@ -289,5 +293,40 @@ func TestCLIRecordAndReplay(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errOut, "deterministic") || !strings.Contains(errOut, "not deterministic") {
 			t.Errorf("non-deterministic tape %v: exit %d %q; want 2 with the reason", extra, code, errOut)
 		}
+	}
+}
+
+// TestTapeOverASocket: a run recorded over a WebSocket (a socket's own
+// output cap, its hand-encoded done) carries its tape in done, which replays
+// identical through POST /api/v1/replay.
+func TestTapeOverASocket(t *testing.T) {
+	base := server(t, "-rate", "1000", "-burst", "1000")
+	c := dial(t, base)
+	c.sendRaw(websocket.MessageText, []byte(`{"type":"run","id":"s1","deterministic":true,"record":true,"files":[{"path":"main.ts","source":"import { host } from \"playground\";\nconsole.log(await host.echo([1, 2]), await host.kv.set(\"k\", 1), await host.kv.get(\"k\"));"}]}`))
+	var tp json.RawMessage
+	for tp == nil {
+		ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second) // a guard only
+		_, b, err := c.c.Read(ctx)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d struct { // the tape as it was sent: a re-encoded map would reorder its keys
+			Type    string          `json:"type"`
+			Outcome string          `json:"outcome"`
+			Tape    json.RawMessage `json:"tape"`
+		}
+		json.Unmarshal(b, &d)
+		if d.Type == "done" {
+			if d.Outcome != "ok" || len(d.Tape) == 0 {
+				t.Fatalf("run: %s; want ok with a tape", b)
+			}
+			tp = d.Tape
+		}
+	}
+	// The socket's run used host.kv (a tab's store); the replay, over HTTP,
+	// where kv is refused, gets the tape's answers instead.
+	if r := replay(t, "http://"+base, tp); !r.Identical || r.Messages != 9 {
+		t.Errorf("the socket's tape replays %+v; want identical over 9 messages (started, three calls of two messages, log, done)", r)
 	}
 }

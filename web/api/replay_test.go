@@ -23,10 +23,18 @@ import (
 // must answer every host call from its tape.
 func tapeServer(t *testing.T, replaying *atomic.Bool, calls *atomic.Int64) *httptest.Server {
 	t.Helper()
-	pool, err := sandbox.NewPool(sandbox.Config{Workers: 1, MaxFiles: 8, MaxSourceBytes: 4000, MaxInputBytes: 4000, Host: map[string]sandbox.HostFunc{
+	pool, err := sandbox.NewPool(sandbox.Config{Workers: 1, MaxFiles: 8, MaxSourceBytes: 4000, MaxInputBytes: 4000, Limits: sandbox.Limits{MaxOutputBytes: 16 << 10}, Host: map[string]sandbox.HostFunc{
+		// big answers 40 KiB: past the tape's bound (twice the 16 KiB
+		// output cap), though its call message shows only {"$t":"more"}.
+		"big": func(context.Context, sandbox.HostCall) (json.RawMessage, error) {
+			return json.Marshal(strings.Repeat("b", 40<<10))
+		},
 		"echo": func(_ context.Context, c sandbox.HostCall) (json.RawMessage, error) {
 			if replaying.Load() {
 				t.Errorf("host.echo(%s) ran during a replay", c.Args)
+			}
+			if !c.Recording { // every run these tests make records its tape
+				t.Errorf("host.echo(%s) in a recorded run: HostCall.Recording is not set", c.Args)
 			}
 			calls.Add(1)
 			return c.Args[0], nil
@@ -208,5 +216,34 @@ func TestReplayRefusals(t *testing.T) {
 	s.check("405", s.responseOf("post", "/api/v1/replay", 405, "application/problem+json"), b)
 	if calls.Load() != 4 {
 		t.Errorf("host.echo ran %d times; want 4 (the two recorded runs only)", calls.Load())
+	}
+}
+
+// TestTapeBound: a run whose messages and host calls pass the tape's bound
+// (twice the run's output cap) runs on and ends ok, and its done.tape is
+// only the version and the reason, never a cut tape; replaying it is a 400
+// naming the field error.
+func TestTapeBound(t *testing.T) {
+	var replaying atomic.Bool
+	var calls atomic.Int64
+	srv := tapeServer(t, &replaying, &calls)
+	resp := post(t, srv.URL+"/api/v1/run", `{"code":"import { host } from \"playground\";\nconst b = await host.big();\nexport default b.length;","deterministic":true,"record":true}`)
+	var r api.Result
+	json.NewDecoder(resp.Body).Decode(&r)
+	resp.Body.Close()
+	if r.Outcome != "ok" || string(r.Output) != "40960" {
+		t.Fatalf("run: %+v; want ok with output 40960", r)
+	}
+	var tp map[string]any
+	json.Unmarshal(r.Tape, &tp)
+	reason, _ := tp["error"].(string)
+	if len(tp) != 2 || tp["version"] != 1.0 || !strings.Contains(reason, "more than 32768 bytes") {
+		t.Errorf("tape %s; want only the version and an error naming the 32768-byte bound", r.Tape)
+	}
+	resp = post(t, srv.URL+"/api/v1/replay", string(r.Tape))
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 400 || !strings.Contains(string(b), `"field":"error"`) {
+		t.Errorf("replay of a tape that was not kept: %d %s; want 400 naming error", resp.StatusCode, b)
 	}
 }

@@ -247,3 +247,46 @@ func TestTapeBound(t *testing.T) {
 		t.Errorf("replay of a tape that was not kept: %d %s; want 400 naming error", resp.StatusCode, b)
 	}
 }
+
+// TestRecordedStreamHoldsItsTape: a recorded run's NDJSON stream has room
+// for its tape besides the stream's buffer: a 200 KB input (on the tape)
+// through a 64 KiB stream buffer still ends with done and its tape.
+func TestRecordedStreamHoldsItsTape(t *testing.T) {
+	pool, err := sandbox.NewPool(sandbox.Config{Workers: 1, MaxInputBytes: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := pool.Announce()
+	h := api.New(api.Config{Engine: &engine.Engine{Runner: pool, Limiter: ratelimit.New(ratelimit.Config{PerSecond: 1000, Burst: 1000}),
+		Limits: engine.HelloLimits(a, engine.ClientLimits{PerSecond: 1000, Burst: 1000})}, StreamBufferBytes: 64 << 10})
+	srv := httptest.NewServer(h)
+	t.Cleanup(func() {
+		h.Close()
+		srv.Close()
+		pool.Close()
+	})
+	input, _ := json.Marshal(map[string]string{"s": strings.Repeat("i", 200_000)})
+	resp := post(t, srv.URL+"/api/v1/run", `{"code":"import { input } from \"playground\";\nexport default input.s.length;","deterministic":true,"record":true,"input":`+string(input)+`}`,
+		"Accept", "application/x-ndjson")
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 4<<20)
+	var done struct {
+		Type    string          `json:"type"`
+		Outcome string          `json:"outcome"`
+		Tape    json.RawMessage `json:"tape"`
+	}
+	for sc.Scan() {
+		json.Unmarshal(sc.Bytes(), &done)
+	}
+	if done.Type != "done" || done.Outcome != "ok" || !strings.Contains(string(done.Tape), string(input)) {
+		t.Errorf("last message %s %s with a %d-byte tape; want done ok with the tape holding the input", done.Type, done.Outcome, len(done.Tape))
+	}
+	resp = post(t, srv.URL+"/api/v1/replay", string(done.Tape))
+	var rr api.ReplayResult
+	json.NewDecoder(resp.Body).Decode(&rr)
+	resp.Body.Close()
+	if !rr.Identical {
+		t.Errorf("replay %+v; want identical", rr)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/playground-dev/playground/engine"
+	"github.com/playground-dev/playground/tape"
 	"github.com/playground-dev/playground/ws"
 )
 
@@ -292,6 +293,9 @@ func (h *Handler) handleRun(w http.ResponseWriter, r *http.Request) {
 // first message decides the status: a lone done of outcome busy is a 503.
 func (h *Handler) stream(ctx context.Context, cancel func(), w http.ResponseWriter, job engine.Job, format string) {
 	q := &streamQueue{limit: h.cfg.StreamBufferBytes, wake: make(chan struct{}, 1), onOverflow: cancel}
+	if job.Run.Record {
+		q.limit += int(tape.MaxBytes(h.cfg.Engine.Limits)) // done also carries the tape
+	}
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)

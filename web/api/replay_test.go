@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/playground-dev/playground/engine"
 	"github.com/playground-dev/playground/ratelimit"
 	"github.com/playground-dev/playground/sandbox"
@@ -288,5 +289,31 @@ func TestRecordedStreamHoldsItsTape(t *testing.T) {
 	resp.Body.Close()
 	if !rr.Identical {
 		t.Errorf("replay %+v; want identical", rr)
+	}
+}
+
+// TestMCPRecord: run_in_sandbox with record: true returns the run's tape
+// in its structured content.
+func TestMCPRecord(t *testing.T) {
+	var replaying atomic.Bool
+	var calls atomic.Int64
+	srv := tapeServer(t, &replaying, &calls)
+	cs := mcpSession(t, srv.URL, nil)
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: api.ToolRun, Arguments: map[string]any{
+		"code": "import { host } from \"playground\";\nconsole.log(await host.echo(7));", "deterministic": true, "record": true}})
+	if err != nil || res.IsError {
+		t.Fatalf("call: %v %+v", err, res)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var out struct {
+		Tape struct {
+			Version  int               `json:"version"`
+			Calls    []json.RawMessage `json:"calls"`
+			Messages []json.RawMessage `json:"messages"`
+		} `json:"tape"`
+	}
+	json.Unmarshal(b, &out)
+	if out.Tape.Version != 1 || len(out.Tape.Calls) != 1 || string(out.Tape.Calls[0]) != `{"args":[7],"name":"echo","result":7}` || len(out.Tape.Messages) != 5 {
+		t.Errorf("structured content %s; want a tape with the echo call and 5 messages", b)
 	}
 }

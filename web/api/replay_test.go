@@ -215,6 +215,13 @@ func TestReplayRefusals(t *testing.T) {
 		t.Errorf("GET /api/v1/replay: %d %s; want 405 with Allow: POST", resp.StatusCode, b)
 	}
 	s.check("405", s.responseOf("post", "/api/v1/replay", 405, "application/problem+json"), b)
+	resp = post(t, srv.URL+"/api/v1/replay", string(good.Tape), "Authorization", "Bearer not-a-key-of-this-server")
+	b, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 401 {
+		t.Errorf("an unknown key: %d %s; want 401", resp.StatusCode, b)
+	}
+	s.check("401", s.responseOf("post", "/api/v1/replay", 401, "application/problem+json"), b)
 	if calls.Load() != 4 {
 		t.Errorf("host.echo ran %d times; want 4 (the two recorded runs only)", calls.Load())
 	}

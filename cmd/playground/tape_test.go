@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/playground-dev/playground/tape"
 )
 
 // tapeCase is one snippet a test records and replays.
@@ -328,5 +329,29 @@ func TestTapeOverASocket(t *testing.T) {
 	// where kv is refused, gets the tape's answers instead.
 	if r := replay(t, "http://"+base, tp); !r.Identical || r.Messages != 9 {
 		t.Errorf("the socket's tape replays %+v; want identical over 9 messages (started, three calls of two messages, log, done)", r)
+	}
+}
+
+// TestTapeSeedAndClockAreTheRuntimes: the seed and clock start a tape
+// records (tape.Seed, tape.ClockStart) are what a deterministic run sees:
+// its first Math.random() is splitmix64's first output from tape.Seed, and
+// Date at its start is tape.ClockStart.
+func TestTapeSeedAndClockAreTheRuntimes(t *testing.T) {
+	base := "http://" + server(t)
+	status, b := postJSON(t, base+"/api/v1/run", []byte(`{"code":"export default [Math.random(), new Date().toISOString()]","deterministic":true}`))
+	var res struct {
+		Output []any `json:"output"`
+	}
+	if status != 200 || json.Unmarshal(b, &res) != nil || len(res.Output) != 2 {
+		t.Fatalf("run: %d %s", status, b)
+	}
+	// splitmix64 (Steele, Lea and Flood, OOPSLA 2014), as sandbox/worker/js/rand.go.
+	z := uint64(tape.Seed) + 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	z ^= z >> 31
+	want := float64(z>>11) / (1 << 53)
+	if res.Output[0] != want || res.Output[1] != strings.Replace(tape.ClockStart, "Z", ".000Z", 1) {
+		t.Errorf("a deterministic run saw %v; want Math.random() %v and Date %s", res.Output, want, tape.ClockStart)
 	}
 }

@@ -127,6 +127,9 @@ func jsonError(err error) error {
 		return &FieldError{Field: "tape", Reason: fmt.Sprintf("malformed JSON at byte %d: %v", se.Offset, se)}
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
+		if name == "" {
+			name = `""`
+		}
 		return &FieldError{Field: clip(name), Reason: "unknown field (known: version, error, id, files, entry, input, mode, deterministic, seed, clockStart, timeoutMs, calls, messages; a call: name, args, result, error)"}
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		return &FieldError{Field: "tape", Reason: "the JSON ends early"}

@@ -197,3 +197,28 @@ func TestRecorder(t *testing.T) {
 		t.Errorf("Decode of a tape that was not kept: %v; want refused for its error", err)
 	}
 }
+
+// FuzzDecode: no tape crashes Decode, and every tape it accepts can be
+// compared (its messages normalize) and yields a run.
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte(good))
+	f.Add([]byte(`{"version":1,"error":"x"}`))
+	f.Add([]byte(`{"version":1,"files":[{"path":"a.ts","source":""}],"deterministic":true,"calls":[],"messages":[{"type":"done","seq":1,"x":[[[{"a":"\u003c"}]]]}]}`))
+	f.Add([]byte(`{"version":1e400}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		tp, err := Decode(b)
+		if err != nil {
+			var fe *FieldError
+			if !errors.As(err, &fe) || fe.Field == "" || fe.Reason == "" {
+				t.Fatalf("Decode error %v is not a FieldError naming a field and a reason", err)
+			}
+			return
+		}
+		if _, err := NewComparer(tp); err != nil {
+			t.Fatalf("an accepted tape cannot be compared: %v", err)
+		}
+		if _, err := tp.Run("x"); err != nil {
+			t.Fatalf("an accepted tape has no run: %v", err)
+		}
+	})
+}

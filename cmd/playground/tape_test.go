@@ -92,7 +92,16 @@ func conformanceSnippets(t *testing.T) []tapeCase {
 // /api/v1/run and returns its tape.
 func record(t *testing.T, base string, c tapeCase) json.RawMessage {
 	t.Helper()
-	q := map[string]any{"files": c.Files, "deterministic": true, "record": true, "timeoutMs": 2000}
+	// A generous limit: a run that reaches it under a loaded -race run
+	// replays differently (the limit is real time). The page's infinite
+	// loop always reaches its limit, so it gets a short one.
+	timeout := 30000
+	for _, f := range c.Files {
+		if strings.Contains(string(f), `while (true)`) {
+			timeout = 3000
+		}
+	}
+	q := map[string]any{"files": c.Files, "deterministic": true, "record": true, "timeoutMs": timeout}
 	if c.Entry != "" {
 		q["entry"] = c.Entry
 	}

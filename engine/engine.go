@@ -13,6 +13,7 @@ import (
 
 	"github.com/playground-dev/playground/runs"
 	"github.com/playground-dev/playground/sandbox"
+	"github.com/playground-dev/playground/tape"
 	"github.com/playground-dev/playground/ws"
 )
 
@@ -99,6 +100,9 @@ type Job struct {
 	// (to detach the run, or to answer with its token before it ends);
 	// nil: Execute opens one when the engine has a Hub.
 	Live *runs.Run
+	// Replay, when set, re-runs this tape: the run's host calls are
+	// answered from it, no host function runs (Engine.Replay sets it).
+	Replay *tape.Tape
 }
 
 // Refusal says why a run will not execute.
@@ -226,6 +230,8 @@ func (e *Engine) Execute(ctx context.Context, j Job, send func(any)) ws.Done {
 		received = time.Now()
 	}
 	log := e.log()
+	rec := e.recorder(j) // nil unless the run records a tape (tape.go)
+	send = rec.wrap(send)
 	if e.Runs != nil {
 		release, ok := e.Runs.Acquire(j.Key)
 		if !ok {
@@ -263,6 +269,7 @@ func (e *Engine) Execute(ctx context.Context, j Job, send func(any)) ws.Done {
 	}
 	req := toRequest(m, j.Key, j.Session)
 	req.MaxOutputBytes = j.MaxOutputBytes
+	rec.hostTape(j, &req)
 	res, err := e.Runner.Run(ctx, req, emit)
 	if err != nil {
 		errorID := newErrorID()
@@ -275,6 +282,7 @@ func (e *Engine) Execute(ctx context.Context, j Job, send func(any)) ws.Done {
 	}
 	seq++
 	done := doneMessage(m.ID, seq, res, time.Since(received))
+	done.Tape = rec.finish(done)
 	send(done)
 	st := res.Stats
 	if e.Observer != nil {

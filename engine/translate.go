@@ -18,7 +18,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // toRequest translates a wire run into a sandbox request.
 func toRequest(m *ws.Run, key, session string) sandbox.Request {
-	req := sandbox.Request{Entry: m.Entry, Input: m.Input, Deterministic: m.Deterministic, Mode: m.Mode, Key: key, Session: session, ID: m.ID}
+	req := sandbox.Request{Entry: m.Entry, Input: m.Input, Deterministic: m.Deterministic, Record: m.Record, Mode: m.Mode, Key: key, Session: session, ID: m.ID}
 	req.Files = make([]sandbox.File, len(m.Files))
 	for i, f := range m.Files {
 		req.Files[i] = sandbox.File{Path: f.Path, Source: f.Source}

@@ -141,13 +141,19 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 					return stop(OutcomeError, &Error{Kind: KindSecurity, Message: fmt.Sprintf("run exceeded its %d host calls", lim.MaxHostCalls)}), nil
 				}
 				pk.call()
+				n := calls // the call's number in the run (a tape's order)
 				p.wg.Go(func() {
-					p.serveHostCall(hostCtx, req, *c, func(r pipe.HostReply) {
+					reply := func(r pipe.HostReply) {
 						select {
 						case replies <- r:
 						case <-hostCtx.Done():
 						}
-					})
+					}
+					if req.HostTape != nil {
+						p.tapeCall(hostCtx, req, n, *c, reply)
+						return
+					}
+					p.serveHostCall(hostCtx, req, *c, reply)
 				})
 				continue
 			}

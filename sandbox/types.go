@@ -90,6 +90,10 @@ type Request struct {
 	// Record says the run records a tape (docs/protocol.md, "Run tapes"):
 	// host functions see it as HostCall.Recording. Not sent to workers.
 	Record bool `json:"-"`
+	// HostTape, when set, answers the run's host calls from a tape (a
+	// replay: no host function runs) or is told each answer (a recording).
+	// Not sent to workers.
+	HostTape HostTape `json:"-"`
 	// MaxOutputBytes, when positive and below the pool's
 	// Config.Limits.MaxOutputBytes, is this run's output cap instead: a
 	// transport that must hold a whole done message (a socket's outbox)

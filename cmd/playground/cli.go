@@ -13,7 +13,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -21,8 +20,6 @@ import (
 	"time"
 
 	"github.com/playground-dev/playground/engine"
-	"github.com/playground-dev/playground/ratelimit"
-	"github.com/playground-dev/playground/sandbox"
 	"github.com/playground-dev/playground/web/api"
 	"github.com/playground-dev/playground/ws"
 )
@@ -56,7 +53,7 @@ func exitCode(outcome string) int {
 	return exitUnavailable
 }
 
-const cliUsage = `usage: playground run FILE... [--input input.json] [--server URL] [--json]
+const cliUsage = `usage: playground run FILE... [--input input.json] [--server URL] [--json] [--record tape.json]
 
 Runs the files (the first is the entry unless --entry says otherwise) and
 prints logs, facts, host calls and errors as they happen. Without --server
@@ -71,6 +68,7 @@ unreachable.
 // cliOptions are the flags of `playground run`.
 type cliOptions struct {
 	input, server, entry, mode, key string
+	record                          string // --record: write the run's tape there
 	timeout                         time.Duration
 	json, deterministic, noColor    bool
 	raw                             bool
@@ -89,6 +87,7 @@ func parseCLI(args []string, stderr io.Writer, getenv func(string) string) (*cli
 	fs.StringVar(&o.mode, "mode", "", "run `mode`: module (default) or script")
 	fs.DurationVar(&o.timeout, "timeout", 0, "time limit of the run (default: the server's)")
 	fs.BoolVar(&o.deterministic, "deterministic", false, "seed Math.random and give Date a virtual clock")
+	fs.StringVar(&o.record, "record", "", "write the run's tape to `file` (docs/protocol.md, \"Run tapes\"; replay it with playground replay; with --deterministic)")
 	fs.StringVar(&o.key, "key", getenv("PLAYGROUND_API_KEY"), "API `key` sent as a Bearer token with --server (default $PLAYGROUND_API_KEY)")
 	fs.BoolVar(&o.raw, "raw", false, "print the snippet's output as it is, control characters and all (default: escaped as \\x1b, \\x0d, \\u202e…, so that output cannot drive the terminal: write its clipboard, clear the screen, overwrite or forge lines)")
 	fs.BoolVar(&o.noColor, "no-color", getenv("NO_COLOR") != "", "never color the output (default: color on a terminal unless $NO_COLOR is set)")
@@ -160,6 +159,10 @@ func (o *cliOptions) request(stdin io.Reader) (*api.RunRequest, error) {
 	if o.deterministic {
 		q.Deterministic = &o.deterministic
 	}
+	if o.record != "" {
+		record := true
+		q.Record = &record
+	}
 	return q, nil
 }
 
@@ -179,31 +182,39 @@ func runCLI(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return exitUsage
 	}
 	p := &printer{w: stdout, json: o.json, raw: o.raw, color: !o.noColor && isTerminal(stdout)}
+	var done []byte // done's JSON, for --record
+	p.onDone = func(b []byte) { done = append(done[:0], b...) }
+	code := exitUnavailable
 	if o.server != "" {
-		return runRemote(ctx, o, q, p, stderr)
+		code = runRemote(ctx, o, q, p, stderr)
+	} else {
+		code = runLocal(ctx, q, p, stderr)
 	}
-	return runLocal(ctx, q, p, stderr)
+	if o.record != "" && done != nil {
+		if err := saveTape(o.record, done); err != nil {
+			fmt.Fprintln(stderr, "playground run:", err)
+			if code == exitOK {
+				code = exitUsage
+			}
+		}
+	}
+	return code
 }
 
 // runLocal runs q on a one-worker pool of this binary (the worker is this
 // executable re-executed; worker.ServeIfWorker at the top of main serves it).
 func runLocal(ctx context.Context, q *api.RunRequest, p *printer, stderr io.Writer) int {
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	pool, err := sandbox.NewPool(sandbox.Config{Workers: 1, Host: hostFunctions(newKVStore(defaultKVLimits)), HostGlobals: splitList(defaultHostGlobals), Log: log})
-	if err != nil {
-		fmt.Fprintln(stderr, "playground run:", err)
-		return exitUnavailable
-	}
-	defer pool.Close()
-	a := pool.Announce()
 	m, problem := api.ToRun(q)
 	if problem != nil {
 		fmt.Fprintf(stderr, "playground run: %s: %s\n", problem.Field, problem.Detail)
 		return exitUsage
 	}
-	unlimited := engine.ClientLimits{PerSecond: 1e6, Burst: 1 << 20} // one local user
-	eng := &engine.Engine{Runner: pool, Limiter: ratelimit.New(ratelimit.Config{PerSecond: unlimited.PerSecond, Burst: unlimited.Burst}),
-		Limits: engine.HelloLimits(a, unlimited), Log: log}
+	eng, pool, err := localEngine(stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "playground run:", err)
+		return exitUnavailable
+	}
+	defer pool.Close()
 	done := eng.Run(ctx, engine.Job{Run: m, Key: "cli", Session: "cli"}, func(v any) {
 		b, _ := json.Marshal(v)
 		p.print(b)
@@ -294,6 +305,8 @@ type printer struct {
 	json  bool
 	color bool
 	raw   bool // print what the snippet wrote unescaped (--raw)
+	// onDone, if set, is given done's JSON (for --record).
+	onDone func([]byte)
 }
 
 // esc is s as printed: what a snippet controls (its logs, facts, calls,
@@ -393,6 +406,9 @@ func (p *printer) print(b []byte) string {
 	if err := json.Unmarshal(b, &m); err != nil {
 		fmt.Fprintf(p.w, "? %s\n", p.esc(string(b)))
 		return ""
+	}
+	if m.Type == ws.TypeDone && p.onDone != nil {
+		p.onDone(b)
 	}
 	if p.json {
 		if !p.raw {

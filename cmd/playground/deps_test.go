@@ -35,12 +35,15 @@ var allowedImports = map[string][]string{
 
 	// The server's transports share one run engine, which alone sees the
 	// sandbox (its types; the pool arrives as an engine.Runner).
-	"engine": {"ws", "sandbox", "runs"},
+	"engine": {"ws", "sandbox", "runs", "tape"},
 	// The registry of live runs: watchers, reattach, the Redis stream.
 	"runs":    {"ws"},
 	"session": {"ws", "engine", "runs"},
 	"web":     {"ws", "engine", "session", "static"},
-	"web/api": {"ws", "engine", "runs"},
+	"web/api": {"ws", "engine", "runs", "tape"},
+	// Run tapes: the format, its checks and the comparison; the engine
+	// records and replays them.
+	"tape":    {"ws", "jsonwire"},
 	"metrics": {},
 
 	"ratelimit/redistest": {}, // test support: a real redis-server for tests

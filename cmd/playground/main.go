@@ -44,6 +44,9 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "run" {
 		os.Exit(runCLI(ctx, os.Args[2:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 	}
+	if len(os.Args) > 1 && os.Args[1] == "replay" {
+		os.Exit(replayCLI(ctx, os.Args[2:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+	}
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr, nil); err != nil {
 		fmt.Fprintln(os.Stderr, "playground:", err)
 		os.Exit(1)

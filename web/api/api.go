@@ -105,14 +105,20 @@ func New(cfg Config) *Handler {
 	// A run's watch token is their Bearer credential, not an API key.
 	mux.HandleFunc("GET /api/v1/runs/{id}/events", h.handleEvents)
 	mux.HandleFunc("GET /api/v1/runs/{id}/tape", h.handleTape)
+	mux.Handle("POST /api/v1/replay", h.auth(http.HandlerFunc(h.handleReplay)))
 	mux.HandleFunc("/api/v1/run", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", http.MethodPost)
 		writeProblem(w, Problem{Type: "urn:playground:problem:method-not-allowed", Status: http.StatusMethodNotAllowed,
 			Detail: r.Method + " /api/v1/run: runs are started with POST"})
 	})
+	mux.HandleFunc("/api/v1/replay", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", http.MethodPost)
+		writeProblem(w, Problem{Type: "urn:playground:problem:method-not-allowed", Status: http.StatusMethodNotAllowed,
+			Detail: r.Method + " /api/v1/replay: a tape is replayed with POST"})
+	})
 	mux.HandleFunc("/api/v1/", func(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, Problem{Type: "urn:playground:problem:not-found", Status: http.StatusNotFound,
-			Detail: "no such endpoint: " + r.Method + " " + r.URL.Path + " (the API is POST /api/v1/run, GET /api/v1/info, GET /api/v1/runs/{id}/events and GET /api/v1/runs/{id}/tape)"})
+			Detail: "no such endpoint: " + r.Method + " " + r.URL.Path + " (the API is POST /api/v1/run, POST /api/v1/replay, GET /api/v1/info, GET /api/v1/runs/{id}/events and GET /api/v1/runs/{id}/tape)"})
 	})
 	mux.Handle("/mcp", h.auth(h.mcpHandler()))
 	var handler http.Handler = mux

@@ -47,6 +47,7 @@ type RunToolInput struct {
 	TimeoutMs     float64   `json:"timeoutMs,omitempty" jsonschema:"time limit in milliseconds, clamped into the server's range"`
 	Deterministic bool      `json:"deterministic,omitempty" jsonschema:"seed Math.random and give Date a virtual clock"`
 	Mode          string    `json:"mode,omitempty" jsonschema:"module (ES modules, the default) or script (globals input and output, require, top-level return)"`
+	Record        bool      `json:"record,omitempty" jsonschema:"also return the run's tape (tape): its files, host calls and messages, which POST /api/v1/replay re-runs; replayable when deterministic"`
 }
 
 // RunToolOutput is run_in_sandbox's structured content: the run's Result
@@ -182,6 +183,9 @@ func (h *Handler) toolJob(in RunToolInput, req *mcp.CallToolRequest) (m *ws.Run,
 	}
 	if in.Deterministic {
 		q.Deterministic = &in.Deterministic
+	}
+	if in.Record {
+		q.Record = &in.Record
 	}
 	m, p := q.toRun(false)
 	if p != nil {

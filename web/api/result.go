@@ -39,6 +39,9 @@ type Result struct {
 	Error           *string  `json:"error"`           // the first error's message; null on success
 	ErrorType       *string  `json:"errorType"`       // the first error's kind; null on success
 	ExecutionTimeMs float64  `json:"executionTimeMs"` // the same as durationMs
+	// Tape is done.tape, the run's tape, when the run asked for one
+	// ("record": true; docs/protocol.md, "Run tapes").
+	Tape json.RawMessage `json:"tape,omitempty"`
 }
 
 // Log is one console call.
@@ -106,6 +109,7 @@ func (c *collector) done(d ws.Done) {
 		r.Output = d.Output
 	}
 	r.ExecutionTimeMs = d.DurationMs
+	r.Tape = d.Tape
 	r.Success = d.Outcome == ws.OutcomeOK
 	if r.Success {
 		return

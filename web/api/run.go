@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/playground-dev/playground/engine"
+	"github.com/playground-dev/playground/tape"
 	"github.com/playground-dev/playground/ws"
 )
 
@@ -37,6 +38,8 @@ type RunRequest struct {
 	// (Started) and runs it to its own time limit, followed through
 	// GET /api/v1/runs/{id}/events; absent or true: the answer is the run.
 	Wait *bool `json:"wait,omitempty"`
+	// Record asks for the run's tape (done.tape; docs/protocol.md, "Run tapes").
+	Record *bool `json:"record,omitempty"`
 }
 
 // CodePath returns the path the Code shorthand's file gets in mode.
@@ -95,6 +98,9 @@ func (q *RunRequest) toRun(files bool) (*ws.Run, *Problem) {
 	}
 	if q.Mode != nil {
 		msg["mode"] = *q.Mode
+	}
+	if q.Record != nil {
+		msg["record"] = *q.Record
 	}
 	b, err := json.Marshal(msg)
 	if err != nil {
@@ -174,7 +180,7 @@ func jsonProblem(err error) Problem {
 		return invalid("body", fmt.Sprintf("malformed JSON at byte %d: %s", se.Offset, se.Error()))
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
-		return invalid(name, fmt.Sprintf("unknown field %q (known: id, files, code, entry, input, inputData, timeoutMs, deterministic, mode, wait)", name))
+		return invalid(name, fmt.Sprintf("unknown field %q (known: id, files, code, entry, input, inputData, timeoutMs, deterministic, mode, wait, record)", name))
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		return invalid("body", "the JSON body ends early")
 	}
@@ -299,6 +305,9 @@ func (h *Handler) handleRun(w http.ResponseWriter, r *http.Request) {
 // first message decides the status: a lone done of outcome busy is a 503.
 func (h *Handler) stream(ctx context.Context, cancel func(), w http.ResponseWriter, job engine.Job, format string) {
 	q := &streamQueue{limit: h.cfg.StreamBufferBytes, wake: make(chan struct{}, 1), onOverflow: cancel}
+	if job.Run.Record {
+		q.limit += int(tape.MaxBytes(h.cfg.Engine.Limits)) // done also carries the tape
+	}
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)

@@ -30,7 +30,7 @@ func TestHostileSnippets(t *testing.T) {
 	}{
 		{"infinite loop", "console.log('spin'); while (true) {}", OutcomeTimeout, KindTimeout, "spin", false},
 		{"regex backtracking", "console.log('regex'); /^(?=.)(a+)+$/.test('a'.repeat(40) + '!');", OutcomeTimeout, KindTimeout, "regex", false},
-		{"array-like scan in a builtin", "Array.prototype.indexOf.call({ length: 2 ** 53 - 1 }, 1);", OutcomeTimeout, KindTimeout, "", false},
+		{"array-like walk in a builtin", "Array.prototype.reverse.call({ length: 2 ** 53 - 1 });", OutcomeTimeout, KindTimeout, "", false},
 		{"sparse array scan in a builtin", "const a = []; a[2 ** 32 - 2] = 1; a.lastIndexOf(2); a.indexOf(2); a.includes(2); console.log('fast');", OutcomeTimeout, KindTimeout, "", false},
 		{"microtask flood", "const f = () => queueMicrotask(f); f();", OutcomeTimeout, KindTimeout, "", false},
 		{"promise chain flood", "const f = (): Promise<unknown> => Promise.resolve().then(f); f();", OutcomeMemoryLimit, KindMemoryLimit, "", false},

@@ -300,15 +300,17 @@ facts.n = 1;
 facts.todos = [];
 facts.n = 2;
 facts.todos.push("a");
-console.log(Array.prototype.includes.call({ length: 2 ** 53 - 1 }, "x"), Array.prototype.lastIndexOf.call({ length: 2 ** 53 - 1, 7: "x" }, "x"));`)})
+console.log(Array.prototype.includes.call({ length: 2 ** 53 - 1 }, "x"), Array.prototype.lastIndexOf.call({ length: 2 ** 53 - 1, 7: "x" }, "x"));
+const a = []; a[2 ** 32 - 2] = 1; // a sparse array goja scanned index by index
+console.log(a.lastIndexOf(2), a.indexOf(1), a.includes(undefined));`)})
 	if res.Outcome != OutcomeOK {
 		t.Fatalf("outcome %s: %+v", res.Outcome, rec.errors())
 	}
 	if got, _ := json.Marshal(res.Facts); string(got) != `{"n":2,"todos":["a"]}` {
 		t.Errorf("done.facts = %s", got)
 	}
-	if logs := rec.logs(); len(logs) != 1 || logs[0] != "false 7" {
-		t.Errorf("logs %q; want [\"false 7\"]", logs)
+	if logs := rec.logs(); len(logs) != 2 || logs[0] != "false 7" || logs[1] != "-1 4294967294 true" {
+		t.Errorf("logs %q; want [\"false 7\" \"-1 4294967294 true\"]", logs)
 	}
 }
 

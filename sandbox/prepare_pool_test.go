@@ -19,12 +19,14 @@ func TestEarlierLibrariesAreNotChargedToTheNextRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("evaluates every shipped library several times")
 	}
-	p := newTestPool(t, Config{Workers: 1, Spares: -1, MemoryBytes: 300 << 20})
+	// Time is not what this test is about: mathjs alone takes 2 s cold, and
+	// ten times that under -race on a loaded 2-core machine.
+	p := newTestPool(t, Config{Workers: 1, Spares: -1, MemoryBytes: 300 << 20, MaxTimeout: 3 * time.Minute})
 	a := "const m = require('mathjs'), p = require('papaparse'), j = require('jstat');\noutput = [m.evaluate('1+2'), p.parse('a,b').data.length, j.jStat.mean([1, 2])];"
 	c := "const libs = ['mathjs', 'papaparse', 'jstat', 'lodash', 'date-fns', 'uuid', 'validator', 'zod'].map((n) => require(n));\noutput = libs.length;"
 	for round := range 2 {
 		for i, src := range []string{a, "output = 1;", c} {
-			res, rec := run(t, p, Request{Files: files("main.js", src), Mode: ModeScript, Timeout: 30 * time.Second})
+			res, rec := run(t, p, Request{Files: files("main.js", src), Mode: ModeScript, Timeout: 3 * time.Minute})
 			if res.Outcome != OutcomeOK {
 				t.Errorf("round %d run %c: outcome %s %+v; want ok", round, "ABC"[i], res.Outcome, rec.errors())
 			}

@@ -100,6 +100,9 @@ type Job struct {
 	// (to detach the run, or to answer with its token before it ends);
 	// nil: Execute opens one when the engine has a Hub.
 	Live *runs.Run
+	// KeepReplayed asks Engine.Replay for the replay's own messages
+	// (Replayed.Sent).
+	KeepReplayed bool
 	// Replay, when set, re-runs this tape: the run's host calls are
 	// answered from it, no host function runs (Engine.Replay sets it).
 	Replay *tape.Tape

@@ -142,6 +142,11 @@ type Replayed struct {
 	Divergence *tape.Divergence
 	Compared   int
 	Done       ws.Done
+	// Sent are the replay's own messages as they were sent (JSON, in seq
+	// order, done last), when Job.KeepReplayed asked for them: what a page
+	// renders to show the replay. Bounded by the tape's size, which the
+	// replay stops past (its first divergence).
+	Sent []json.RawMessage
 }
 
 // Replay re-runs a checked tape t (tape.Decode) as a run of j.Key and
@@ -167,12 +172,19 @@ func (e *Engine) Replay(ctx context.Context, t *tape.Tape, j Job) (Replayed, *Re
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	var sent []json.RawMessage
 	done := e.Execute(ctx, j, func(v any) {
 		b, err := ws.Marshal(v)
-		if err == nil && cmp.Add(b) {
+		if err != nil {
+			return
+		}
+		if j.KeepReplayed {
+			sent = append(sent, b)
+		}
+		if cmp.Add(b) {
 			cancel()
 		}
 	})
 	cmp.End()
-	return Replayed{Divergence: cmp.Divergence(), Compared: cmp.Compared(), Done: done}, nil
+	return Replayed{Divergence: cmp.Divergence(), Compared: cmp.Compared(), Done: done, Sent: sent}, nil
 }

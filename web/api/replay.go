@@ -33,6 +33,9 @@ type ReplayResult struct {
 	// Outcome is the replay's own done.outcome (cancelled when it was
 	// stopped at its divergence).
 	Outcome string `json:"outcome"`
+	// Replayed are the replay's own messages in order (its done last),
+	// with ?messages=true: what a page renders to show the replay.
+	Replayed []json.RawMessage `json:"replayed,omitempty"`
 }
 
 // handleReplay is POST /api/v1/replay: the body is a tape (done.tape); the
@@ -65,7 +68,8 @@ func (h *Handler) handleReplay(w http.ResponseWriter, r *http.Request) {
 	defer h.active()()
 	ctx, cancel := h.runContext(r.Context())
 	defer cancel()
-	rep, ref := h.cfg.Engine.Replay(ctx, t, engine.Job{Key: key, Session: engine.StatelessSession("replay"), Received: received})
+	keep := r.URL.Query().Get("messages") == "true"
+	rep, ref := h.cfg.Engine.Replay(ctx, t, engine.Job{Key: key, Session: engine.StatelessSession("replay"), Received: received, KeepReplayed: keep})
 	if ref != nil {
 		switch ref.Outcome {
 		case ws.OutcomeRateLimited:
@@ -91,7 +95,7 @@ func (h *Handler) handleReplay(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, retryProblem(http.StatusServiceUnavailable, "busy", ws.OutcomeBusy, "the server's run queue is full", after))
 		return
 	}
-	res := ReplayResult{Identical: rep.Divergence == nil, Messages: rep.Compared, Outcome: rep.Done.Outcome}
+	res := ReplayResult{Identical: rep.Divergence == nil, Messages: rep.Compared, Outcome: rep.Done.Outcome, Replayed: rep.Sent}
 	if d := rep.Divergence; d != nil {
 		res.Seq, res.Expected, res.Received = d.Seq, d.Expected, d.Received
 	}

@@ -40,6 +40,9 @@ var allowedImports = map[string][]string{
 	"web":     {"ws", "engine", "session", "static"},
 	"web/api": {"ws", "engine"},
 	"metrics": {},
+	// fetch for snippets, in the server (a host function: sandbox's types,
+	// the pipe's name for it).
+	"egress": {"sandbox", "sandbox/pipe"},
 
 	"ratelimit/redistest": {}, // test support: a real redis-server for tests
 

@@ -70,7 +70,7 @@ func testServer(t *testing.T) (*httptest.Server, string) {
 		}
 		http.Redirect(w, r, r.URL.Query().Get("to"), code)
 	})
-	mux.HandleFunc("/loop", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop", 302) })
+	mux.HandleFunc("/loop", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop", http.StatusFound) })
 	mux.HandleFunc("/huge", func(w http.ResponseWriter, r *http.Request) { w.Write(make([]byte, 2<<20)) })
 	mux.HandleFunc("/endless", func(w http.ResponseWriter, r *http.Request) {
 		buf := make([]byte, 32<<10)

@@ -56,6 +56,10 @@ var lazyNames = []lazyName{
 	{"", "URLSearchParams", "nodeURL", "URLSearchParams"},
 	{"", "Iterator", "Iterator", "Iterator"},
 	{"", "Intl", "intl", "Intl"},
+	{"", "fetch", "fetch", "fetch"},
+	{"", "Headers", "fetch", "Headers"},
+	{"", "Request", "fetch", "Request"},
+	{"", "Response", "fetch", "Response"},
 	{"Symbol", "asyncIterator", "asyncIterator", "asyncIterator"},
 	{"Object", "groupBy", "objectGroupBy", "groupBy"},
 	{"Map", "groupBy", "mapGroupBy", "groupBy"},
@@ -314,10 +318,12 @@ func (e *Runtime) captureIntrinsics() *goja.Object {
 	g := e.vm.GlobalObject()
 	for _, n := range []string{"Object", "Array", "Map", "Set", "Promise", "TypeError", "RangeError", "Error", "EvalError", "AggregateError",
 		"ReferenceError", "SyntaxError", "URIError", "Symbol", "String", "Number", "Math", "Reflect", "Uint8Array", "ArrayBuffer",
-		"DataView", "Date", "RegExp", "WeakMap", "WeakSet", "setTimeout", "performance"} {
+		"DataView", "Date", "RegExp", "WeakMap", "WeakSet", "setTimeout", "performance", "JSON"} {
 		must(in.Set(n, g.Get(n)))
 	}
 	must(in.Set("clean", e.cleanStack))
+	must(in.Set("fetch", e.fetchCall))
+	must(in.Set("fetchBytes", e.fetchBytes))
 	return in
 }
 

@@ -21,15 +21,18 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/playground-dev/playground/egress"
 	"github.com/playground-dev/playground/engine"
 	"github.com/playground-dev/playground/metrics"
 	"github.com/playground-dev/playground/ratelimit"
 	"github.com/playground-dev/playground/sandbox"
+	"github.com/playground-dev/playground/sandbox/pipe"
 	"github.com/playground-dev/playground/sandbox/worker"
 	"github.com/playground-dev/playground/session"
 	"github.com/playground-dev/playground/web"
@@ -97,6 +100,7 @@ type config struct {
 	runsPerIP            int
 	mcpRate              float64
 	mcpBurst             int
+	fetchPolicy          string
 }
 
 func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*config, error) {
@@ -150,6 +154,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.StringVar(&c.publicURL, "public-url", "", "the page's public `URL` (e.g. https://play.example.com/), for the share links the MCP tool returns; empty: from each request's Host")
 	fs.Float64Var(&c.mcpRate, "mcp-rate", api.DefaultCallsPerSecond, "JSON-RPC calls per second each client (IP or API key) may make to /mcp, every method and each call of a batch counted (a batch holds at most "+fmt.Sprint(api.MaxBatchCalls)+" calls); past it a POST is 429")
 	fs.IntVar(&c.mcpBurst, "mcp-burst", api.DefaultCallBurst, "JSON-RPC calls a client may make to /mcp at once (the -mcp-rate bucket's size)")
+	fs.StringVar(&c.fetchPolicy, "fetch-policy", "", "`file` of the fetch policy (JSON, docs/fetch.md): the origins snippets may fetch, the headers (secrets from the environment) the server attaches, the budgets; empty: fetch rejects")
 	fs.StringVar(&c.apiOrigins, "api-origins", "", "comma-separated browser `origins` allowed to call /api/v1/ and /mcp cross-origin (\"*\" for any); none by default: no CORS headers")
 	fs.VisitAll(func(f *flag.Flag) {
 		f.Usage += " (env " + envName(f.Name) + ")"
@@ -196,7 +201,7 @@ func resolvePaths(c *config) error {
 		name string
 		path *string
 		dir  bool
-	}{{"libraries", &c.libraryDir, true}, {"api-keys", &c.apiKeys, false}} {
+	}{{"libraries", &c.libraryDir, true}, {"api-keys", &c.apiKeys, false}, {"fetch-policy", &c.fetchPolicy, false}} {
 		if *f.path == "" {
 			continue
 		}
@@ -302,6 +307,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		// 8 MiB outbox (session.Config.OutboxBytes) beside the run's output.
 		return fmt.Errorf("-max-facts-bytes %d: at most %d (done carries the facts in one message)", c.maxFactsBytes, maxFactsBytes)
 	}
+	host := hostFunctions(newKVStore(kv))
+	if c.fetchPolicy != "" {
+		pol, err := egress.LoadPolicy(c.fetchPolicy, getenv)
+		if err != nil {
+			return fmt.Errorf("-fetch-policy: %v", err)
+		}
+		fetch, err := egress.New(egress.Config{Policy: pol, Log: log})
+		if err != nil {
+			return fmt.Errorf("-fetch-policy: %v", err)
+		}
+		host[pipe.FetchHost] = fetch.HostFunc()
+	}
 	pool, err := sandbox.NewPool(sandbox.Config{
 		Workers:        c.workers,
 		Spares:         c.spares,
@@ -316,7 +333,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		MaxSourceBytes: c.maxSourceBytes,
 		MaxInputBytes:  c.maxInputBytes,
 		Limits:         runLimits,
-		Host:           hostFunctions(newKVStore(kv)),
+		Host:           host,
 		HostGlobals:    splitList(c.hostGlobals),
 		LibraryDir:     c.libraryDir,
 		Log:            log,
@@ -375,6 +392,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	m := metrics.New(mcfg)
 
 	a := pool.Announce()
+	a.Host = slices.DeleteFunc(a.Host, func(n string) bool { return n == pipe.FetchHost }) // fetch is a global, not host.fetch
 	limits := engine.HelloLimits(a, engine.ClientLimits{PerSecond: lim.Config().PerSecond, Burst: lim.Config().Burst,
 		Sockets: sockets.Max(), Runs: runs.Max()})
 	// One run engine for every transport: the sockets, the HTTP API and MCP.

@@ -196,3 +196,27 @@ func (e *Runtime) fetchBytes(c goja.FunctionCall) goja.Value {
 	s := strings.ToValidUTF8(c.Argument(0).String(), "\uFFFD")
 	return e.vm.ToValue(e.vm.NewArrayBuffer([]byte(s)))
 }
+
+// fetchJSON is the polyfill's I.fetchJSON(text), Body.json's parse: the
+// run's JSON parser (parseJSON), a SyntaxError for text that is not JSON.
+func (e *Runtime) fetchJSON(c goja.FunctionCall) goja.Value {
+	v, err := e.parseJSON([]byte(c.Argument(0).String()))
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// fetchStringify is the polyfill's I.fetchStringify(value), Response.json's
+// JSON.stringify (the global's, as the snippet sees it).
+func (e *Runtime) fetchStringify(c goja.FunctionCall) goja.Value {
+	stringify, ok := goja.AssertFunction(e.vm.Get("JSON").ToObject(e.vm).Get("stringify"))
+	if !ok {
+		e.throw("TypeError", "JSON.stringify is not a function")
+	}
+	v, err := stringify(goja.Undefined(), c.Argument(0))
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

@@ -318,12 +318,14 @@ func (e *Runtime) captureIntrinsics() *goja.Object {
 	g := e.vm.GlobalObject()
 	for _, n := range []string{"Object", "Array", "Map", "Set", "Promise", "TypeError", "RangeError", "Error", "EvalError", "AggregateError",
 		"ReferenceError", "SyntaxError", "URIError", "Symbol", "String", "Number", "Math", "Reflect", "Uint8Array", "ArrayBuffer",
-		"DataView", "Date", "RegExp", "WeakMap", "WeakSet", "setTimeout", "performance", "JSON"} {
+		"DataView", "Date", "RegExp", "WeakMap", "WeakSet", "setTimeout", "performance"} {
 		must(in.Set(n, g.Get(n)))
 	}
 	must(in.Set("clean", e.cleanStack))
 	must(in.Set("fetch", e.fetchCall))
 	must(in.Set("fetchBytes", e.fetchBytes))
+	must(in.Set("fetchJSON", e.fetchJSON))
+	must(in.Set("fetchStringify", e.fetchStringify))
 	return in
 }
 

@@ -175,7 +175,9 @@ const req = new Request("https://example.org/a?b#c", { method: "patch", body: "1
 console.log(req.method, req.url, req.redirect, req.signal.aborted, await req.clone().text(), await req.text());
 console.log(Object.prototype.toString.call(h), Object.prototype.toString.call(req), Object.prototype.toString.call(r));
 try { await fetch() } catch (e) { console.log(e.name, e.message) }
-try { await fetch("not a url") } catch (e) { console.log(e.name, e.message) }`, []string{
+try { await fetch("not a url") } catch (e) { console.log(e.name, e.message) }
+try { await new Response("{").json() } catch (e) { console.log(e.name) }
+console.log(await new Response(new Uint8Array([104, 105])).text(), new Uint8Array(await new Response("hé").arrayBuffer()).join());`, []string{
 		"a,b 2, 3 1 true",
 		`TypeError Headers.append: "bad name" is an invalid header name.`,
 		`TypeError Headers.set: "a` + "\r\n" + `b" is an invalid header value.`,
@@ -192,5 +194,7 @@ try { await fetch("not a url") } catch (e) { console.log(e.name, e.message) }`, 
 		"[object Headers] [object Request] [object Response]",
 		"TypeError fetch: 1 argument required",
 		"TypeError Failed to parse URL from not a url",
+		"SyntaxError",
+		"hi 104,195,169",
 	}, ""}})
 }

@@ -637,7 +637,19 @@
   // formData() are not offered). Error wordings follow Node's (undici).
   F.fetch = (g) => {
     const { AbortSignal, AbortController } = g("events");
-    const JSON = I.JSON;
+    // JSON through Go (I.fetchJSON, I.fetchStringify) and a sort of our
+    // own: a name this file spells counts as every program's that may load
+    // a polyfill (usage.go, polyfillNeeds), and parse, stringify and sort
+    // would install their parity patches in all of those runs.
+    const ordered = (keys) => {
+      for (let i = 1; i < keys.length; i++) {
+        const k = keys[i];
+        let j = i - 1;
+        for (; j >= 0 && keys[j] > k; j--) keys[j + 1] = keys[j];
+        keys[j + 1] = k;
+      }
+      return keys;
+    };
     const token = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
     const trimWS = (v) => String(v).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
     const checkName = (who, name) => {
@@ -693,7 +705,7 @@
         if (typeof callback !== "function") throw new TypeError("Headers.forEach: the callback is not a function");
         for (const [k, v] of this) callback.call(thisArg, v, k, this);
       }
-      *entries() { for (const k of [...this.#map.keys()].sort()) { if (this.#map.has(k)) yield [k, this.#map.get(k)]; } }
+      *entries() { for (const k of ordered([...this.#map.keys()])) { if (this.#map.has(k)) yield [k, this.#map.get(k)]; } }
       *keys() { for (const [k] of this.entries()) yield k; }
       *values() { for (const [, v] of this.entries()) yield v; }
       [Symbol.iterator]() { return this.entries(); }
@@ -734,7 +746,7 @@
       get bodyUsed() { const b = bodies.get(this); return b !== undefined && b.used; },
       get body() { return null; },
       text() { return consume(this, "text").then(asText); },
-      json() { return consume(this, "json").then((b) => JSON.parse(asText(b))); },
+      json() { return consume(this, "json").then((b) => I.fetchJSON(asText(b))); },
       arrayBuffer() { return consume(this, "arrayBuffer").then(asBuffer); },
       bytes() { return consume(this, "bytes").then((b) => new Uint8Array(asBuffer(b))); },
     };
@@ -757,7 +769,7 @@
       const { URL } = g("nodeURL");
       let u;
       try { u = new URL(String(input)); } catch (e) {
-        const err = new TypeError("Failed to parse URL from " + String(input));
+        const err = new TypeError(`Failed to parse URL from ${String(input)}`);
         Object.defineProperty(err, "cause", { value: e, writable: true, configurable: true });
         throw err;
       }
@@ -859,7 +871,7 @@
         return r;
       }
       static json(data, init = undefined) {
-        const text = JSON.stringify(data);
+        const text = I.fetchStringify(data);
         if (text === undefined) throw new TypeError("Response.json: the data is not JSON-serializable");
         const r = new Response(text, init);
         if (!(init && init.headers && new Headers(init.headers).has("content-type"))) r.#headers.set("content-type", "application/json");

@@ -455,7 +455,8 @@ func TestParsePolicy(t *testing.T) {
 		{"crlf env", `{"allow":[{"origin":"https://a.example","headers":{"X-A":"${BAD}"}}]}`, "CR, LF or NUL"},
 		{"bad address", `{"allow":[{"origin":"https://a.example","addresses":["10.0.0.0/33"]}]}`, "not a CIDR"},
 		{"negative limit", `{"allow":[{"origin":"https://a.example"}],"limits":{"runRequests":-1}}`, "limits.runRequests is -1"},
-		{"huge response cap", `{"allow":[{"origin":"https://a.example"}],"limits":{"maxResponseBytes":1000000000}}`, "at most"},
+		{"huge response cap", `{"allow":[{"origin":"https://a.example"}],"limits":{"maxResponseBytes":1000000000}}`, "at most 8388608"},
+		{"huge request cap", `{"allow":[{"origin":"https://a.example"}],"limits":{"maxRequestBytes":9000000}}`, "at most 8388608"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -515,4 +516,26 @@ func TestHostFuncDeterministic(t *testing.T) {
 
 func hostCall(arg string, deterministic, recording bool) sandbox.HostCall {
 	return sandbox.HostCall{Name: pipe.FetchHost, Args: []json.RawMessage{json.RawMessage(arg)}, Deterministic: deterministic, Recording: recording, Key: "k", Run: 1}
+}
+
+// TestHostFuncReplyFitsThePipe: a body JSON would escape past the pipe's
+// line cap (control characters take six bytes each) goes as base64.
+func TestHostFuncReplyFitsThePipe(t *testing.T) {
+	const n = 8 << 20
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(strings.Repeat("\x01", n)))
+	}))
+	t.Cleanup(srv.Close)
+	c := newClient(t, `{"allow":[{"origin":"`+srv.URL+`"}],"limits":{"maxResponseBytes":8388608}}`, nil, nil)
+	b, err := c.HostFunc()(context.Background(), hostCall(`{"url":"`+srv.URL+`/","method":"GET"}`, false, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res Response
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(b) >= 16<<20 || res.Body != "" || len(res.BodyBase64) != (n+2)/3*4 {
+		t.Errorf("reply of %d bytes (body %d, base64 %d); want base64 under the pipe's 16 MiB", len(b), len(res.Body), len(res.BodyBase64))
+	}
 }

@@ -51,8 +51,19 @@ func (c *Client) HostFunc() sandbox.HostFunc {
 		if err != nil {
 			return nil, err
 		}
-		return json.Marshal(resp)
+		b, err := json.Marshal(resp)
+		if err == nil && len(b) > maxReplyBytes && resp.Body != "" {
+			// Text that JSON escapes heavily (control characters take six
+			// bytes each) goes as base64, whose size is bounded.
+			resp.BodyBase64, resp.Body = base64Std([]byte(resp.Body)), ""
+			b, err = json.Marshal(resp)
+		}
+		return b, err
 	}
 }
+
+// maxReplyBytes is the largest answer sent as text: past it the body goes
+// as base64 (at most 4/3 of maxBodyBytes), well within the pipe's 16 MiB.
+const maxReplyBytes = 12 << 20
 
 func base64Std(b []byte) string { return base64.StdEncoding.EncodeToString(b) }

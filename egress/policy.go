@@ -71,10 +71,10 @@ type Limits struct {
 	ClientBytes int64 `json:"clientBytes,omitempty"`
 	// ClientWindowMs is the client budgets' window. Default 60000 (a minute).
 	ClientWindowMs int64 `json:"clientWindowMs,omitempty"`
-	// MaxRequestBytes caps one request's body. Default 1 MiB.
+	// MaxRequestBytes caps one request's body. Default 1 MiB, at most 8 MiB.
 	MaxRequestBytes int64 `json:"maxRequestBytes,omitempty"`
 	// MaxResponseBytes caps one response's body (after decompression).
-	// Default 1 MiB. A larger body fails the fetch with an error naming
+	// Default 1 MiB, at most 8 MiB. A larger body fails the fetch with an error naming
 	// the cap; an endless one is cut there.
 	MaxResponseBytes int64 `json:"maxResponseBytes,omitempty"`
 	// TimeoutMs caps one fetch, redirects and the body included. Default
@@ -113,6 +113,12 @@ func (l Limits) withDefaults() Limits {
 
 func (l Limits) timeout() time.Duration { return time.Duration(l.TimeoutMs) * time.Millisecond }
 func (l Limits) window() time.Duration  { return time.Duration(l.ClientWindowMs) * time.Millisecond }
+
+// maxBodyBytes bounds maxRequestBytes and maxResponseBytes: a body
+// crosses the worker pipe in one line, base64 in the worst case (4/3 of
+// its size), and a line to a worker holds at most pipe.MaxCommandBytes
+// (16 MiB).
+const maxBodyBytes = 8 << 20
 
 // MaxRedirects is how many redirects one fetch follows, as browsers do
 // (https://fetch.spec.whatwg.org/#http-redirect-fetch, step 5: 20).
@@ -177,11 +183,11 @@ func checkLimits(l Limits) error {
 			return fmt.Errorf("limits.%s is %d: it must be positive (0 or absent for the default)", f.name, f.v)
 		}
 	}
-	if l.MaxResponseBytes > 64<<20 {
-		return fmt.Errorf("limits.maxResponseBytes is %d: at most %d (a response crosses to the worker in one message)", l.MaxResponseBytes, 64<<20)
+	if l.MaxResponseBytes > maxBodyBytes {
+		return fmt.Errorf("limits.maxResponseBytes is %d: at most %d (a response crosses to the worker in one pipe message, pipe.MaxCommandBytes)", l.MaxResponseBytes, maxBodyBytes)
 	}
-	if l.MaxRequestBytes > 64<<20 {
-		return fmt.Errorf("limits.maxRequestBytes is %d: at most %d", l.MaxRequestBytes, 64<<20)
+	if l.MaxRequestBytes > maxBodyBytes {
+		return fmt.Errorf("limits.maxRequestBytes is %d: at most %d (a request crosses from the worker in one pipe message, within the run's output limit)", l.MaxRequestBytes, maxBodyBytes)
 	}
 	return nil
 }

@@ -97,12 +97,14 @@ func (e *Runtime) fetchCall(c goja.FunctionCall) goja.Value {
 			req.Body, size = &s, len(s)
 		}
 	}
-	if size > e.lim.MaxOutputBytes {
-		e.throw("RangeError", fmt.Sprintf("fetch: the request body is %d bytes, more than the run's output limit (%d)", size, e.lim.MaxOutputBytes))
-	}
 	arg, err := json.Marshal(req)
 	if err != nil {
 		e.throw("TypeError", "fetch: "+err.Error())
+	}
+	if len(arg) > e.lim.MaxOutputBytes {
+		// The request crosses the pipe in one line, which the pool caps
+		// by the output limit.
+		e.throw("RangeError", fmt.Sprintf("fetch: the request (a %d-byte body) is larger than the run's output limit (%d bytes)", size, e.lim.MaxOutputBytes))
 	}
 	summary, _ := json.Marshal(struct {
 		Method string `json:"method"`

@@ -161,3 +161,53 @@ func TestFetchPolicyChecked(t *testing.T) {
 		t.Errorf("a missing policy file: %v; want a start error", err)
 	}
 }
+
+// TestFetchAbortCancelsTheRequest: aborting a fetch rejects it with an
+// AbortError and ends the server's request to the API (the host call's
+// context is cancelled through the pipe), long before any time cap.
+func TestFetchAbortCancelsTheRequest(t *testing.T) {
+	started, cancelled := make(chan struct{}, 1), make(chan struct{}, 1)
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/hang":
+			started <- struct{}{}
+			<-r.Context().Done() // ends only when the client gives up
+			cancelled <- struct{}{}
+		case "/started":
+			<-started
+		case "/cancelled": // answers once the hanging request was cancelled
+			select {
+			case <-cancelled:
+				io.WriteString(w, "yes")
+			case <-r.Context().Done():
+			}
+		}
+	}))
+	t.Cleanup(api.Close)
+	addr := fetchServer(t, `{"allow":[{"origin":"`+api.URL+`"}],"limits":{"timeoutMs":60000}}`, nil)
+	c := dial(t, addr)
+	msg := runMsg("r1", "main.js", `
+const ctl = new AbortController();
+const hanging = fetch("`+api.URL+`/hang", { signal: ctl.signal });
+await fetch("`+api.URL+`/started");
+ctl.abort();
+try { await hanging; console.log("resolved") } catch (e) { console.log(e.name) }
+console.log(await (await fetch("`+api.URL+`/cancelled")).text());`)
+	msg["timeoutMs"] = 30000
+	c.send(msg)
+	ms := c.until("r1")
+	var logs []string
+	for _, m := range only(ms, "log") {
+		logs = append(logs, m.str("text"))
+	}
+	if strings.Join(logs, "\n") != "AbortError\nyes" {
+		t.Errorf("logs = %q (run %v); want the AbortError, then the API's word that the request was cancelled", logs, ms[len(ms)-1])
+	}
+	var aborted bool
+	for _, m := range only(ms, "call") {
+		aborted = aborted || m.str("error") == "aborted"
+	}
+	if !aborted {
+		t.Errorf("no call message says aborted: %v", only(ms, "call"))
+	}
+}

@@ -27,11 +27,10 @@ import (
 // this bridge ever holds them.
 //
 // An aborted fetch (AbortSignal) ends here at once: its promise settles,
-// its call event says "aborted" and the run no longer waits for it. The
-// pipe has no message that cancels one host call, so the server's request
-// goes on until it ends, its policy's time cap or the run's end (which
-// cancels every host call of the run); its late reply matches no pending
-// call and is dropped.
+// its call event says "aborted" and the run no longer waits for it; a
+// pipe.HostCall with Cancel set asks the server to cancel the request
+// (its handler's ctx ends). The call's late reply matches no pending call
+// and is dropped.
 
 // fetchRequest and fetchResponse are egress.Request and egress.Response
 // (the server's package, which this process does not import): the JSON of
@@ -121,6 +120,7 @@ func (e *Runtime) fetchCall(c goja.FunctionCall) goja.Value {
 	must(handle.Set("abort", func(goja.FunctionCall) goja.Value {
 		if _, ok := e.calls[id]; ok {
 			delete(e.calls, id)
+			e.call(pipe.HostCall{ID: id, Name: pipe.FetchHost, Cancel: true}) // the server ends its request
 			e.send(pipe.Event{Kind: pipe.EventCall, CallID: pc.seq, Name: pc.name, Duration: e.clock.now() - pc.started, CallError: "aborted", Args: shown})
 			_ = resolve(e.vm.NewObject())
 		}

@@ -198,3 +198,19 @@ console.log(await new Response(new Uint8Array([104, 105])).text(), new Uint8Arra
 		"hi 104,195,169",
 	}, ""}})
 }
+
+// TestFetchInspect: console.log shows a Response and a Request by their
+// fields, as Node's (undici's) inspect does.
+func TestFetchInspect(t *testing.T) {
+	h, _ := fetchHarness(t)
+	logs := h.RunOK(t, jstest.Request{Files: jstest.Files("main.js", `
+console.log(await fetch("https://api.example.org/json"));
+console.log(new Request("https://a.example/", { method: "POST" }));`)})
+	want := []string{
+		"Response {\n  status: 200,\n  statusText: 'OK',\n  headers: Headers {},\n  body: null,\n  bodyUsed: false,\n  ok: true,\n  redirected: false,\n  type: 'basic',\n  url: 'https://api.example.org/json'\n}",
+		"Request {\n  method: 'POST',\n  url: 'https://a.example/',\n  headers: Headers {},\n  redirect: 'follow',\n  signal: AbortSignal { aborted: false }\n}",
+	}
+	if strings.Join(logs, "\n") != strings.Join(want, "\n") {
+		t.Errorf("logs:\n%s\nwant:\n%s", strings.Join(logs, "\n"), strings.Join(want, "\n"))
+	}
+}

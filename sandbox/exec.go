@@ -36,6 +36,7 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 	pk := p.newParker(ctx, w, rs, func(r pipe.HostReply) { _ = w.send(pipe.Command{Op: pipe.OpReply, Reply: &r}) })
 	defer pk.end()
 	calls := 0
+	inflight := map[int64]context.CancelFunc{} // the host calls being served, by id (a cancel ends one)
 	if err := w.send(pipe.Command{Op: pipe.OpRun, Job: job}); err != nil {
 		p.retire(w, true)
 		return res, fmt.Errorf("%w: send job: %v", errNotStarted, err)
@@ -137,12 +138,21 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 				continue
 			}
 			if c := m.Call; c != nil {
+				if c.Cancel { // the snippet gave the call up (a fetch's AbortSignal): end its handler
+					if cancel, ok := inflight[c.ID]; ok {
+						cancel()
+					}
+					continue
+				}
 				if calls++; calls > lim.MaxHostCalls {
 					return stop(OutcomeError, &Error{Kind: KindSecurity, Message: fmt.Sprintf("run exceeded its %d host calls", lim.MaxHostCalls)}), nil
 				}
 				pk.call()
 				n := calls // the call's number in the run (a tape's order)
+				callCtx, cancel := context.WithCancel(hostCtx)
+				inflight[c.ID] = cancel
 				p.wg.Go(func() {
+					defer cancel()
 					reply := func(r pipe.HostReply) {
 						select {
 						case replies <- r:
@@ -150,10 +160,10 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 						}
 					}
 					if req.HostTape != nil {
-						p.tapeCall(hostCtx, req, n, *c, reply)
+						p.tapeCall(callCtx, req, n, *c, reply)
 						return
 					}
-					p.serveHostCall(hostCtx, req, *c, reply)
+					p.serveHostCall(callCtx, req, *c, reply)
 				})
 				continue
 			}
@@ -204,6 +214,7 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 			}
 			return stop(OutcomeTimeout, pipe.TimeoutError(job.Timeout)), nil
 		case r := <-replies:
+			delete(inflight, r.ID)
 			pk.reply(r)
 		case <-pk.C():
 			pk.tick()

@@ -46,6 +46,10 @@ type HostCall struct {
 	// call's arguments and result go into it, so that a replay answers the
 	// call from the tape and never runs the handler.
 	Recording bool
+	// Run is a number the pool gives each run, unique within the pool:
+	// the key of state that lasts one run (a fetch policy's per-run
+	// budget). Not the caller's run id, which any client may reuse.
+	Run int64
 }
 
 // serveHostCall runs one call's handler in the server and sends its reply.
@@ -61,7 +65,7 @@ func (p *Pool) serveHostCall(ctx context.Context, req Request, c pipe.HostCall, 
 		if req.Deterministic && !c.Now.IsZero() {
 			clock = c.Now
 		}
-		res, err := p.safeCall(cctx, fn, req, HostCall{Name: c.Name, Args: c.Args, Session: req.Session, Key: req.Key, Clock: clock, Deterministic: req.Deterministic, Recording: req.Record})
+		res, err := p.safeCall(cctx, fn, req, HostCall{Name: c.Name, Args: c.Args, Session: req.Session, Key: req.Key, Clock: clock, Deterministic: req.Deterministic, Recording: req.Record, Run: req.seq})
 		cancel()
 		switch {
 		case err != nil && cctx.Err() == context.DeadlineExceeded && ctx.Err() == nil:

@@ -133,7 +133,7 @@ func (p *Pool) Run(ctx context.Context, req Request, emit func(Event)) (Result, 
 	}
 	rs := p.newRunSlot(req.Key, release)
 	defer rs.done()
-	p.runs.Add(1)
+	req.seq = p.runs.Add(1)
 	lim := p.cfg.Limits
 	if req.MaxOutputBytes > 0 && req.MaxOutputBytes < lim.MaxOutputBytes {
 		lim.MaxOutputBytes = req.MaxOutputBytes

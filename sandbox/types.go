@@ -108,6 +108,8 @@ type Request struct {
 	Session string `json:"-"`
 	// ID is the caller's run id, for the server log only. Not sent to workers.
 	ID string `json:"-"`
+
+	seq int64 // the pool's number for the run (HostCall.Run), set by Pool.Run
 }
 
 // DefaultEntry is the entry module chosen when a request names none, as

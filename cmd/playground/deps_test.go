@@ -45,6 +45,9 @@ var allowedImports = map[string][]string{
 	// records and replays them.
 	"tape":    {"ws", "jsonwire"},
 	"metrics": {},
+	// fetch for snippets, in the server (a host function: sandbox's types,
+	// the pipe's name for it).
+	"egress": {"sandbox", "sandbox/pipe"},
 
 	"ratelimit/redistest": {}, // test support: a real redis-server for tests
 

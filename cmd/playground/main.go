@@ -21,16 +21,19 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/playground-dev/playground/egress"
 	"github.com/playground-dev/playground/engine"
 	"github.com/playground-dev/playground/metrics"
 	"github.com/playground-dev/playground/ratelimit"
 	"github.com/playground-dev/playground/runs"
 	"github.com/playground-dev/playground/sandbox"
+	"github.com/playground-dev/playground/sandbox/pipe"
 	"github.com/playground-dev/playground/sandbox/worker"
 	"github.com/playground-dev/playground/session"
 	"github.com/playground-dev/playground/web"
@@ -107,6 +110,7 @@ type config struct {
 	watchClientBytes     int64
 	watchBytes           int64
 	maxWatchers          int
+	fetchPolicy          string
 }
 
 func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*config, error) {
@@ -166,6 +170,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.Int64Var(&c.watchClientBytes, "watch-client-bytes", runs.DefaultClientBytes, "bytes the kept messages of one client's (IP's or API key's) runs may hold together; past it their oldest messages go")
 	fs.Int64Var(&c.watchBytes, "watch-bytes", runs.DefaultTotalBytes, "bytes the kept messages of all runs may hold; past it the oldest finished runs go")
 	fs.IntVar(&c.maxWatchers, "max-watchers", runs.DefaultMaxWatchers, "watchers one run may have at once")
+	fs.StringVar(&c.fetchPolicy, "fetch-policy", "", "`file` of the fetch policy (JSON, docs/fetch.md): the origins snippets may fetch, the headers (secrets from the environment) the server attaches, the budgets; empty: fetch rejects")
 	fs.StringVar(&c.apiOrigins, "api-origins", "", "comma-separated browser `origins` allowed to call /api/v1/ and /mcp cross-origin (\"*\" for any); none by default: no CORS headers")
 	fs.VisitAll(func(f *flag.Flag) {
 		f.Usage += " (env " + envName(f.Name) + ")"
@@ -212,7 +217,7 @@ func resolvePaths(c *config) error {
 		name string
 		path *string
 		dir  bool
-	}{{"libraries", &c.libraryDir, true}, {"api-keys", &c.apiKeys, false}} {
+	}{{"libraries", &c.libraryDir, true}, {"api-keys", &c.apiKeys, false}, {"fetch-policy", &c.fetchPolicy, false}} {
 		if *f.path == "" {
 			continue
 		}
@@ -318,6 +323,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		// 8 MiB outbox (session.Config.OutboxBytes) beside the run's output.
 		return fmt.Errorf("-max-facts-bytes %d: at most %d (done carries the facts in one message)", c.maxFactsBytes, maxFactsBytes)
 	}
+	host := hostFunctions(newKVStore(kv))
+	if c.fetchPolicy != "" {
+		pol, err := egress.LoadPolicy(c.fetchPolicy, getenv)
+		if err != nil {
+			return fmt.Errorf("-fetch-policy: %v", err)
+		}
+		fetch, err := egress.New(egress.Config{Policy: pol, Log: log})
+		if err != nil {
+			return fmt.Errorf("-fetch-policy: %v", err)
+		}
+		host[pipe.FetchHost] = fetch.HostFunc()
+	}
 	pool, err := sandbox.NewPool(sandbox.Config{
 		Workers:        c.workers,
 		Spares:         c.spares,
@@ -332,7 +349,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		MaxSourceBytes: c.maxSourceBytes,
 		MaxInputBytes:  c.maxInputBytes,
 		Limits:         runLimits,
-		Host:           hostFunctions(newKVStore(kv)),
+		Host:           host,
 		HostGlobals:    splitList(c.hostGlobals),
 		LibraryDir:     c.libraryDir,
 		Log:            log,
@@ -399,6 +416,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	m := metrics.New(mcfg)
 
 	a := pool.Announce()
+	a.Host = slices.DeleteFunc(a.Host, func(n string) bool { return n == pipe.FetchHost }) // fetch is a global, not host.fetch
 	limits := engine.HelloLimits(a, engine.ClientLimits{PerSecond: lim.Config().PerSecond, Burst: lim.Config().Burst,
 		Sockets: sockets.Max(), Runs: active.Max()})
 	// One run engine for every transport: the sockets, the HTTP API and MCP.

@@ -71,7 +71,7 @@ func randomMessages(r *rand.Rand, n int) []Message {
 			}
 			m.Event = ev
 		case 4:
-			c := &HostCall{ID: num(), Name: str(), Args: raws()}
+			c := &HostCall{ID: num(), Name: str(), Args: raws(), Cancel: r.IntN(2) == 0}
 			if r.IntN(2) == 0 {
 				c.Now = time.Unix(num()%(1<<40), num()%1e9).UTC()
 			}

@@ -271,7 +271,7 @@ var (
 	eventKeys   = []string{"kind", "t", "position", "timeout", "mode", "level", "text", "args", "key", "value",
 		"deleted", "callId", "pending", "name", "duration", "ok", "callError", "result", "error"}
 	errorKeys   = []string{"kind", "message", "stack", "file", "line", "column"}
-	callKeys    = []string{"id", "name", "args", "now"}
+	callKeys    = []string{"id", "name", "args", "now", "cancel"}
 	resultKeys  = []string{"outcome", "timedOut", "output", "facts", "retryAfter", "end", "stats", "retire"}
 	statsKeys   = []string{"queue", "bundle", "run", "logs", "outputBytes", "truncated"}
 	idleKeys    = []string{"wait", "replies"}
@@ -391,6 +391,8 @@ func (d *decoder) call(c *HostCall) bool {
 			return d.str(&c.Name)
 		case 2:
 			return d.raws(&c.Args)
+		case 4:
+			return d.bool(&c.Cancel)
 		default:
 			start := d.I
 			if d.I >= len(d.Src) || d.Src[d.I] != '"' {

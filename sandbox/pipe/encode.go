@@ -180,6 +180,9 @@ func appendMessage(b []byte, m *Message) ([]byte, bool) {
 			}
 			e.b = append(e.b, t...)
 		}
+		if c.Cancel {
+			e.bool("cancel", true)
+		}
 		e.close()
 	}
 	if r := m.Result; r != nil {

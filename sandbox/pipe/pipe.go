@@ -115,6 +115,11 @@ type HostCall struct {
 	// in deterministic mode, so that a handler that answers with the time
 	// keeps the run reproducible; wall time otherwise.
 	Now time.Time `json:"now,omitzero"`
+	// Cancel asks the parent to cancel the call ID made earlier (a
+	// fetch's AbortSignal): its handler's ctx ends. Name is the call's;
+	// Args is empty. It is not a call: it counts against no limit, and
+	// the call's reply still comes (the worker drops it).
+	Cancel bool `json:"cancel,omitempty"`
 }
 
 // HostReply answers a HostCall, parent → worker: Result is the JSON the

@@ -35,6 +35,7 @@ func TestWireBytes(t *testing.T) {
 		{"reply error", Command{Op: OpReply, Reply: &HostReply{ID: 8, Error: "nope"}}, `{"op":"reply","reply":{"id":8,"error":"nope","duration":0}}`},
 		{"call", Message{Call: &HostCall{ID: 7, Name: "kv.get", Args: []json.RawMessage{json.RawMessage(`"k"`)}}},
 			`{"call":{"id":7,"name":"kv.get","args":["k"]}}`},
+		{"call cancel", Message{Call: &HostCall{ID: 7, Name: "fetch", Cancel: true}}, `{"call":{"id":7,"name":"fetch","args":null,"cancel":true}}`},
 		{"log event", Message{Event: &Event{Kind: EventLog, T: 2500 * time.Microsecond, Level: "info", Text: "hi", Args: []json.RawMessage{json.RawMessage(`"hi"`)}}},
 			`{"event":{"kind":"log","t":2500000,"level":"info","text":"hi","args":["hi"]}}`},
 		{"error event", Message{Event: &Event{Kind: EventError, Error: &Error{Kind: KindRuntime, Message: "boom", File: "a.ts", Line: 1, Column: 2}}},

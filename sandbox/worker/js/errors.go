@@ -155,7 +155,7 @@ func (e *Runtime) reportThrown(v goja.Value, inPromise bool) {
 // using one is reported as a SECURITY_ERROR rather than a bare ReferenceError.
 var hostGlobals = []string{
 	"process", "require", "module", "exports", "__dirname", "__filename", "global", "Buffer",
-	"fetch", "XMLHttpRequest", "WebSocket", "EventSource", "navigator", "window", "document",
+	"XMLHttpRequest", "WebSocket", "EventSource", "navigator", "window", "document",
 	"localStorage", "sessionStorage", "indexedDB", "importScripts", "Deno", "Bun",
 	"setImmediate", "clearImmediate", "Worker", "SharedArrayBuffer", "WebAssembly",
 }

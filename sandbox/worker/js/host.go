@@ -35,6 +35,7 @@ type pendingCall struct {
 	started time.Duration // the run's clock at the call
 	resolve func(any) error
 	reject  func(any) error
+	fetch   bool // a fetch (fetch.go): settled by settleFetch
 }
 
 // maxArgDepth bounds how deeply host call arguments may nest.
@@ -50,6 +51,9 @@ func (e *Runtime) hostObject() *goja.Object {
 	root := e.vm.NewObject()
 	var nested []*goja.Object
 	for _, name := range e.host {
+		if name == pipe.FetchHost {
+			continue // fetch's own bridge (fetch.go), not host.fetch
+		}
 		obj := root
 		parts := strings.Split(name, ".")
 		for _, p := range parts[:len(parts)-1] {
@@ -131,6 +135,10 @@ func (e *Runtime) settleCall(r pipe.HostReply) {
 		// On the virtual clock, as every other time of the run: the
 		// handler's wall time would make two runs differ.
 		d = e.clock.now() - pc.started
+	}
+	if pc.fetch {
+		e.settleFetch(pc, r, d)
+		return
 	}
 	e.send(pipe.Event{Kind: pipe.EventCall, CallID: pc.seq, Name: pc.name, Duration: d, OK: r.Error == "", CallError: r.Error, Args: capArgs(pc.args), Result: capJSON(r.Result)})
 	if r.Error != "" {

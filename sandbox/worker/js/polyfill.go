@@ -56,6 +56,10 @@ var lazyNames = []lazyName{
 	{"", "URLSearchParams", "nodeURL", "URLSearchParams"},
 	{"", "Iterator", "Iterator", "Iterator"},
 	{"", "Intl", "intl", "Intl"},
+	{"", "fetch", "fetch", "fetch"},
+	{"", "Headers", "fetch", "Headers"},
+	{"", "Request", "fetch", "Request"},
+	{"", "Response", "fetch", "Response"},
 	{"Symbol", "asyncIterator", "asyncIterator", "asyncIterator"},
 	{"Object", "groupBy", "objectGroupBy", "groupBy"},
 	{"Map", "groupBy", "mapGroupBy", "groupBy"},
@@ -318,6 +322,10 @@ func (e *Runtime) captureIntrinsics() *goja.Object {
 		must(in.Set(n, g.Get(n)))
 	}
 	must(in.Set("clean", e.cleanStack))
+	must(in.Set("fetch", e.fetchCall))
+	must(in.Set("fetchBytes", e.fetchBytes))
+	must(in.Set("fetchJSON", e.fetchJSON))
+	must(in.Set("fetchStringify", e.fetchStringify))
 	return in
 }
 

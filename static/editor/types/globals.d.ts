@@ -173,6 +173,91 @@ declare class AbortController {
   abort(reason?: any): void;
 }
 
+// fetch (WHATWG Fetch), performed by the server under the operator's policy
+// (docs/fetch.md): without one it rejects with a TypeError. Bodies are
+// whole: no streams (body is always null), no blob() or formData().
+type HeadersInit = [string, string][] | Record<string, string> | Headers;
+type BodyInit = string | ArrayBuffer | ArrayBufferView | URLSearchParams;
+type RequestInfo = Request | string | URL;
+type RequestRedirect = "follow" | "error" | "manual";
+
+declare class Headers implements Iterable<[string, string]> {
+  constructor(init?: HeadersInit);
+  append(name: string, value: string): void;
+  delete(name: string): void;
+  get(name: string): string | null;
+  getSetCookie(): string[];
+  has(name: string): boolean;
+  set(name: string, value: string): void;
+  forEach(callbackfn: (value: string, key: string, parent: Headers) => void, thisArg?: any): void;
+  entries(): IterableIterator<[string, string]>;
+  keys(): IterableIterator<string>;
+  values(): IterableIterator<string>;
+  [Symbol.iterator](): IterableIterator<[string, string]>;
+}
+
+interface RequestInit {
+  method?: string;
+  headers?: HeadersInit;
+  body?: BodyInit | null;
+  redirect?: RequestRedirect;
+  signal?: AbortSignal | null;
+}
+
+interface ResponseInit {
+  status?: number;
+  statusText?: string;
+  headers?: HeadersInit;
+}
+
+interface Body {
+  readonly body: null;
+  readonly bodyUsed: boolean;
+  arrayBuffer(): Promise<ArrayBuffer>;
+  bytes(): Promise<Uint8Array>;
+  json(): Promise<any>;
+  text(): Promise<string>;
+}
+
+declare class Request implements Body {
+  constructor(input: RequestInfo, init?: RequestInit);
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Headers;
+  readonly redirect: RequestRedirect;
+  readonly signal: AbortSignal;
+  readonly body: null;
+  readonly bodyUsed: boolean;
+  clone(): Request;
+  arrayBuffer(): Promise<ArrayBuffer>;
+  bytes(): Promise<Uint8Array>;
+  json(): Promise<any>;
+  text(): Promise<string>;
+}
+
+declare class Response implements Body {
+  constructor(body?: BodyInit | null, init?: ResponseInit);
+  static error(): Response;
+  static json(data: any, init?: ResponseInit): Response;
+  static redirect(url: string | URL, status?: number): Response;
+  readonly type: "basic" | "default" | "error";
+  readonly url: string;
+  readonly redirected: boolean;
+  readonly status: number;
+  readonly ok: boolean;
+  readonly statusText: string;
+  readonly headers: Headers;
+  readonly body: null;
+  readonly bodyUsed: boolean;
+  clone(): Response;
+  arrayBuffer(): Promise<ArrayBuffer>;
+  bytes(): Promise<Uint8Array>;
+  json(): Promise<any>;
+  text(): Promise<string>;
+}
+
+declare function fetch(input: RequestInfo, init?: RequestInit): Promise<Response>;
+
 // ES2024+ additions the runtime provides beyond TypeScript's ES2023 library.
 interface ObjectConstructor {
   groupBy<K extends PropertyKey, T>(items: Iterable<T>, keySelector: (item: T, index: number) => K): Partial<Record<K, T[]>>;

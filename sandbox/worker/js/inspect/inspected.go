@@ -42,6 +42,10 @@ var inspectedFields = []struct {
 	{"Event", []string{"type", "defaultPrevented", "cancelable", "timeStamp"}, false},
 	{"TextDecoder", []string{"encoding", "fatal", "ignoreBOM"}, false},
 	{"TextEncoder", []string{"encoding"}, true},
+	// undici's (Node's fetch) inspect.custom, less what the playground
+	// does not have (Request's referrer, integrity, keepalive…).
+	{"Response", []string{"status", "statusText", "headers", "body", "bodyUsed", "ok", "redirected", "type", "url"}, false},
+	{"Request", []string{"method", "url", "headers", "redirect", "signal"}, false},
 }
 
 // CaptureInspected takes the field getters of the classes a polyfill

@@ -628,6 +628,310 @@
     return out;
   };
 
+  // --- fetch, Headers, Request, Response (WHATWG Fetch) ----------------------
+  // The request is performed by the server, never by this process: I.fetch
+  // (sandbox/worker/js/fetch.go) makes it a host call (pipe.FetchHost) that
+  // the server answers under the operator's policy (package egress). It
+  // throws a TypeError when the server has no policy. Bodies are whole
+  // strings or ArrayBuffers (no streams: body is null, blob() and
+  // formData() are not offered). Error wordings follow Node's (undici).
+  F.fetch = (g) => {
+    const { AbortSignal, AbortController } = g("events");
+    // JSON through Go (I.fetchJSON, I.fetchStringify) and a sort of our
+    // own: a name this file spells counts as every program's that may load
+    // a polyfill (usage.go, polyfillNeeds), and parse, stringify and sort
+    // would install their parity patches in all of those runs.
+    const ordered = (keys) => {
+      for (let i = 1; i < keys.length; i++) {
+        const k = keys[i];
+        let j = i - 1;
+        for (; j >= 0 && keys[j] > k; j--) keys[j + 1] = keys[j];
+        keys[j + 1] = k;
+      }
+      return keys;
+    };
+    const token = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+    const trimWS = (v) => String(v).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
+    const checkName = (who, name) => {
+      name = String(name);
+      if (!token.test(name)) throw new TypeError(`Headers.${who}: "${name}" is an invalid header name.`);
+      return name.toLowerCase();
+    };
+    const checkValue = (who, name, value) => {
+      value = trimWS(value);
+      if (/[\0\r\n]/.test(value)) throw new TypeError(`Headers.${who}: "${value}" is an invalid header value.`);
+      return value;
+    };
+    const guards = new I.WeakMap(); // Headers → "immutable" for a fetched Response's
+
+    class Headers {
+      #map = new Map();
+      constructor(init = undefined) {
+        if (init === undefined || init === null) return;
+        if (!isObject(init)) throw new TypeError("Headers constructor: expected an object, an iterable of pairs or a Headers");
+        if (init instanceof Headers) { for (const [k, v] of init) this.append(k, v); return; }
+        if (typeof init[Symbol.iterator] === "function") {
+          for (const pair of init) {
+            const p = [...pair];
+            if (p.length !== 2) throw new TypeError("Headers constructor: expected name/value pair to be length 2, found " + p.length + ".");
+            this.append(p[0], p[1]);
+          }
+          return;
+        }
+        for (const k of Reflect.ownKeys(init)) {
+          if (typeof k === "symbol") continue;
+          const d = Reflect.getOwnPropertyDescriptor(init, k);
+          if (d && d.enumerable) this.append(k, init[k]);
+        }
+      }
+      #write(who) { if (guards.get(this) === "immutable") throw new TypeError("immutable"); return who; }
+      append(name, value) {
+        if (arguments.length < 2) throw new TypeError("Headers.append: 2 arguments required");
+        this.#write("append");
+        const k = checkName("append", name), v = checkValue("append", name, value);
+        const old = this.#map.get(k);
+        this.#map.set(k, old === undefined ? v : old + ", " + v);
+      }
+      set(name, value) {
+        if (arguments.length < 2) throw new TypeError("Headers.set: 2 arguments required");
+        this.#write("set");
+        this.#map.set(checkName("set", name), checkValue("set", name, value));
+      }
+      delete(name) { this.#write("delete"); this.#map.delete(checkName("delete", name)); }
+      get(name) { const v = this.#map.get(checkName("get", name)); return v === undefined ? null : v; }
+      has(name) { return this.#map.has(checkName("has", name)); }
+      getSetCookie() { return []; } // a fetched response never carries Set-Cookie (forbidden response header)
+      forEach(callback, thisArg = undefined) {
+        if (typeof callback !== "function") throw new TypeError("Headers.forEach: the callback is not a function");
+        for (const [k, v] of this) callback.call(thisArg, v, k, this);
+      }
+      *entries() { for (const k of ordered([...this.#map.keys()])) { if (this.#map.has(k)) yield [k, this.#map.get(k)]; } }
+      *keys() { for (const [k] of this.entries()) yield k; }
+      *values() { for (const [, v] of this.entries()) yield v; }
+      [Symbol.iterator]() { return this.entries(); }
+      static _set(h, k, v) { h.#map.set(k, v); }
+    }
+    tag(Headers, "Headers");
+    const setHeader = Headers._set;
+    delete Headers._set;
+
+    // Body (https://fetch.spec.whatwg.org/#body-mixin): null, a string or an ArrayBuffer.
+    const extract = (body) => {
+      if (body === null || body === undefined) return { body: null, type: null };
+      if (typeof body === "string") return { body, type: "text/plain;charset=UTF-8" };
+      if (body instanceof ArrayBuffer) return { body: body.slice(0), type: null };
+      if (ArrayBuffer.isView(body)) return { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength).slice().buffer, type: null };
+      if (Object.prototype.toString.call(body) === "[object URLSearchParams]") return { body: String(body), type: "application/x-www-form-urlencoded;charset=UTF-8" };
+      return { body: String(body), type: "text/plain;charset=UTF-8" };
+    };
+    const bodies = new I.WeakMap(); // Request/Response → { body, used }
+    const consume = (o, who) => {
+      const b = bodies.get(o);
+      if (b === undefined) return Promise.reject(new TypeError(`${who} called on an object that is not a Request or Response`));
+      if (b.used) return Promise.reject(new TypeError("Body is unusable: Body has already been read"));
+      b.used = true;
+      return Promise.resolve(b.body);
+    };
+    const asText = (body) => {
+      if (body === null) return "";
+      if (typeof body === "string") return body;
+      return new (g("encoding").TextDecoder)().decode(new Uint8Array(body));
+    };
+    const asBuffer = (body) => {
+      if (body === null) return new ArrayBuffer(0);
+      if (typeof body === "string") return I.fetchBytes(body);
+      return body.slice(0);
+    };
+    const bodyMethods = {
+      get bodyUsed() { const b = bodies.get(this); return b !== undefined && b.used; },
+      get body() { return null; },
+      text() { return consume(this, "text").then(asText); },
+      json() { return consume(this, "json").then((b) => I.fetchJSON(asText(b))); },
+      arrayBuffer() { return consume(this, "arrayBuffer").then(asBuffer); },
+      bytes() { return consume(this, "bytes").then((b) => new Uint8Array(asBuffer(b))); },
+    };
+    const mixBody = (C) => {
+      for (const k of Reflect.ownKeys(bodyMethods)) {
+        const d = Object.getOwnPropertyDescriptor(bodyMethods, k);
+        d.enumerable = false;
+        Object.defineProperty(C.prototype, k, d);
+      }
+    };
+
+    const normalizeMethod = (m) => {
+      m = String(m);
+      if (!token.test(m)) throw new TypeError(`'${m}' is not a valid HTTP method.`);
+      const up = m.toUpperCase();
+      if (up === "CONNECT" || up === "TRACE" || up === "TRACK") throw new TypeError(`'${m}' HTTP method is unsupported.`);
+      return ["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"].includes(up) ? up : m;
+    };
+    const parseURL = (input) => {
+      const { URL } = g("nodeURL");
+      let u;
+      try { u = new URL(String(input)); } catch (e) {
+        const err = new TypeError(`Failed to parse URL from ${String(input)}`);
+        Object.defineProperty(err, "cause", { value: e, writable: true, configurable: true });
+        throw err;
+      }
+      if (u.username !== "" || u.password !== "") throw new TypeError("Request cannot be constructed from a URL that includes credentials: " + String(input));
+      return u.href;
+    };
+
+    class Request {
+      #url; #method; #headers; #redirect; #signal;
+      constructor(input, init = undefined) {
+        if (arguments.length === 0) throw new TypeError("Request constructor: 1 argument required");
+        if (init !== undefined && init !== null && !isObject(init)) throw new TypeError("Request constructor: init must be an object");
+        init = init ?? {};
+        let from = null;
+        if (input instanceof Request) from = input;
+        this.#url = from ? from.#url : parseURL(input);
+        this.#method = init.method !== undefined ? normalizeMethod(init.method) : from ? from.#method : "GET";
+        this.#redirect = init.redirect !== undefined ? String(init.redirect) : from ? from.#redirect : "follow";
+        if (!["follow", "error", "manual"].includes(this.#redirect)) throw new TypeError(`Request constructor: '${this.#redirect}' is not a valid redirect mode (follow, error or manual)`);
+        const signal = init.signal !== undefined ? init.signal : from ? from.#signal : null;
+        if (signal !== null && !(signal instanceof AbortSignal)) throw new TypeError("Request constructor: signal must be an AbortSignal");
+        this.#signal = signal ?? new AbortController().signal;
+        this.#headers = new Headers(init.headers !== undefined ? init.headers : from ? from.#headers : undefined);
+        let b = { body: null, type: null };
+        if (init.body !== undefined) b = extract(init.body);
+        else if (from) {
+          const fb = bodies.get(from);
+          if (fb.used) throw new TypeError("Request constructor: the input Request's body is unusable (already read)");
+          if (fb.body !== null) { b = { body: fb.body, type: null }; fb.used = true; }
+        }
+        if (b.body !== null && (this.#method === "GET" || this.#method === "HEAD")) throw new TypeError("Request with GET/HEAD method cannot have body.");
+        if (b.type !== null && !this.#headers.has("content-type")) this.#headers.set("content-type", b.type);
+        bodies.set(this, { body: b.body, used: false });
+      }
+      get url() { return this.#url; }
+      get method() { return this.#method; }
+      get headers() { return this.#headers; }
+      get redirect() { return this.#redirect; }
+      get signal() { return this.#signal; }
+      get mode() { return "cors"; }
+      get credentials() { return "same-origin"; }
+      get cache() { return "default"; }
+      get destination() { return ""; }
+      clone() {
+        const b = bodies.get(this);
+        if (b.used) throw new TypeError("Request.clone: Body has already been consumed.");
+        const c = new Request(this, { body: null });
+        bodies.set(c, { body: b.body, used: false });
+        return c;
+      }
+    }
+    mixBody(Request);
+    tag(Request, "Request");
+
+    const nullBodyStatus = (s) => s === 101 || s === 103 || s === 204 || s === 205 || s === 304;
+    let fetched = null; // set while fetch builds a Response: { url, redirected }
+    class Response {
+      #status; #statusText; #headers; #url = ""; #redirected = false; #type = "default";
+      constructor(body = null, init = undefined) {
+        if (init !== undefined && init !== null && !isObject(init)) throw new TypeError("Response constructor: init must be an object");
+        init = init ?? {};
+        const status = init.status !== undefined ? Number(init.status) : 200;
+        if (!Number.isInteger(status) || status < 200 || status > 599) {
+          if (!(fetched && Number.isInteger(status) && status >= 100 && status <= 599)) throw new RangeError(`init["status"] must be in the range of 200 to 599, inclusive.`);
+        }
+        const statusText = init.statusText !== undefined ? String(init.statusText) : "";
+        if (/[^\t\x20-\x7e\x80-\xff]/.test(statusText)) throw new TypeError("Response constructor: invalid statusText");
+        this.#status = status;
+        this.#statusText = statusText;
+        this.#headers = new Headers(init.headers);
+        const b = extract(body);
+        if (b.body !== null && nullBodyStatus(status) && !fetched) throw new TypeError("Response constructor: Invalid response status code " + status);
+        if (b.type !== null && !this.#headers.has("content-type")) this.#headers.set("content-type", b.type);
+        bodies.set(this, { body: b.body, used: false });
+        if (fetched) { this.#url = fetched.url; this.#redirected = fetched.redirected; this.#type = "basic"; }
+      }
+      get type() { return this.#type; }
+      get url() { return this.#url; }
+      get redirected() { return this.#redirected; }
+      get status() { return this.#status; }
+      get ok() { return this.#status >= 200 && this.#status <= 299; }
+      get statusText() { return this.#statusText; }
+      get headers() { return this.#headers; }
+      clone() {
+        const b = bodies.get(this);
+        if (b.used) throw new TypeError("Response.clone: Body has already been consumed.");
+        fetched = { url: this.#url, redirected: this.#redirected };
+        let c;
+        try { c = new Response(null, { status: this.#status, statusText: this.#statusText, headers: this.#headers }); } finally { fetched = null; }
+        c.#type = this.#type;
+        bodies.set(c, { body: b.body, used: false });
+        return c;
+      }
+      static error() {
+        fetched = { url: "", redirected: false };
+        let r;
+        try { r = new Response(null, { status: 200 }); } finally { fetched = null; }
+        r.#status = 0; r.#type = "error";
+        return r;
+      }
+      static json(data, init = undefined) {
+        const text = I.fetchStringify(data);
+        if (text === undefined) throw new TypeError("Response.json: the data is not JSON-serializable");
+        const r = new Response(text, init);
+        if (!(init && init.headers && new Headers(init.headers).has("content-type"))) r.#headers.set("content-type", "application/json");
+        return r;
+      }
+      static redirect(url, status = 302) {
+        status = Number(status);
+        if (![301, 302, 303, 307, 308].includes(status)) throw new RangeError("Invalid status code " + status);
+        const r = new Response(null, { status });
+        r.#headers.set("location", parseURL(url));
+        return r;
+      }
+    }
+    mixBody(Response);
+    tag(Response, "Response");
+
+    const failed = (msg) => {
+      const err = new TypeError("fetch failed: " + msg);
+      Object.defineProperty(err, "cause", { value: clean(new Error(msg)), writable: true, configurable: true });
+      return err;
+    };
+    function fetch(input, init = undefined) {
+      const argc = arguments.length;
+      return new Promise((resolve, reject) => {
+        if (argc === 0) throw new TypeError("fetch: 1 argument required");
+        const req = new Request(input, init);
+        const signal = req.signal;
+        if (signal.aborted) { reject(signal.reason); return; }
+        const b = bodies.get(req);
+        b.used = b.body !== null;
+        const headers = [];
+        for (const [k, v] of req.headers) headers.push([k, v]);
+        const handle = I.fetch({ url: req.url, method: req.method, headers, body: b.body, redirect: req.redirect });
+        let settled = false;
+        const onAbort = () => {
+          if (settled) return;
+          settled = true;
+          handle.abort();
+          reject(signal.reason);
+        };
+        signal.addEventListener("abort", onAbort, { once: true });
+        handle.promise.then((r) => {
+          if (settled) return;
+          settled = true;
+          signal.removeEventListener("abort", onAbort);
+          if (r.error !== undefined) { reject(failed(r.error)); return; }
+          fetched = { url: r.url, redirected: r.redirected };
+          let res;
+          try { res = new Response(null, { status: r.status, statusText: r.statusText }); } finally { fetched = null; }
+          const h = res.headers;
+          for (const [k, v] of r.headers) setHeader(h, k, v);
+          guards.set(h, "immutable");
+          bodies.set(res, { body: req.method === "HEAD" || nullBodyStatus(r.status) ? null : r.body, used: false });
+          resolve(res);
+        });
+      });
+    }
+    return { fetch, Headers, Request, Response };
+  };
+
   // --- URL as Node's: core-js's WHATWG URL (group "url", polyfill.go) with
   // Node's error for an invalid URL (TypeError, code ERR_INVALID_URL, input
   // and base) and no core-js frame in its stack.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/playground-dev/playground/sandbox"
+	"github.com/playground-dev/playground/tracing"
 	"github.com/playground-dev/playground/ws"
 )
 
@@ -37,7 +38,11 @@ type Engine struct {
 	// executing, across all its sockets and requests, and across instances
 	// when the counts are shared); a run past it ends busy.
 	Runs Counter
-	Log  *slog.Logger // nil means slog.Default()
+	// Trace, if set, makes a span of each run that reaches the Runner
+	// (tracing.Tracer.StartRun), parented on the span context in the
+	// run's context (the transport's Extract); nil: no spans, nothing paid.
+	Trace *tracing.Tracer
+	Log   *slog.Logger // nil means slog.Default()
 
 	draining atomic.Bool // set by Drain
 }
@@ -253,6 +258,7 @@ func (e *Engine) Execute(ctx context.Context, j Job, send func(any)) ws.Done {
 	}
 	req := toRequest(m, j.Key, j.Session)
 	req.MaxOutputBytes = j.MaxOutputBytes
+	ctx, span := e.Trace.StartRun(ctx, m.ID, j.Key, received)
 	res, err := e.Runner.Run(ctx, req, emit)
 	if err != nil {
 		errorID := newErrorID()
@@ -267,6 +273,7 @@ func (e *Engine) Execute(ctx context.Context, j Job, send func(any)) ws.Done {
 	done := doneMessage(m.ID, seq, res, time.Since(received))
 	send(done)
 	st := res.Stats
+	span.End(done.Outcome, lastKind, st.Queue, st.Bundle, st.Run)
 	if e.Observer != nil {
 		e.Observer.RunDone(done.Outcome, lastKind, st.Queue, st.Bundle, st.Run, st.OutputBytes)
 	}

@@ -32,6 +32,7 @@ import (
 	"github.com/playground-dev/playground/sandbox"
 	"github.com/playground-dev/playground/sandbox/worker"
 	"github.com/playground-dev/playground/session"
+	"github.com/playground-dev/playground/tracing"
 	"github.com/playground-dev/playground/web"
 	"github.com/playground-dev/playground/web/api"
 )
@@ -97,6 +98,7 @@ type config struct {
 	runsPerIP            int
 	mcpRate              float64
 	mcpBurst             int
+	otlpEndpoint         string
 }
 
 func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*config, error) {
@@ -151,6 +153,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.Float64Var(&c.mcpRate, "mcp-rate", api.DefaultCallsPerSecond, "JSON-RPC calls per second each client (IP or API key) may make to /mcp, every method and each call of a batch counted (a batch holds at most "+fmt.Sprint(api.MaxBatchCalls)+" calls); past it a POST is 429")
 	fs.IntVar(&c.mcpBurst, "mcp-burst", api.DefaultCallBurst, "JSON-RPC calls a client may make to /mcp at once (the -mcp-rate bucket's size)")
 	fs.StringVar(&c.apiOrigins, "api-origins", "", "comma-separated browser `origins` allowed to call /api/v1/ and /mcp cross-origin (\"*\" for any); none by default: no CORS headers")
+	fs.StringVar(&c.otlpEndpoint, "otlp-endpoint", "", "OTLP/HTTP collector base `URL` (e.g. http://127.0.0.1:4318, Jaeger's or an OpenTelemetry Collector's) that receives a trace span of every run, its queue, bundle and execute stages and its host calls; empty: no tracing (OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER… tune it)")
 	fs.VisitAll(func(f *flag.Flag) {
 		f.Usage += " (env " + envName(f.Name) + ")"
 	})
@@ -285,6 +288,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return err
 	}
 
+	tr, err := tracing.New(ctx, tracing.Config{Endpoint: c.otlpEndpoint, ServiceVersion: version(), Log: log})
+	if err != nil {
+		return fmt.Errorf("-otlp-endpoint: %v", err)
+	}
+	defer flushTraces(tr, log)
+
 	var keys *api.Keys
 	if c.apiKeys != "" {
 		if keys, err = api.LoadKeys(c.apiKeys); err != nil {
@@ -378,7 +387,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	limits := engine.HelloLimits(a, engine.ClientLimits{PerSecond: lim.Config().PerSecond, Burst: lim.Config().Burst,
 		Sockets: sockets.Max(), Runs: runs.Max()})
 	// One run engine for every transport: the sockets, the HTTP API and MCP.
-	eng := &engine.Engine{Runner: pool, Limiter: lim, Limits: limits, Observer: m, Runs: runs, Log: log}
+	eng := &engine.Engine{Runner: pool, Limiter: lim, Limits: limits, Observer: m, Runs: runs, Trace: tr, Log: log}
 	programs := api.New(api.Config{
 		Engine:      eng,
 		Modules:     a.Modules,
@@ -479,6 +488,21 @@ func shutdown(srv *http.Server, site *web.Server, timeout time.Duration, log *sl
 		log.Warn("sessions still open at the drain timeout", "err", err)
 	}
 }
+
+// flushTraces exports the spans still waiting (the runs cancelled by the
+// shutdown's) before the process exits, for at most traceFlushTimeout.
+func flushTraces(tr *tracing.Tracer, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), traceFlushTimeout)
+	defer cancel()
+	if err := tr.Shutdown(ctx); err != nil {
+		log.Warn("tracing: spans not exported at exit", "err", err)
+	}
+}
+
+// traceFlushTimeout bounds the last export of spans at exit: about the
+// exporter's own timeout for one request (10 s) halved, as the process is
+// stopping (its orchestrator's grace period runs).
+const traceFlushTimeout = 5 * time.Second
 
 // allowedHosts is -hosts, or by default the localhost names when addr is
 // a loopback address (a developer's machine: DNS rebinding's target), else

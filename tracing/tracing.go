@@ -28,6 +28,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -114,6 +115,7 @@ type Tracer struct {
 	provider trace.TracerProvider
 	prop     propagation.TraceContext
 	hashKey  []byte
+	macs     sync.Pool // of hash.Hash: HMAC-SHA256 under hashKey, reused
 	shutdown func(context.Context) error
 	flush    func(context.Context) error
 }
@@ -224,10 +226,16 @@ func (t *Tracer) HashKey(key string) string {
 	if t == nil {
 		return ""
 	}
-	m := hmac.New(sha256.New, t.hashKey)
+	m, _ := t.macs.Get().(hash.Hash)
+	if m == nil {
+		m = hmac.New(sha256.New, t.hashKey)
+	}
+	m.Reset()
 	m.Write([]byte(key))
 	var sum [sha256.Size]byte
-	return hex.EncodeToString(m.Sum(sum[:0])[:8])
+	s := hex.EncodeToString(m.Sum(sum[:0])[:8])
+	t.macs.Put(m)
+	return s
 }
 
 // Extract returns ctx carrying the remote span context of h's W3C

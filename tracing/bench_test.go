@@ -1,0 +1,48 @@
+package tracing_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/playground-dev/playground/tracing"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+)
+
+// discard is an exporter that drops every batch.
+type discard struct{}
+
+func (discard) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error { return nil }
+func (discard) Shutdown(context.Context) error                             { return nil }
+
+// BenchmarkRunSpans is the server's tracing work for one run with one host
+// call (extract, the run span, its three stages, the host call's span)
+// through the SDK's batch processor, without the export: what a traced
+// run adds to the engine. "off" is a nil Tracer.
+//
+//	go test ./tracing -run '^$' -bench RunSpans -benchmem
+func BenchmarkRunSpans(b *testing.B) {
+	h := http.Header{"Traceparent": {traceparent}}
+	for _, mode := range []string{"off", "on"} {
+		b.Run(mode, func(b *testing.B) {
+			var tr *tracing.Tracer
+			if mode == "on" {
+				tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(discard{}))
+				defer tp.Shutdown(context.Background())
+				tr = tracing.NewWithProvider(tp, nil)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				ctx := tr.Extract(context.Background(), h)
+				ctx, run := tr.StartRun(ctx, "run-1", "203.0.113.9", time.Time{})
+				_, call := tracing.StartHostCall(ctx, "echo", true)
+				call.End(true)
+				run.End("ok", "", time.Microsecond, time.Microsecond, time.Microsecond)
+			}
+		})
+	}
+}
+
+var _ = tracetest.NewSpanRecorder

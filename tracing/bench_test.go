@@ -8,7 +8,6 @@ import (
 
 	"github.com/playground-dev/playground/tracing"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 )
 
 // discard is an exporter that drops every batch.
@@ -44,5 +43,3 @@ func BenchmarkRunSpans(b *testing.B) {
 		})
 	}
 }
-
-var _ = tracetest.NewSpanRecorder

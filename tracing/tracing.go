@@ -306,8 +306,10 @@ func (t *Tracer) StartRun(ctx context.Context, id, key string, received time.Tim
 	if received.IsZero() || received.After(now) {
 		received = now
 	}
-	ctx, span := t.tracer.Start(ctx, SpanRun, trace.WithSpanKind(trace.SpanKindServer), trace.WithTimestamp(received),
-		trace.WithAttributes(attribute.String(AttrRunID, id), attribute.String(AttrClientHash, t.HashKey(key))))
+	ctx, span := t.tracer.Start(ctx, SpanRun, trace.WithSpanKind(trace.SpanKindServer), trace.WithTimestamp(received))
+	if span.IsRecording() { // not when a sampler (OTEL_TRACES_SAMPLER) or the caller's traceparent left it out
+		span.SetAttributes(attribute.String(AttrRunID, id), attribute.String(AttrClientHash, t.HashKey(key)))
+	}
 	return ctx, &Run{span: span, tracer: t.tracer, runner: now}
 }
 
@@ -322,6 +324,10 @@ func (t *Tracer) StartRun(ctx context.Context, id, key string, received time.Tim
 // status to Error. A nil Run does nothing.
 func (r *Run) End(outcome, errorKind string, queue, bundle, execute time.Duration) {
 	if r == nil {
+		return
+	}
+	if !r.span.IsRecording() {
+		r.span.End()
 		return
 	}
 	end := time.Now()

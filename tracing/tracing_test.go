@@ -2,6 +2,7 @@ package tracing_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -369,6 +370,33 @@ func TestExportsOverOTLP(t *testing.T) {
 	}
 	if rcv.Contains([]byte(key)) || rcv.Contains([]byte("acme-client")) {
 		t.Error("the client key left the process")
+	}
+}
+
+// TestCounterCountsWhatTheReceiverDecodes: the counting receiver (the
+// benchmark's) counts as many spans as the decoding one receives.
+func TestCounterCountsWhatTheReceiverDecodes(t *testing.T) {
+	full, counter := tracingtest.Start(t), tracingtest.StartCounter(t)
+	for _, rcv := range []*tracingtest.Receiver{full, counter} {
+		tr, err := tracing.New(context.Background(), tracing.Config{Endpoint: rcv.URL()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 7 {
+			ctx, run := tr.StartRun(context.Background(), fmt.Sprint("r", i), "k", time.Time{})
+			_, c := tracing.StartHostCall(ctx, "echo", true)
+			c.End(true)
+			run.End("ok", "", 1, 1, 1)
+		}
+		if err := tr.Shutdown(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(full.Spans()) != 35 || full.Count() != 35 || counter.Count() != 35 || len(counter.Spans()) != 0 {
+		t.Errorf("decoded %d (count %d), counted %d (kept %d); want 35, 35, 35, 0", len(full.Spans()), full.Count(), counter.Count(), len(counter.Spans()))
+	}
+	if full.Requests() < 1 || counter.Requests() < 1 {
+		t.Errorf("requests %d and %d; want at least one each", full.Requests(), counter.Requests())
 	}
 }
 

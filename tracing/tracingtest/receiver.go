@@ -20,6 +20,7 @@ import (
 
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -43,17 +44,29 @@ type Span struct {
 type Receiver struct {
 	srv *httptest.Server
 
-	mu     sync.Mutex
-	spans  []Span
-	bodies [][]byte // every request body, decompressed
-	wake   chan struct{}
+	countOnly bool // StartCounter: count the spans, keep nothing
+
+	mu       sync.Mutex
+	spans    []Span
+	counted  int      // spans received (both kinds)
+	requests int      // export requests answered
+	bodies   [][]byte // every request body, decompressed
+	wake     chan struct{}
 }
 
 // Start starts a Receiver on a free loopback port; it stops when the test
 // ends.
-func Start(t testing.TB) *Receiver {
+func Start(t testing.TB) *Receiver { return start(t, false) }
+
+// StartCounter starts a Receiver that only counts the spans of each
+// request, walking the protobuf's wire format without decoding a span (a
+// benchmark's receiver, whose own CPU should not weigh on the exporter's
+// process): Count is set, Spans stays empty and no body is kept.
+func StartCounter(t testing.TB) *Receiver { return start(t, true) }
+
+func start(t testing.TB, countOnly bool) *Receiver {
 	t.Helper()
-	r := &Receiver{wake: make(chan struct{})}
+	r := &Receiver{wake: make(chan struct{}), countOnly: countOnly}
 	r.srv = httptest.NewServer(http.HandlerFunc(r.serve))
 	t.Cleanup(r.srv.Close)
 	return r
@@ -86,6 +99,18 @@ func (r *Receiver) serve(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	if r.countOnly {
+		n, err := countSpans(b)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		r.mu.Lock()
+		r.counted += n
+		r.mu.Unlock()
+		r.answer(w)
+		return
+	}
 	var m coltracepb.ExportTraceServiceRequest
 	if err := proto.Unmarshal(b, &m); err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
@@ -108,13 +133,65 @@ func (r *Receiver) serve(w http.ResponseWriter, req *http.Request) {
 	}
 	r.mu.Lock()
 	r.spans = append(r.spans, got...)
+	r.counted += len(got)
 	r.bodies = append(r.bodies, b)
+	r.mu.Unlock()
+	r.answer(w)
+}
+
+// answer wakes Wait and sends the empty ExportTraceServiceResponse: every
+// span accepted.
+func (r *Receiver) answer(w http.ResponseWriter) {
+	r.mu.Lock()
+	r.requests++
 	close(r.wake)
 	r.wake = make(chan struct{})
 	r.mu.Unlock()
 	resp, _ := proto.Marshal(&coltracepb.ExportTraceServiceResponse{})
 	w.Header().Set("Content-Type", "application/x-protobuf")
 	w.Write(resp)
+}
+
+// countSpans counts the spans of an ExportTraceServiceRequest:
+// resource_spans (1) → scope_spans (2) → spans (2), per
+// opentelemetry-proto's collector/trace/v1 and trace/v1.
+func countSpans(b []byte) (int, error) {
+	n := 0
+	err := eachField(b, 1, func(rs []byte) error {
+		return eachField(rs, 2, func(ss []byte) error {
+			return eachField(ss, 2, func([]byte) error { n++; return nil })
+		})
+	})
+	return n, err
+}
+
+// eachField calls fn with the bytes of each length-delimited field num of
+// message b, skipping the others.
+func eachField(b []byte, num protowire.Number, fn func([]byte) error) error {
+	for len(b) > 0 {
+		n, typ, l := protowire.ConsumeTag(b)
+		if l < 0 {
+			return protowire.ParseError(l)
+		}
+		b = b[l:]
+		if n == num && typ == protowire.BytesType {
+			v, l := protowire.ConsumeBytes(b)
+			if l < 0 {
+				return protowire.ParseError(l)
+			}
+			if err := fn(v); err != nil {
+				return err
+			}
+			b = b[l:]
+			continue
+		}
+		l = protowire.ConsumeFieldValue(n, typ, b)
+		if l < 0 {
+			return protowire.ParseError(l)
+		}
+		b = b[l:]
+	}
+	return nil
 }
 
 func attrs(kvs []*commonpb.KeyValue) map[string]string {
@@ -144,11 +221,18 @@ func (r *Receiver) Spans() []Span {
 	return slices.Clone(r.spans)
 }
 
+// Count returns how many spans arrived (with either kind of Receiver).
+func (r *Receiver) Count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.counted
+}
+
 // Requests returns how many export requests arrived.
 func (r *Receiver) Requests() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return len(r.bodies)
+	return r.requests
 }
 
 // Contains reports whether any request's (decompressed) body holds b:
@@ -183,6 +267,27 @@ func (r *Receiver) Wait(t testing.TB, timeout time.Duration, ok func([]Span) boo
 		case <-deadline.C:
 			t.Fatalf("tracingtest: after %v the receiver holds %d spans, not those the test waits for: %v", timeout, len(spans), names(spans))
 			return nil
+		}
+	}
+}
+
+// WaitCount waits, as Wait does, until Count is at least n.
+func (r *Receiver) WaitCount(t testing.TB, timeout time.Duration, n int) {
+	t.Helper()
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		r.mu.Lock()
+		got, wake := r.counted, r.wake
+		r.mu.Unlock()
+		if got >= n {
+			return
+		}
+		select {
+		case <-wake:
+		case <-deadline.C:
+			t.Fatalf("tracingtest: after %v the receiver counted %d spans; want %d", timeout, got, n)
+			return
 		}
 	}
 }

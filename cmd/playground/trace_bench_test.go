@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"runtime"
 	"sync"
 	"syscall"
 	"testing"
@@ -21,7 +22,8 @@ import (
 // every span and exports them to an OTLP/HTTP receiver on loopback (in
 // this process; it only counts the spans, walking the protobuf's wire
 // format); "ratio10" samples one trace in ten. It reports runs/s, the CPU
-// per run of the server process and of the workers, and the spans
+// per run of the server process and of the workers, the server's bytes
+// allocated and garbage collections per run, and the spans
 // received per run ("on": 5, the run, its queue, bundle and execute and
 // the host call; fewer means spans were dropped). The machine's load moves
 // runs/s far more than tracing does: alternate the modes, one process
@@ -100,6 +102,8 @@ func BenchmarkTracing(b *testing.B) {
 			}
 			b.ResetTimer()
 			self0 := cpu(syscall.RUSAGE_SELF)
+			var ms0, ms1 runtime.MemStats
+			runtime.ReadMemStats(&ms0)
 			start := time.Now()
 			var wg sync.WaitGroup
 			errs := make(chan error, sessions)
@@ -113,6 +117,7 @@ func BenchmarkTracing(b *testing.B) {
 			wg.Wait()
 			elapsed := time.Since(start)
 			self := cpu(syscall.RUSAGE_SELF) - self0
+			runtime.ReadMemStats(&ms1)
 			b.StopTimer()
 			close(errs)
 			for err := range errs {
@@ -131,6 +136,8 @@ func BenchmarkTracing(b *testing.B) {
 			// receiver) while measuring; the workers over their lives,
 			// which end with the pool's (their start is a few ms of CPU).
 			b.ReportMetric(float64(self.Microseconds())/float64(b.N), "server-µs/run")
+			b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(b.N), "server-B/run")
+			b.ReportMetric(float64(ms1.NumGC-ms0.NumGC)*1000/float64(b.N), "GCs/1000runs")
 			b.ReportMetric(float64((cpu(syscall.RUSAGE_CHILDREN)-children0).Microseconds())/float64(b.N+sessions*warm), "workers-µs/run")
 			if rcv != nil {
 				b.ReportMetric(float64(rcv.Count()-before)/float64(b.N), "spans/run")

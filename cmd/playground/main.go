@@ -499,9 +499,10 @@ func flushTraces(tr *tracing.Tracer, log *slog.Logger) {
 	}
 }
 
-// traceFlushTimeout bounds the last export of spans at exit: about the
-// exporter's own timeout for one request (10 s) halved, as the process is
-// stopping (its orchestrator's grace period runs).
+// traceFlushTimeout bounds the last export of spans at exit, so that a
+// collector that does not answer holds the exit up by at most this (the
+// exporter's own timeout for one request is 10 s; an orchestrator's grace
+// period is running).
 const traceFlushTimeout = 5 * time.Second
 
 // allowedHosts is -hosts, or by default the localhost names when addr is

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/playground-dev/playground/tracing"
+	"github.com/playground-dev/playground/tracing/tracingtest"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 )
 
@@ -18,19 +19,30 @@ func (discard) Shutdown(context.Context) error                             { ret
 
 // BenchmarkRunSpans is the server's tracing work for one run with one host
 // call (extract, the run span, its three stages, the host call's span)
-// through the SDK's batch processor, without the export: what a traced
-// run adds to the engine. "off" is a nil Tracer.
+// through the SDK's batch processor: "on" without the export (the exporter
+// discards), "otlp" with New's real exporter sending to a counting
+// receiver on loopback (in this process). "off" is a nil Tracer. Spans the
+// batch processor drops when the exporter falls behind are not exported,
+// so "otlp" is a floor under a load this steady.
 //
 //	go test ./tracing -run '^$' -bench RunSpans -benchmem
 func BenchmarkRunSpans(b *testing.B) {
 	h := http.Header{"Traceparent": {traceparent}}
-	for _, mode := range []string{"off", "on"} {
+	for _, mode := range []string{"off", "on", "otlp"} {
 		b.Run(mode, func(b *testing.B) {
 			var tr *tracing.Tracer
-			if mode == "on" {
+			switch mode {
+			case "on":
 				tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(discard{}))
 				defer tp.Shutdown(context.Background())
 				tr = tracing.NewWithProvider(tp, nil)
+			case "otlp":
+				var err error
+				tr, err = tracing.New(context.Background(), tracing.Config{Endpoint: tracingtest.StartCounter(b).URL()})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer tr.Shutdown(context.Background())
 			}
 			b.ReportAllocs()
 			for b.Loop() {

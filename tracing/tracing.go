@@ -125,7 +125,9 @@ type Tracer struct {
 // a typo is an error at start: its scheme must be http or https, it must
 // name a host, and it may hold no user info, query or fragment. The
 // collector need not be up: spans it misses are dropped and the error is
-// logged. Shutdown flushes what is left; call it before the process exits.
+// logged (New sets the SDK's error handler, otel.SetErrorHandler, which is
+// process-wide). Shutdown flushes what is left; call it before the process
+// exits.
 func New(ctx context.Context, cfg Config) (*Tracer, error) {
 	if cfg.Endpoint == "" {
 		return nil, nil

@@ -14,6 +14,7 @@ import (
 	"github.com/playground-dev/playground/runs"
 	"github.com/playground-dev/playground/sandbox"
 	"github.com/playground-dev/playground/tape"
+	"github.com/playground-dev/playground/tracing"
 	"github.com/playground-dev/playground/ws"
 )
 
@@ -43,7 +44,11 @@ type Engine struct {
 	// started carries a watch token and its messages are buffered for
 	// watchers (Job.Live).
 	Hub *runs.Hub
-	Log *slog.Logger // nil means slog.Default()
+	// Trace, if set, makes a span of each run that reaches the Runner
+	// (tracing.Tracer.StartRun), parented on the span context in the
+	// run's context (the transport's Extract); nil: no spans, nothing paid.
+	Trace *tracing.Tracer
+	Log   *slog.Logger // nil means slog.Default()
 
 	draining atomic.Bool // set by Drain
 }
@@ -273,6 +278,7 @@ func (e *Engine) Execute(ctx context.Context, j Job, send func(any)) ws.Done {
 	req := toRequest(m, j.Key, j.Session)
 	req.MaxOutputBytes = j.MaxOutputBytes
 	rec.hostTape(j, &req)
+	ctx, span := e.Trace.StartRun(ctx, m.ID, j.Key, received)
 	res, err := e.Runner.Run(ctx, req, emit)
 	if err != nil {
 		errorID := newErrorID()
@@ -288,6 +294,7 @@ func (e *Engine) Execute(ctx context.Context, j Job, send func(any)) ws.Done {
 	done.Tape = rec.finish(done)
 	send(done)
 	st := res.Stats
+	span.End(done.Outcome, lastKind, st.Queue, st.Bundle, st.Run)
 	if e.Observer != nil {
 		e.Observer.RunDone(done.Outcome, lastKind, st.Queue, st.Bundle, st.Run, st.OutputBytes)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/playground-dev/playground/sandbox/pipe"
+	"github.com/playground-dev/playground/tracing"
 )
 
 // HostFunc is a function of the server that snippets call as
@@ -57,6 +58,7 @@ func (p *Pool) serveHostCall(ctx context.Context, req Request, c pipe.HostCall, 
 	start := time.Now()
 	r := pipe.HostReply{ID: c.ID}
 	fn, ok := p.cfg.Host[c.Name]
+	ctx, span := tracing.StartHostCall(ctx, c.Name, ok) // a no-op unless the run is traced
 	if !ok {
 		r.Error = "no such host function"
 	} else {
@@ -79,6 +81,7 @@ func (p *Pool) serveHostCall(ctx context.Context, req Request, c pipe.HostCall, 
 		}
 	}
 	r.Duration = time.Since(start)
+	span.End(r.Error == "")
 	reply(r)
 }
 

@@ -294,7 +294,8 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 	sess := session.New(conn, cfg)
 	s.cfg.Log.Info("session opened", "session", sess.ID(), "ip", ip)
-	ctx, end := context.WithCancel(s.ctx) // end: made room for another client (roster)
+	// The upgrade's traceparent parents each run's span (no span lives as long as the socket).
+	ctx, end := context.WithCancel(s.cfg.Engine.Trace.Extract(s.ctx, r.Header)) // end: made room for another client (roster)
 	defer end()
 	defer s.roster.add(ip, end)()
 	err = sess.Serve(ctx)

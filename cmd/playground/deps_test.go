@@ -28,14 +28,14 @@ var allowedImports = map[string][]string{
 
 	"sandbox/pipe":          {"rawio", "jsonwire"},
 	"sandbox/libs":          {},
-	"sandbox":               {"sandbox/pipe", "sandbox/libs"},
+	"sandbox":               {"sandbox/pipe", "sandbox/libs", "tracing"},
 	"sandbox/worker/bundle": {"sandbox/pipe", "sandbox/libs"},
 	"sandbox/worker/js":     {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js/intl", "sandbox/worker/js/intrinsic", "sandbox/worker/js/inspect", "sandbox/worker/js/parity", "sandbox/worker/js/webapi", "sandbox/worker/js/rewrite", "sandbox/worker/js/jsonvalue"},
 	"sandbox/worker":        {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js"},
 
 	// The server's transports share one run engine, which alone sees the
 	// sandbox (its types; the pool arrives as an engine.Runner).
-	"engine": {"ws", "sandbox", "runs", "tape"},
+	"engine": {"ws", "sandbox", "runs", "tape", "tracing"},
 	// The registry of live runs: watchers, reattach, the Redis stream.
 	"runs":    {"ws"},
 	"session": {"ws", "engine", "runs"},
@@ -48,6 +48,11 @@ var allowedImports = map[string][]string{
 	// fetch for snippets, in the server (a host function: sandbox's types,
 	// the pipe's name for it).
 	"egress": {"sandbox", "sandbox/pipe"},
+	// OpenTelemetry traces of runs and host calls (the SDK, OTLP/HTTP), a
+	// leaf the engine and the pool call into; tracingtest is test support:
+	// an in-process OTLP receiver.
+	"tracing":             {},
+	"tracing/tracingtest": {},
 
 	"ratelimit/redistest": {}, // test support: a real redis-server for tests
 

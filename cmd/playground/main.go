@@ -36,6 +36,7 @@ import (
 	"github.com/playground-dev/playground/sandbox/pipe"
 	"github.com/playground-dev/playground/sandbox/worker"
 	"github.com/playground-dev/playground/session"
+	"github.com/playground-dev/playground/tracing"
 	"github.com/playground-dev/playground/web"
 	"github.com/playground-dev/playground/web/api"
 )
@@ -111,6 +112,7 @@ type config struct {
 	watchBytes           int64
 	maxWatchers          int
 	fetchPolicy          string
+	otlpEndpoint         string
 }
 
 func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*config, error) {
@@ -172,6 +174,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.IntVar(&c.maxWatchers, "max-watchers", runs.DefaultMaxWatchers, "watchers one run may have at once")
 	fs.StringVar(&c.fetchPolicy, "fetch-policy", "", "`file` of the fetch policy (JSON, docs/fetch.md): the origins snippets may fetch, the headers (secrets from the environment) the server attaches, the budgets; empty: fetch rejects")
 	fs.StringVar(&c.apiOrigins, "api-origins", "", "comma-separated browser `origins` allowed to call /api/v1/ and /mcp cross-origin (\"*\" for any); none by default: no CORS headers")
+	fs.StringVar(&c.otlpEndpoint, "otlp-endpoint", "", "OTLP/HTTP collector base `URL` (e.g. http://127.0.0.1:4318, Jaeger's or an OpenTelemetry Collector's) that receives a trace span of every run, its queue, bundle and execute stages and its host calls; empty: no tracing (OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER… tune it)")
 	fs.VisitAll(func(f *flag.Flag) {
 		f.Usage += " (env " + envName(f.Name) + ")"
 	})
@@ -306,6 +309,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return err
 	}
 
+	tr, err := tracing.New(ctx, tracing.Config{Endpoint: c.otlpEndpoint, ServiceVersion: version(), Log: log})
+	if err != nil {
+		return fmt.Errorf("-otlp-endpoint: %v", err)
+	}
+	defer flushTraces(tr, log)
+
 	var keys *api.Keys
 	if c.apiKeys != "" {
 		if keys, err = api.LoadKeys(c.apiKeys); err != nil {
@@ -427,7 +436,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	hub := runs.New(runs.Config{BufferBytes: c.watchBufferBytes, ClientBytes: c.watchClientBytes, TotalBytes: c.watchBytes,
 		Retain: c.watchRetain, MaxWatchers: c.maxWatchers, DetachMax: detachMax, Stream: stream, Log: log})
 	defer hub.Close()
-	eng := &engine.Engine{Runner: pool, Limiter: lim, Limits: limits, Observer: m, Runs: active, Hub: hub, Log: log}
+	eng := &engine.Engine{Runner: pool, Limiter: lim, Limits: limits, Observer: m, Runs: active, Hub: hub, Trace: tr, Log: log}
 	programs := api.New(api.Config{
 		Engine:      eng,
 		Modules:     a.Modules,
@@ -529,6 +538,22 @@ func shutdown(srv *http.Server, site *web.Server, hub *runs.Hub, timeout time.Du
 		log.Warn("sessions still open at the drain timeout", "err", err)
 	}
 }
+
+// flushTraces exports the spans still waiting (the runs cancelled by the
+// shutdown's) before the process exits, for at most traceFlushTimeout.
+func flushTraces(tr *tracing.Tracer, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), traceFlushTimeout)
+	defer cancel()
+	if err := tr.Shutdown(ctx); err != nil {
+		log.Warn("tracing: spans not exported at exit", "err", err)
+	}
+}
+
+// traceFlushTimeout bounds the last export of spans at exit, so that a
+// collector that does not answer holds the exit up by at most this (the
+// exporter's own timeout for one request is 10 s; an orchestrator's grace
+// period is running).
+const traceFlushTimeout = 5 * time.Second
 
 // allowedHosts is -hosts, or by default the localhost names when addr is
 // a loopback address (a developer's machine: DNS rebinding's target), else

@@ -150,6 +150,12 @@ func (h *Handler) runTool(ctx context.Context, req *mcp.CallToolRequest, in RunT
 			defer context.AfterFunc(v.(context.Context), stop)()
 		}
 	}
+	if req.Extra != nil { // the run's span's parent: _meta.traceparent, else the HTTP request's
+		ctx = h.cfg.Engine.Trace.Extract(ctx, req.Extra.Header)
+	}
+	if req.Params != nil {
+		ctx = h.cfg.Engine.Trace.ExtractMeta(ctx, req.Params.Meta)
+	}
 	defer h.active()()
 	rctx, cancel := h.runContext(ctx)
 	defer cancel()

@@ -268,7 +268,7 @@ func (h *Handler) handleRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.active()()
-	ctx, cancel := h.runContext(r.Context())
+	ctx, cancel := h.runContext(h.cfg.Engine.Trace.Extract(r.Context(), r.Header)) // traceparent parents the run's span
 	defer cancel()
 	format := negotiate(r)
 	if format == formatJSON {

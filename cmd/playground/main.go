@@ -338,7 +338,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		if err != nil {
 			return fmt.Errorf("-fetch-policy: %v", err)
 		}
-		fetch, err := egress.New(egress.Config{Policy: pol, Log: log})
+		// Each fetch is a client span under its host call's and carries
+		// traceparent (tracing.Tracer.Transport; a nil Tracer adds nothing).
+		fetch, err := egress.New(egress.Config{Policy: pol, Log: log, Wrap: tr.Transport})
 		if err != nil {
 			return fmt.Errorf("-fetch-policy: %v", err)
 		}

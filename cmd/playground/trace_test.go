@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -167,5 +170,73 @@ func TestBadOTLPEndpointIsAClearError(t *testing.T) {
 	err := run(t.Context(), []string{"-addr", "127.0.0.1:0", "-otlp-endpoint", "127.0.0.1:4318"}, func(string) string { return "" }, io.Discard, nil)
 	if err == nil || !strings.Contains(err.Error(), "-otlp-endpoint") || !strings.Contains(err.Error(), "http://127.0.0.1:4318") {
 		t.Errorf("run with -otlp-endpoint 127.0.0.1:4318: %v; want an error naming the flag and an example", err)
+	}
+}
+
+// TestFetchIsTracedUnderItsHostCall: with -otlp-endpoint and -fetch-policy,
+// a snippet's fetch is a client span under its host call's span, and the
+// request the API gets carries the run's trace (traceparent, W3C Trace
+// Context), while the policy's secret header is exported nowhere.
+func TestFetchIsTracedUnderItsHostCall(t *testing.T) {
+	const secret = "s3cret-trace-token"
+	got := make(chan string, 1)
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case got <- r.Header.Get("Traceparent"):
+		default:
+		}
+		w.Write([]byte(`{"ok":true}`))
+	}))
+	t.Cleanup(api.Close)
+	rcv := tracingtest.Start(t)
+	policy := filepath.Join(t.TempDir(), "policy.json")
+	if err := os.WriteFile(policy, []byte(`{"allow":[{"origin":"`+api.URL+`","headers":{"Authorization":"Bearer `+secret+`"}}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	addr, stop := startServer(t, "-otlp-endpoint", rcv.URL(), "-fetch-policy", policy)
+	body, _ := json.Marshal(map[string]any{"code": "const r = await fetch('" + api.URL + "/x'); console.log(r.status);"})
+	req, _ := http.NewRequest("POST", "http://"+addr+"/api/v1/run", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Traceparent", traceparentOf(httpTrace, httpSpan))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), `"outcome":"ok"`) || !strings.Contains(string(b), `"text":"200"`) {
+		t.Fatalf("run: %s; want ok and status 200", b)
+	}
+	if err := stop(); err != nil {
+		t.Fatalf("stop: %v", err)
+	}
+	tp := <-got
+	if !strings.HasPrefix(tp, "00-"+httpTrace+"-") {
+		t.Errorf("the API got traceparent %q; want the run's trace %s", tp, httpTrace)
+	}
+	spans := rcv.Spans()
+	var hostCall tracingtest.Span
+	for _, s := range spans {
+		if s.Name == "host.fetch" && s.TraceID == httpTrace {
+			hostCall = s
+		}
+	}
+	if hostCall.SpanID == "" {
+		t.Fatalf("no host.fetch span in trace %s: %+v", httpTrace, spans)
+	}
+	client := 0
+	for _, s := range spans {
+		if s.TraceID == httpTrace && s.ParentSpanID == hostCall.SpanID {
+			client++
+			if !strings.HasSuffix(tp, "-"+s.SpanID+"-01") {
+				t.Errorf("the API's traceparent %q names span %s; want the client span %s", tp, tp, s.SpanID)
+			}
+		}
+	}
+	if client != 1 {
+		t.Errorf("%d spans under host.fetch; want the fetch's client span", client)
+	}
+	if rcv.Contains([]byte(secret)) {
+		t.Error("the policy's secret header was exported")
 	}
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -209,5 +212,60 @@ console.log(await (await fetch("`+api.URL+`/cancelled")).text());`)
 	}
 	if !aborted {
 		t.Errorf("no call message says aborted: %v", only(ms, "call"))
+	}
+}
+
+// TestFetchRecordedThenReplayedOffline: a deterministic run may fetch while
+// it records its tape, and its replay answers the fetch from the tape: the
+// API is gone by then, and the replay is identical.
+func TestFetchRecordedThenReplayedOffline(t *testing.T) {
+	var hits atomic.Int32
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"price":42}`))
+	}))
+	addr := fetchServer(t, `{"allow":[{"origin":"`+api.URL+`","methods":["GET"]}]}`, nil)
+	post := func(path string, body []byte) map[string]any {
+		t.Helper()
+		resp, err := http.Post("http://"+addr+path, "application/json", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out map[string]any
+		if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	code := "const r = await fetch('" + api.URL + "/price'); console.log((await r.json()).price);"
+	live, _ := json.Marshal(map[string]any{"code": code, "deterministic": true})
+	if out := post("/api/v1/run", live); !strings.Contains(fmt.Sprint(out["errors"]), "deterministic") {
+		t.Errorf("a deterministic run's live fetch: %v; want it refused, naming deterministic mode", out)
+	}
+	rec, _ := json.Marshal(map[string]any{"code": code, "deterministic": true, "record": true})
+	resp, err := http.Post("http://"+addr+"/api/v1/run", "application/json", bytes.NewReader(rec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Outcome string
+		Logs    []struct{ Text string }
+		Tape    json.RawMessage // as written: a tape's key order is part of it
+	}
+	err = json.NewDecoder(resp.Body).Decode(&out)
+	resp.Body.Close()
+	if err != nil || out.Outcome != "ok" || len(out.Tape) == 0 || len(out.Logs) != 1 || out.Logs[0].Text != "42" {
+		t.Fatalf("recorded run: %+v (%v); want ok, a tape and the price logged", out, err)
+	}
+	api.Close()
+	before := hits.Load()
+	rep := post("/api/v1/replay", out.Tape)
+	if rep["identical"] != true {
+		t.Errorf("replay: %v; want identical", rep)
+	}
+	if hits.Load() != before {
+		t.Errorf("the replay reached the API")
 	}
 }

@@ -22,7 +22,7 @@ import { $, el } from "./app/dom.js";
 import { state } from "./app/state.js";
 import * as files from "./app/files.js";
 import { sameFiles } from "./app/share.js";
-import { run, stop, scheduleAutoRun, watch } from "./app/connection.js";
+import { run, stop, scheduleAutoRun, watch, replayTape } from "./app/connection.js";
 import { configureConsole, systemLine } from "./app/console.js";
 import { wirePanels } from "./app/panels.js";
 import { renderFacts } from "./app/facts.js";
@@ -107,6 +107,11 @@ $("splitter").addEventListener("keydown", (e) => {
 $("run-button").addEventListener("click", run);
 $("stop-button").addEventListener("click", stop);
 $("watch-button").addEventListener("click", watch);
+$("replay-file").addEventListener("change", (e) => {
+  const file = e.target.files?.[0];
+  e.target.value = ""; // the same file again replays again
+  if (file) replayTape(file);
+});
 wirePanels();
 $("input").addEventListener("input", () => { $("input-error").textContent = ""; scheduleAutoRun(); });
 const picker = $("examples");

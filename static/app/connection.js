@@ -152,12 +152,67 @@ export function watch() {
   if (url) window.open(url, `watch-${state.current.id}`);
 }
 
+// The replay of a tape shows in the panels like a run: its messages go
+// through a feed of their own (the socket's stay the socket's).
+const replayFeed = new EventTarget();
+let replayVerdict = "";
+follow(replayFeed, {
+  done: (m) => finish(`${replayVerdict} (replay ${m.outcome})`, m.outcome),
+});
+
+/**
+ * replayTape re-runs the tape in file on the server (POST
+ * /api/v1/replay?messages=true: host calls answered from the tape, no host
+ * function runs) and shows the replay's messages in the panels, and whether
+ * they were the tape's (identical) or where they first differed.
+ * @param {File} file
+ */
+export async function replayTape(file) {
+  const text = await file.text();
+  setStatus("replaying…");
+  let body;
+  let res;
+  try {
+    res = await fetch("/api/v1/replay?messages=true", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
+    body = await res.json();
+  } catch (err) {
+    finish(`replay failed: ${err.message}`, "error");
+    return;
+  }
+  if (!res.ok) {
+    finish(`replay refused: ${body.detail ?? body.title ?? res.status}`, "invalid");
+    return;
+  }
+  const msgs = body.replayed ?? [];
+  if (msgs.length === 0) {
+    finish("replay: the server sent no messages", "error");
+    return;
+  }
+  replayVerdict = body.identical ? `replay identical: ${body.messages} messages as recorded` : `replay diverged at seq ${body.seq}`;
+  state.current = newRun(msgs[0].id);
+  if (!$("preserve-log").checked) clearConsole();
+  systemLine(`— replay of ${file.name} —`);
+  renderFacts();
+  renderCalls();
+  renderTimeline();
+  renderRunInfo();
+  for (const m of msgs) {
+    replayFeed.dispatchEvent(new CustomEvent(m.type, { detail: m }));
+    replayFeed.dispatchEvent(new CustomEvent("message", { detail: m }));
+  }
+  if (!body.identical) systemLine(`the replay first differed at seq ${body.seq}: expected ${JSON.stringify(body.expected)}, received ${JSON.stringify(body.received)}`, "warn");
+}
+
 // showTape offers the run's tape (done.tape, when the run was recorded) as a download.
 function showTape(m) {
   const button = $("tape-button");
   button.hidden = !m.tape;
   if (!m.tape) return;
-  const blob = new Blob([JSON.stringify(m.tape, null, 2)], { type: "application/json" });
+  // The tape as the server wrote it (done.tape is the last member of done):
+  // JSON.stringify would reorder integer-like keys, which a replay compares.
+  const at = m.raw?.lastIndexOf(',"tape":') ?? -1;
+  const text = at > 0 ? m.raw.slice(at + ',"tape":'.length, -1) : JSON.stringify(m.tape);
+  const blob = new Blob([text], { type: "application/json" });
   button.href = URL.createObjectURL(blob);
   button.download = `tape-${m.id}.json`;
 }

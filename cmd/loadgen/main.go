@@ -89,6 +89,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	duration := fs.Duration("duration", 10*time.Second, "how long to send runs")
 	idle := fs.Int("idle", 0, "extra idle sessions held open, to measure memory per idle socket")
 	nWatchers := fs.Int("watchers", 0, "sockets that watch one more run, which logs every 20 ms through the load (issue 25: watching costs the load nothing measurable; the server's per-IP socket cap must allow them)")
+	watchedOnly := fs.Bool("watched", false, "start -watchers' watched run even with no watcher: the baseline of a -watchers measurement, which pays for that run too")
 	file := fs.String("file", "", "run this `file` (.js or .ts; one file, its base name) instead of the two-file hello, e.g. a snippet that imports a library")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -131,7 +132,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 
 	var watched func() string
-	if *nWatchers > 0 {
+	if *nWatchers > 0 || *watchedOnly {
 		if watched, err = watchers(dctx, *addr, *nWatchers, *duration); err != nil {
 			return fmt.Errorf("watchers: %w", err)
 		}

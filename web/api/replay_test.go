@@ -131,6 +131,22 @@ func TestReplayEndpoint(t *testing.T) {
 		t.Errorf("host.echo ran %d times; want 4 (two recorded runs, no replay)", calls.Load())
 	}
 
+	// ?messages=true: the replay's own messages too, in order, done last.
+	resp = post(t, srv.URL+"/api/v1/replay?messages=true", string(r.Tape))
+	b, _ = io.ReadAll(resp.Body)
+	s.check("a replay with its messages", s.responseOf("post", "/api/v1/replay", 200, "application/json"), b)
+	var shown api.ReplayResult
+	json.Unmarshal(b, &shown)
+	var notQueued int // a busy pool may queue the replay first: the tape has no queued message
+	for _, m := range shown.Replayed {
+		if !strings.Contains(string(m), `"type":"queued"`) {
+			notQueued++
+		}
+	}
+	if !shown.Identical || notQueued != len(tp.Messages) || !strings.Contains(string(shown.Replayed[len(shown.Replayed)-1]), `"type":"done"`) {
+		t.Errorf("replay with messages = %s; want identical and its %d messages, done last", b, len(tp.Messages))
+	}
+
 	// A changed host answer is the first divergence, where the run logs it.
 	changed := strings.Replace(string(r.Tape), `"result":"b"`, `"result":"c"`, 1)
 	resp = post(t, srv.URL+"/api/v1/replay", changed)

@@ -1,9 +1,19 @@
-// Package jsonwire writes and checks JSON bytes exactly as encoding/json
-// does, without reflection: the hand-written encoders and decoders of the
-// worker pipe (sandbox/pipe) and of the WebSocket protocol (ws) share it,
-// so that both stay byte-identical to encoding/json (issue 12: reflection
-// was a few percent of a run's CPU in each process). It does no I/O and
-// holds no state; every function is safe for concurrent use.
+// Package jsonwire writes and reads JSON bytes exactly as encoding/json
+// does, without reflection: it is the one codec base of the hand-written
+// encoders and decoders of the worker pipe (sandbox/pipe) and of the
+// WebSocket protocol (ws), which keep only their messages' shapes (issue
+// 12: reflection was a few percent of a run's CPU in each process; issue
+// 24: the fast paths in one place).
+//
+// Encoding: AppendString, AppendKey, AppendFloat, AppendRaw, AppendRaws,
+// AppendStrings, AppendRawMap and AppendCompact append what json.Marshal
+// writes for a value (RFC 8259 text, HTML-safe strings); those that can
+// meet a value json.Marshal refuses report false. Decoding: a Scanner reads
+// a JSON text (Top, Object, Array, Key, Str, Bool, Int64, Int, Float64,
+// Raw, Raws, Strs, RawMap, Skip) and stores what json.Unmarshal would; a
+// false means "not the plain form": the caller hands the text to
+// encoding/json. The functions hold no state and are safe for concurrent
+// use; a Scanner is used by one goroutine at a time.
 package jsonwire
 
 import (

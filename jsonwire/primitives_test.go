@@ -266,3 +266,22 @@ func TestObjectKeyLimit(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAppendString appends a job's source text, the longest string
+// the pipe writes per run.
+func BenchmarkAppendString(b *testing.B) {
+	src := strings.Repeat("import { greet } from './greet';\nconsole.log(greet('world') + `<b>${n}</b>`);\n", 20)
+	b.SetBytes(int64(len(src)))
+	buf := make([]byte, 0, 2*len(src))
+	for b.Loop() {
+		buf = AppendString(buf[:0], src)
+	}
+}
+
+func BenchmarkAppendStringEncodingJSON(b *testing.B) {
+	src := strings.Repeat("import { greet } from './greet';\nconsole.log(greet('world') + `<b>${n}</b>`);\n", 20)
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		_, _ = json.Marshal(src)
+	}
+}

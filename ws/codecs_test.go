@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strings"
+	"sync"
 	"testing"
 
 	segjson "github.com/segmentio/encoding/json"
@@ -107,4 +109,38 @@ func BenchmarkCodecs(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestMarshalOwnsItsBytes: Marshal's result is the caller's (its scratch
+// buffer is pooled): later and concurrent calls, a message larger than
+// the pool keeps included, never change a result already returned.
+func TestMarshalOwnsItsBytes(t *testing.T) {
+	big := benchLog
+	big.Text = strings.Repeat("x", maxScratch+1)
+	msgs := []any{benchLog, benchDone, &big, Pong{Type: TypePong, T: json.RawMessage(`1`)}}
+	want := make([][]byte, len(msgs))
+	for i, m := range msgs {
+		want[i], _ = json.Marshal(m)
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			var kept [][]byte
+			for i := range 200 {
+				b, err := Marshal(msgs[(g+i)%len(msgs)])
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				kept = append(kept, b)
+			}
+			for i, b := range kept {
+				if w := want[(g+i)%len(msgs)]; !bytes.Equal(b, w) {
+					t.Errorf("result %d changed after later calls: %.80s; want %.80s", i, b, w)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

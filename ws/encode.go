@@ -10,6 +10,7 @@ package ws
 import (
 	"encoding/json"
 	"strconv"
+	"sync"
 
 	"github.com/playground-dev/playground/jsonwire"
 )
@@ -19,10 +20,35 @@ import (
 // Done, as values or pointers) are appended without reflection; anything
 // else, and a run message holding a value the fast encoder does not take
 // (an invalid raw JSON value, or an infinite or NaN number, which it
-// refuses),
-// goes through json.Marshal. Its errors are json.Marshal's.
+// refuses), goes through json.Marshal. Its errors are json.Marshal's. The
+// message is appended to a pooled scratch buffer and returned as an exact-size
+// copy, as json.Marshal returns it: one allocation of the message's
+// length, however long. Safe for concurrent use.
 func Marshal(v any) ([]byte, error) {
-	var e enc
+	bp := scratch.Get().(*[]byte)
+	e := enc{b: (*bp)[:0]}
+	var out []byte
+	if e.message(v) && !e.slow {
+		out = append(make([]byte, 0, len(e.b)), e.b...)
+	}
+	if cap(e.b) <= maxScratch {
+		*bp = e.b[:0]
+		scratch.Put(bp)
+	}
+	if out == nil {
+		return json.Marshal(v)
+	}
+	return out, nil
+}
+
+// scratch holds Marshal's buffers; one that grew past maxScratch (a large
+// output or tape) is dropped rather than kept.
+var scratch = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+const maxScratch = 64 << 10
+
+// message appends v when it is a run message; false for anything else.
+func (e *enc) message(v any) bool {
 	switch m := v.(type) {
 	case Started:
 		e.started(&m)
@@ -57,12 +83,9 @@ func Marshal(v any) ([]byte, error) {
 	case *Error:
 		e.error(m)
 	default:
-		return json.Marshal(v)
+		return false
 	}
-	if e.slow {
-		return json.Marshal(v)
-	}
-	return e.b, nil
+	return true
 }
 
 // enc appends one message to b; slow is set when a value must go through

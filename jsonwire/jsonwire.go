@@ -19,6 +19,7 @@ package jsonwire
 import (
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 const hexDigits = "0123456789abcdef"
@@ -364,7 +365,7 @@ func unquoteSlow(src []byte, start, i int) (string, int, bool) {
 		c := src[i]
 		switch {
 		case c == '"':
-			return string(b), i + 1, true
+			return ownedString(b), i + 1, true
 		case c < 0x20:
 			return "", 0, false
 		case c == '\\':
@@ -420,6 +421,18 @@ func unquoteSlow(src []byte, start, i int) (string, int, bool) {
 		}
 	}
 	return "", 0, false
+}
+
+// ownedString is b as a string without a copy when b is used tightly: b
+// is unquoteSlow's own buffer, never written again, so the string may
+// share it (one allocation fewer per escaped string; source files are full
+// of \n). One that left much capacity unused is copied instead, so that
+// the string does not hold it.
+func ownedString(b []byte) string {
+	if cap(b)-len(b) > len(b)/4+64 {
+		return string(b)
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // hex4 is the value of the 4 hex digits b starts with, or -1.

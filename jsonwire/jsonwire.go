@@ -1,14 +1,25 @@
-// Package jsonwire writes and checks JSON bytes exactly as encoding/json
-// does, without reflection: the hand-written encoders and decoders of the
-// worker pipe (sandbox/pipe) and of the WebSocket protocol (ws) share it,
-// so that both stay byte-identical to encoding/json (issue 12: reflection
-// was a few percent of a run's CPU in each process). It does no I/O and
-// holds no state; every function is safe for concurrent use.
+// Package jsonwire writes and reads JSON bytes exactly as encoding/json
+// does, without reflection: it is the one codec base of the hand-written
+// encoders and decoders of the worker pipe (sandbox/pipe) and of the
+// WebSocket protocol (ws), which keep only their messages' shapes (issue
+// 12: reflection was a few percent of a run's CPU in each process; issue
+// 24: the fast paths in one place).
+//
+// Encoding: AppendString, AppendKey, AppendFloat, AppendRaw, AppendRaws,
+// AppendStrings, AppendRawMap and AppendCompact append what json.Marshal
+// writes for a value (RFC 8259 text, HTML-safe strings); those that can
+// meet a value json.Marshal refuses report false. Decoding: a Scanner reads
+// a JSON text (Top, Object, Array, Key, Str, Bool, Int64, Int, Float64,
+// Raw, Raws, Strs, RawMap, Skip) and stores what json.Unmarshal would; a
+// false means "not the plain form": the caller hands the text to
+// encoding/json. The functions hold no state and are safe for concurrent
+// use; a Scanner is used by one goroutine at a time.
 package jsonwire
 
 import (
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 const hexDigits = "0123456789abcdef"
@@ -354,7 +365,7 @@ func unquoteSlow(src []byte, start, i int) (string, int, bool) {
 		c := src[i]
 		switch {
 		case c == '"':
-			return string(b), i + 1, true
+			return ownedString(b), i + 1, true
 		case c < 0x20:
 			return "", 0, false
 		case c == '\\':
@@ -410,6 +421,18 @@ func unquoteSlow(src []byte, start, i int) (string, int, bool) {
 		}
 	}
 	return "", 0, false
+}
+
+// ownedString is b as a string without a copy when b is used tightly: b
+// is unquoteSlow's own buffer, never written again, so the string may
+// share it (one allocation fewer per escaped string; source files are full
+// of \n). One that left much capacity unused is copied instead, so that
+// the string does not hold it.
+func ownedString(b []byte) string {
+	if cap(b)-len(b) > len(b)/4+64 {
+		return string(b)
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // hex4 is the value of the 4 hex digits b starts with, or -1.

@@ -9,9 +9,8 @@ package ws
 
 import (
 	"encoding/json"
-	"math"
-	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/playground-dev/playground/jsonwire"
 )
@@ -21,10 +20,35 @@ import (
 // Done, as values or pointers) are appended without reflection; anything
 // else, and a run message holding a value the fast encoder does not take
 // (an invalid raw JSON value, or an infinite or NaN number, which it
-// refuses),
-// goes through json.Marshal. Its errors are json.Marshal's.
+// refuses), goes through json.Marshal. Its errors are json.Marshal's. The
+// message is appended to a pooled scratch buffer and returned as an exact-size
+// copy, as json.Marshal returns it: one allocation of the message's
+// length, however long. Safe for concurrent use.
 func Marshal(v any) ([]byte, error) {
-	var e enc
+	bp := scratch.Get().(*[]byte)
+	e := enc{b: (*bp)[:0]}
+	var out []byte
+	if e.message(v) && !e.slow {
+		out = append(make([]byte, 0, len(e.b)), e.b...)
+	}
+	if cap(e.b) <= maxScratch {
+		*bp = e.b[:0]
+		scratch.Put(bp)
+	}
+	if out == nil {
+		return json.Marshal(v)
+	}
+	return out, nil
+}
+
+// scratch holds Marshal's buffers; one that grew past maxScratch (a large
+// output or tape) is dropped rather than kept.
+var scratch = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+const maxScratch = 64 << 10
+
+// message appends v when it is a run message; false for anything else.
+func (e *enc) message(v any) bool {
 	switch m := v.(type) {
 	case Started:
 		e.started(&m)
@@ -59,12 +83,9 @@ func Marshal(v any) ([]byte, error) {
 	case *Error:
 		e.error(m)
 	default:
-		return json.Marshal(v)
+		return false
 	}
-	if e.slow {
-		return json.Marshal(v)
-	}
-	return e.b, nil
+	return true
 }
 
 // enc appends one message to b; slow is set when a value must go through
@@ -88,6 +109,10 @@ func (e *enc) header(h *RunHeader) {
 	e.float(h.T)
 }
 
+// The helpers below are the message bodies' names for jsonwire's
+// encoding primitives, which hold the rules (issue 24: one codec base for
+// ws, jsonwire and the pipe).
+
 func (e *enc) key(k string) { e.b = append(append(append(e.b, ','), k...), ':') }
 
 func (e *enc) str(s string) { e.b = jsonwire.AppendString(e.b, s) }
@@ -96,56 +121,40 @@ func (e *enc) int(n int64) { e.b = strconv.AppendInt(e.b, n, 10) }
 
 func (e *enc) bool(v bool) { e.b = strconv.AppendBool(e.b, v) }
 
-// float appends f as encoding/json does (ES6 number to string: 'f' form
-// between 1e-6 and 1e21, else 'e' without a padded exponent).
+// float appends f as encoding/json does (jsonwire.AppendFloat); an
+// infinite or NaN f is left to json.Marshal, which reports the error.
 func (e *enc) float(f float64) {
-	if math.IsInf(f, 0) || math.IsNaN(f) {
+	var ok bool
+	if e.b, ok = jsonwire.AppendFloat(e.b, f); !ok {
 		e.slow = true
-		return
-	}
-	abs := math.Abs(f)
-	fmt := byte('f')
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		fmt = 'e'
-	}
-	e.b = strconv.AppendFloat(e.b, f, fmt, -1, 64)
-	if fmt == 'e' {
-		n := len(e.b)
-		if n >= 4 && e.b[n-4] == 'e' && e.b[n-3] == '-' && e.b[n-2] == '0' {
-			e.b[n-2] = e.b[n-1]
-			e.b = e.b[:n-1]
-		}
 	}
 }
 
-// raw appends a json.RawMessage as json.Marshal would: an empty one is
-// null, any other compacted with <, >, &, U+2028 and U+2029 escaped
-// (jsonwire.AppendCompact); an invalid one is left to json.Marshal, which
-// reports the error.
+// raw appends a json.RawMessage as json.Marshal would
+// (jsonwire.AppendRaw): nil is null, any other compacted with <, >, &,
+// U+2028 and U+2029 escaped; an invalid one (an empty non-nil one
+// included) is left to json.Marshal, which reports the error.
 func (e *enc) raw(r json.RawMessage) {
-	if len(r) == 0 {
-		e.b = append(e.b, "null"...)
-		return
-	}
 	var ok bool
-	if e.b, ok = jsonwire.AppendCompact(e.b, r); !ok {
+	if e.b, ok = jsonwire.AppendRaw(e.b, r); !ok {
 		e.slow = true
 	}
 }
 
 func (e *enc) raws(rs []json.RawMessage) {
-	if rs == nil {
-		e.b = append(e.b, "null"...)
-		return
+	var ok bool
+	if e.b, ok = jsonwire.AppendRaws(e.b, rs); !ok {
+		e.slow = true
 	}
-	e.b = append(e.b, '[')
-	for i, r := range rs {
-		if i > 0 {
-			e.b = append(e.b, ',')
-		}
-		e.raw(r)
+}
+
+// rawMap appends a map of raw values as json.Marshal would
+// (jsonwire.AppendRawMap: keys sorted).
+func (e *enc) rawMap(m map[string]json.RawMessage) {
+	var ok bool
+	if e.b, ok = jsonwire.AppendRawMap(e.b, m); !ok {
+		e.slow = true
 	}
-	e.b = append(e.b, ']')
 }
 
 func (e *enc) queued(m *Queued) {
@@ -266,28 +275,7 @@ func (e *enc) done(m *Done) {
 	e.key(`"timedOut"`)
 	e.bool(m.TimedOut)
 	e.key(`"facts"`)
-	switch {
-	case m.Facts == nil:
-		e.b = append(e.b, "null"...)
-	case len(m.Facts) == 0:
-		e.b = append(e.b, "{}"...)
-	default:
-		keys := make([]string, 0, len(m.Facts))
-		for k := range m.Facts {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys) // as encoding/json orders a map's keys
-		e.b = append(e.b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.str(k)
-			e.b = append(e.b, ':')
-			e.raw(m.Facts[k])
-		}
-		e.b = append(e.b, '}')
-	}
+	e.rawMap(m.Facts)
 	if len(m.Output) > 0 {
 		e.key(`"output"`)
 		e.raw(m.Output)

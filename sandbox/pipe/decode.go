@@ -39,176 +39,33 @@ func DecodeCommand(line []byte, c *Command) error {
 	return json.Unmarshal(line, c)
 }
 
+// decoder embeds jsonwire.Scanner, which holds the scanning rules (issue
+// 24: one codec base for ws, jsonwire and the pipe); the methods below
+// are the names the message bodies use for its primitives, and the pipe's
+// own durations (integer nanoseconds, as encoding/json writes a
+// time.Duration).
 type decoder struct{ jsonwire.Scanner }
 
 // top decodes the whole line with value, which must consume one value.
-func (d *decoder) top(value func() bool) bool {
-	d.SkipSpace()
-	if !value() {
-		return false
-	}
-	d.SkipSpace()
-	return d.I == len(d.Src)
-}
+func (d *decoder) top(value func() bool) bool { return d.Top(value) }
 
 // object walks an object whose keys are all among keys, each at most once,
-// calling field with the key's index at its value. It fails on anything
-// else (encoding/json then decides).
-func (d *decoder) object(keys []string, field func(k int) bool) bool {
-	if d.I >= len(d.Src) || d.Src[d.I] != '{' {
-		return false
-	}
-	d.I++
-	d.SkipSpace()
-	if d.I < len(d.Src) && d.Src[d.I] == '}' {
-		d.I++
-		return true
-	}
-	var seen uint64
-	for {
-		k := d.key(keys)
-		if k < 0 || seen&(1<<k) != 0 {
-			return false
-		}
-		seen |= 1 << k
-		d.SkipSpace()
-		if d.I >= len(d.Src) || d.Src[d.I] != ':' {
-			return false
-		}
-		d.I++
-		d.SkipSpace()
-		if !field(k) {
-			return false
-		}
-		d.SkipSpace()
-		if d.I >= len(d.Src) {
-			return false
-		}
-		switch d.Src[d.I] {
-		case ',':
-			d.I++
-			d.SkipSpace()
-		case '}':
-			d.I++
-			return true
-		default:
-			return false
-		}
-	}
-}
-
-// key reads a plain key (no escapes) and returns its index in keys, or -1.
-func (d *decoder) key(keys []string) int {
-	if d.I >= len(d.Src) || d.Src[d.I] != '"' {
-		return -1
-	}
-	j := d.I + 1
-	for j < len(d.Src) && d.Src[j] != '"' && d.Src[j] != '\\' {
-		j++
-	}
-	if j >= len(d.Src) || d.Src[j] != '"' {
-		return -1
-	}
-	k := d.Src[d.I+1 : j]
-	d.I = j + 1
-	for n, want := range keys {
-		if string(k) == want {
-			return n
-		}
-	}
-	return -1
-}
+// calling field with the key's index at its value (jsonwire's Object).
+func (d *decoder) object(keys []string, field func(k int) bool) bool { return d.Object(keys, field) }
 
 // array walks an array, calling elem at each element.
-func (d *decoder) array(elem func() bool) bool {
-	if d.I >= len(d.Src) || d.Src[d.I] != '[' {
-		return false
-	}
-	d.I++
-	d.SkipSpace()
-	if d.I < len(d.Src) && d.Src[d.I] == ']' {
-		d.I++
-		return true
-	}
-	for {
-		if !elem() {
-			return false
-		}
-		d.SkipSpace()
-		if d.I >= len(d.Src) {
-			return false
-		}
-		switch d.Src[d.I] {
-		case ',':
-			d.I++
-			d.SkipSpace()
-		case ']':
-			d.I++
-			return true
-		default:
-			return false
-		}
-	}
-}
+func (d *decoder) array(elem func() bool) bool { return d.Array(elem) }
 
-func (d *decoder) bool(v *bool) bool {
-	switch {
-	case len(d.Src)-d.I >= 4 && string(d.Src[d.I:d.I+4]) == "true":
-		*v = true
-		d.I += 4
-	case len(d.Src)-d.I >= 5 && string(d.Src[d.I:d.I+5]) == "false":
-		*v = false
-		d.I += 5
-	default:
-		return false
-	}
-	return true
-}
+func (d *decoder) bool(v *bool) bool { return d.Bool(v) }
 
 // int64 reads an integer written without fraction or exponent.
-func (d *decoder) int64(v *int64) bool {
-	i := d.I
-	neg := i < len(d.Src) && d.Src[i] == '-'
-	if neg {
-		i++
-	}
-	start := i
-	var n uint64
-	for i < len(d.Src) && d.Src[i] >= '0' && d.Src[i] <= '9' {
-		if n > (1<<63)/10 {
-			return false
-		}
-		n = n*10 + uint64(d.Src[i]-'0')
-		i++
-	}
-	digits := i - start
-	if digits == 0 || digits > 1 && d.Src[start] == '0' || n > 1<<63 || !neg && n == 1<<63 {
-		return false
-	}
-	if i < len(d.Src) && (d.Src[i] == '.' || d.Src[i] == 'e' || d.Src[i] == 'E') {
-		return false
-	}
-	d.I = i
-	if neg {
-		*v = -int64(n)
-	} else {
-		*v = int64(n)
-	}
-	return true
-}
+func (d *decoder) int64(v *int64) bool { return d.Int64(v) }
 
-func (d *decoder) int(v *int) bool {
-	var n int64
-	if !d.int64(&n) || int64(int(n)) != n {
-		return false
-	}
-	*v = int(n)
-	return true
-}
+func (d *decoder) int(v *int) bool { return d.Int(v) }
 
 func (d *decoder) duration(v *time.Duration) bool {
 	var n int64
-	if !d.int64(&n) {
+	if !d.Int64(&n) {
 		return false
 	}
 	*v = time.Duration(n)
@@ -217,54 +74,14 @@ func (d *decoder) duration(v *time.Duration) bool {
 
 // raw reads any value but null (encoding/json's handling of a null for a
 // raw value is its own) and returns its bytes, sharing the line's memory.
-func (d *decoder) raw(v *json.RawMessage) bool {
-	start := d.I
-	if !d.Skip() {
-		return false
-	}
-	if string(d.Src[start:d.I]) == "null" {
-		return false
-	}
-	*v = d.Src[start:d.I:d.I]
-	return true
-}
+func (d *decoder) raw(v *json.RawMessage) bool { return d.Raw(v) }
 
-func (d *decoder) raws(v *[]json.RawMessage) bool {
-	out := []json.RawMessage{}
-	ok := d.array(func() bool {
-		var r json.RawMessage
-		if !d.raw(&r) {
-			return false
-		}
-		out = append(out, r)
-		return true
-	})
-	*v = out
-	return ok
-}
+func (d *decoder) raws(v *[]json.RawMessage) bool { return d.Raws(v) }
 
-func (d *decoder) strs(v *[]string) bool {
-	out := []string{}
-	ok := d.array(func() bool {
-		var s string
-		if !d.str(&s) {
-			return false
-		}
-		out = append(out, s)
-		return true
-	})
-	*v = out
-	return ok
-}
+func (d *decoder) strs(v *[]string) bool { return d.Strs(v) }
 
 // str reads a string as encoding/json unquotes it (jsonwire.Unquote).
-func (d *decoder) str(v *string) bool {
-	s, next, ok := jsonwire.Unquote(d.Src, d.I)
-	if ok {
-		*v, d.I = s, next
-	}
-	return ok
-}
+func (d *decoder) str(v *string) bool { return d.Str(v) }
 
 var (
 	messageKeys = []string{"ready", "accepted", "event", "call", "result", "idle"}
@@ -449,50 +266,7 @@ func (d *decoder) result(r *Result) bool {
 }
 
 // facts reads an object of raw values with any keys.
-func (d *decoder) facts(v *map[string]json.RawMessage) bool {
-	if d.I >= len(d.Src) || d.Src[d.I] != '{' {
-		return false
-	}
-	m := map[string]json.RawMessage{}
-	*v = m
-	d.I++
-	d.SkipSpace()
-	if d.I < len(d.Src) && d.Src[d.I] == '}' {
-		d.I++
-		return true
-	}
-	for {
-		var k string
-		if !d.str(&k) {
-			return false
-		}
-		d.SkipSpace()
-		if d.I >= len(d.Src) || d.Src[d.I] != ':' {
-			return false
-		}
-		d.I++
-		d.SkipSpace()
-		var r json.RawMessage
-		if !d.raw(&r) {
-			return false
-		}
-		m[k] = r
-		d.SkipSpace()
-		if d.I >= len(d.Src) {
-			return false
-		}
-		switch d.Src[d.I] {
-		case ',':
-			d.I++
-			d.SkipSpace()
-		case '}':
-			d.I++
-			return true
-		default:
-			return false
-		}
-	}
-}
+func (d *decoder) facts(v *map[string]json.RawMessage) bool { return d.RawMap(v) }
 
 func (d *decoder) command(c *Command) bool {
 	return d.object(commandKeys, func(k int) bool {

@@ -2,7 +2,6 @@ package pipe
 
 import (
 	"encoding/json"
-	"slices"
 	"strconv"
 
 	"github.com/playground-dev/playground/jsonwire"
@@ -39,23 +38,17 @@ func appendValue(b []byte, v any) (_ []byte, ok bool) {
 	return b, false
 }
 
-// enc appends one JSON object's fields, remembering whether a comma is due.
-// ok turns false at the first value it cannot write as encoding/json does.
+// enc appends one JSON object's fields. ok turns false at the first value
+// it cannot write as encoding/json does. The rules are jsonwire's (issue
+// 24: one codec base for ws, jsonwire and the pipe): its AppendKey puts a
+// comma before every key but an object's first; the methods below pair a
+// key with a value, and omit a field as `omitempty` does.
 type enc struct {
-	b     []byte
-	comma bool
-	ok    bool
+	b  []byte
+	ok bool
 }
 
-func (e *enc) key(k string) {
-	if e.comma {
-		e.b = append(e.b, ',')
-	}
-	e.comma = true
-	e.b = append(e.b, '"')
-	e.b = append(e.b, k...)
-	e.b = append(e.b, '"', ':')
-}
+func (e *enc) key(k string) { e.b = jsonwire.AppendKey(e.b, k) }
 
 func (e *enc) str(k, v string) {
 	e.key(k)
@@ -101,62 +94,46 @@ func (e *enc) rawOmit(k string, v json.RawMessage) {
 	}
 }
 
-// rawValue appends v as encoding/json appends a json.RawMessage: nil is
-// null; anything else is validated and compacted.
+// rawValue appends v as encoding/json appends a json.RawMessage
+// (jsonwire.AppendRaw): nil is null; anything else is validated and
+// compacted.
 func (e *enc) rawValue(v json.RawMessage) {
-	if v == nil {
-		e.b = append(e.b, "null"...)
-		return
-	}
 	var ok bool
-	if e.b, ok = jsonwire.AppendCompact(e.b, v); !ok {
+	if e.b, ok = jsonwire.AppendRaw(e.b, v); !ok {
 		e.ok = false
 	}
 }
 
 func (e *enc) raws(k string, v []json.RawMessage) {
 	e.key(k)
-	if v == nil {
-		e.b = append(e.b, "null"...)
-		return
+	var ok bool
+	if e.b, ok = jsonwire.AppendRaws(e.b, v); !ok {
+		e.ok = false
 	}
-	e.b = append(e.b, '[')
-	for i, r := range v {
-		if i > 0 {
-			e.b = append(e.b, ',')
-		}
-		e.rawValue(r)
-	}
-	e.b = append(e.b, ']')
 }
 
 func (e *enc) strs(k string, v []string) {
 	e.key(k)
-	if v == nil {
-		e.b = append(e.b, "null"...)
-		return
+	e.b = jsonwire.AppendStrings(e.b, v)
+}
+
+// rawMap appends a map of raw values under key k (jsonwire.AppendRawMap:
+// keys sorted, as encoding/json sorts them).
+func (e *enc) rawMap(k string, v map[string]json.RawMessage) {
+	e.key(k)
+	var ok bool
+	if e.b, ok = jsonwire.AppendRawMap(e.b, v); !ok {
+		e.ok = false
 	}
-	e.b = append(e.b, '[')
-	for i, s := range v {
-		if i > 0 {
-			e.b = append(e.b, ',')
-		}
-		e.b = jsonwire.AppendString(e.b, s)
-	}
-	e.b = append(e.b, ']')
 }
 
 // open starts a nested object under key k; close ends it.
 func (e *enc) open(k string) {
 	e.key(k)
 	e.b = append(e.b, '{')
-	e.comma = false
 }
 
-func (e *enc) close() {
-	e.b = append(e.b, '}')
-	e.comma = true
-}
+func (e *enc) close() { e.b = append(e.b, '}') }
 
 func appendMessage(b []byte, m *Message) ([]byte, bool) {
 	e := enc{b: append(b, '{'), ok: true}
@@ -237,26 +214,7 @@ func (e *enc) result(r *Result) {
 	e.str("outcome", string(r.Outcome))
 	e.bool("timedOut", r.TimedOut)
 	e.rawOmit("output", r.Output)
-	e.key("facts")
-	if r.Facts == nil {
-		e.b = append(e.b, "null"...)
-	} else {
-		e.b = append(e.b, '{')
-		keys := make([]string, 0, len(r.Facts))
-		for k := range r.Facts {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys) // encoding/json sorts a map's keys
-		for i, k := range keys {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.b = jsonwire.AppendString(e.b, k)
-			e.b = append(e.b, ':')
-			e.rawValue(r.Facts[k])
-		}
-		e.b = append(e.b, '}')
-	}
+	e.rawMap("facts", r.Facts)
 	e.intOmit("retryAfter", int64(r.RetryAfter))
 	e.int("end", int64(r.End))
 	e.open("stats")

@@ -126,6 +126,11 @@ const directMax = 16 << 10
 // writer. A run's other messages are held for at most holdFor, or until
 // such a message comes or directMax bytes are queued.
 func (s *Session) send(v any) {
+	s.sendMu.RLock()
+	defer s.sendMu.RUnlock()
+	if s.gone {
+		return // Serve has ended: the socket is gone (a detached run's or a watch's late message)
+	}
 	b, err := ws.Marshal(v)
 	if err != nil {
 		s.cfg.Log.Error("encode message", "session", s.id, "err", err)
@@ -162,7 +167,9 @@ func (s *Session) holdFlush() {
 }
 
 func (s *Session) flushHeld() {
-	if s.held.Swap(false) {
+	s.sendMu.RLock()
+	defer s.sendMu.RUnlock()
+	if !s.gone && s.held.Swap(false) {
 		s.flush()
 	}
 }

@@ -92,6 +92,14 @@ type Session struct {
 	held           atomic.Bool // messages wait for holdT (send)
 	tmu            sync.Mutex  // guards holdT
 	holdT          *time.Timer // made at the first held message
+	// sendMu makes Serve's end exclusive with every send and held flush
+	// (read-locked): once gone is set, nothing queues, arms a flush or
+	// touches the socket. A detached run (run.go) or a watch may still be
+	// sending when the socket ends; without this a send that began before
+	// the end could arm a flush timer after stopHold, which then wrote to a
+	// connection already torn down.
+	sendMu sync.RWMutex
+	gone   bool
 
 	mu     sync.Mutex // guards active
 	active *activeRun
@@ -139,6 +147,9 @@ func (s *Session) Serve(ctx context.Context) error {
 	defer s.stopHold() // 3rd: no flush of held messages is pending
 	var wg sync.WaitGroup
 	defer func() { // 2nd: nothing outlives Serve
+		s.sendMu.Lock()
+		s.gone = true // no send or held flush runs from here on
+		s.sendMu.Unlock()
 		s.wrMu.Lock()
 		s.ended = true // no writer starts while wg is waited for
 		s.wrMu.Unlock()

@@ -243,3 +243,41 @@ func TestOrphanIsCancelledAfterGrace(t *testing.T) {
 		t.Fatalf("got %+v; want done cancelled", m)
 	}
 }
+
+// floodingRunner logs as fast as it can until its context ends.
+type floodingRunner struct{}
+
+func (floodingRunner) Run(ctx context.Context, req sandbox.Request, emit func(sandbox.Event)) (sandbox.Result, error) {
+	emit(sandbox.Event{Kind: sandbox.EventStarted, Timeout: time.Minute})
+	for i := 0; ctx.Err() == nil; i++ {
+		emit(sandbox.Event{Kind: sandbox.EventLog, Level: "log", Text: fmt.Sprint("line ", i)})
+		if i%64 == 0 {
+			time.Sleep(50 * time.Microsecond)
+		}
+	}
+	return sandbox.Result{Outcome: sandbox.OutcomeCancelled, Facts: map[string]json.RawMessage{}}, nil
+}
+
+// TestDetachedRunsOutliveTheirSocketsQuietly: detached runs that keep
+// sending while their sockets are dropped, again and again, never queue,
+// arm a flush or write after their session has ended (-race checks; the
+// session's end is exclusive with its sends), and each session ends.
+func TestDetachedRunsOutliveTheirSocketsQuietly(t *testing.T) {
+	srv, metrics := serve(t, session.Config{Engine: hubEngine(t, floodingRunner{}, runs.Config{DetachMax: 50 * time.Millisecond})})
+	for i := range 30 {
+		c := dial(t, srv.URL)
+		c.write(runMsg(fmt.Sprint("r", i), 20))
+		for range 3 {
+			c.read()
+		}
+		c.c.CloseNow() // mid-flood, no close frame
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for metrics.Sessions.Load() != 0 || metrics.ActiveRuns.Load() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("sessions %d, active runs %d; want every session ended and every orphan cancelled after its grace",
+				metrics.Sessions.Load(), metrics.ActiveRuns.Load())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -19,6 +19,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
+
+	"github.com/playground-dev/playground/sandbox/pipe"
 )
 
 // Config configures a Client. Policy is required; the rest have defaults.
@@ -96,11 +98,13 @@ func New(cfg Config) (*Client, error) {
 	c.runs, _ = simplelru.NewLRU[string, *usage](maxTracked, nil)
 	c.clients, _ = simplelru.NewLRU[string, *usage](maxTracked, nil)
 	var rt http.RoundTripper = &http.Transport{
-		Proxy:                  nil, // never the environment's proxy: it would dial for us, unchecked
-		DialContext:            c.dial,
-		DisableKeepAlives:      true, // each request resolves and checks anew
-		TLSHandshakeTimeout:    5 * time.Second,
-		ResponseHeaderTimeout:  c.lim.timeout(),
+		Proxy:               nil, // never the environment's proxy: it would dial for us, unchecked
+		DialContext:         c.dial,
+		DisableKeepAlives:   true, // each request resolves and checks anew
+		TLSHandshakeTimeout: 5 * time.Second,
+		// No ResponseHeaderTimeout: Do's deadline (the policy's timeoutMs) bounds the
+		// whole fetch, headers included, and names the limit; a second timer of
+		// the same length raced it and, on a busy machine, won with net/http's words.
 		MaxResponseHeaderBytes: 64 << 10,
 		ForceAttemptHTTP2:      true,
 	}
@@ -121,33 +125,12 @@ type Who struct {
 	Client string
 }
 
-// Request is a snippet's fetch as the worker sends it (the host call's
-// argument; pipe.FetchHost). Body or BodyBase64 holds the body, if any.
-type Request struct {
-	URL        string      `json:"url"`
-	Method     string      `json:"method"`
-	Headers    [][2]string `json:"headers,omitempty"`
-	Body       *string     `json:"body,omitempty"`
-	BodyBase64 *string     `json:"bodyBase64,omitempty"`
-	// Redirect is the request's redirect mode: "follow" (default),
-	// "error" or "manual" (the 3xx response itself is the answer, as in
-	// Node's fetch).
-	Redirect string `json:"redirect,omitempty"`
-}
-
-// Response is the answer the worker turns into a Response object. Body
-// holds a body that is valid UTF-8, BodyBase64 any other. Header names are
-// lower case, sorted, one entry per name (values joined with ", ");
-// Set-Cookie is never passed on (a forbidden response header name).
-type Response struct {
-	URL        string      `json:"url"`
-	Status     int         `json:"status"`
-	StatusText string      `json:"statusText"`
-	Redirected bool        `json:"redirected"`
-	Headers    [][2]string `json:"headers"`
-	Body       string      `json:"body,omitempty"`
-	BodyBase64 string      `json:"bodyBase64,omitempty"`
-}
+// Request and Response are the pipe's contract of a fetch (the host
+// call's argument and result, shared with the worker).
+type (
+	Request  = pipe.FetchRequest
+	Response = pipe.FetchResponse
+)
 
 // Do performs req for who under the policy. Its error says why a request
 // was refused or failed, in words for the snippet; it never holds a

@@ -32,28 +32,6 @@ import (
 // (its handler's ctx ends). The call's late reply matches no pending call
 // and is dropped.
 
-// fetchRequest and fetchResponse are egress.Request and egress.Response
-// (the server's package, which this process does not import): the JSON of
-// the host call's argument and result.
-type fetchRequest struct {
-	URL        string      `json:"url"`
-	Method     string      `json:"method"`
-	Headers    [][2]string `json:"headers,omitempty"`
-	Body       *string     `json:"body,omitempty"`
-	BodyBase64 *string     `json:"bodyBase64,omitempty"`
-	Redirect   string      `json:"redirect,omitempty"`
-}
-
-type fetchResponse struct {
-	URL        string      `json:"url"`
-	Status     int         `json:"status"`
-	StatusText string      `json:"statusText"`
-	Redirected bool        `json:"redirected"`
-	Headers    [][2]string `json:"headers"`
-	Body       string      `json:"body,omitempty"`
-	BodyBase64 string      `json:"bodyBase64,omitempty"`
-}
-
 // errFetchDisabled is fetch's rejection when the server offers no fetch.
 const errFetchDisabled = "fetch is disabled: the server has no fetch policy (-fetch-policy)"
 
@@ -75,7 +53,7 @@ func (e *Runtime) fetchCall(c goja.FunctionCall) goja.Value {
 	}
 	o := c.Argument(0).ToObject(e.vm)
 	str := func(k string) string { return o.Get(k).String() }
-	req := fetchRequest{URL: str("url"), Method: str("method"), Redirect: str("redirect")}
+	req := pipe.FetchRequest{URL: str("url"), Method: str("method"), Redirect: str("redirect")}
 	if hs, ok := o.Get("headers").(*goja.Object); ok {
 		for _, k := range hs.Keys() {
 			pair := hs.Get(k).ToObject(e.vm)
@@ -142,7 +120,7 @@ func (e *Runtime) fetchCall(c goja.FunctionCall) goja.Value {
 // carries a summary of the response, its promise the response or
 // {error}.
 func (e *Runtime) settleFetch(pc *pendingCall, r pipe.HostReply, d time.Duration) {
-	var res fetchResponse
+	var res pipe.FetchResponse
 	errText := r.Error
 	if errText == "" {
 		if err := json.Unmarshal(r.Result, &res); err != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -132,31 +133,152 @@ func (s *ESMSource) WrapperSource(methods []string) string {
 	return imports.String() + b.String()
 }
 
+// withoutUnusedImports leaves out of a wrapper's source each default import
+// that esbuild finds unused, when its module is side-effect free (Pure):
+// esbuild would drop it from the chunk anyway, but only after parsing it
+// and every module it imports (lodash's lodash.default.js imports each
+// category's object, array.js…util.js, which a chunk with a few methods
+// never uses: 600 modules read for 30 kept). To learn which are used,
+// esbuild bundles the source alone with every import external and side-effect
+// free, which keeps exactly the imports the code uses.
+func (s *ESMSource) withoutUnusedImports(src string) string {
+	res := api.Build(api.BuildOptions{
+		Stdin:       &api.StdinOptions{Contents: src, Sourcefile: "wrapper.js", Loader: api.LoaderJS},
+		Bundle:      true,
+		Write:       false,
+		Format:      api.FormatESModule,
+		TreeShaking: api.TreeShakingTrue,
+		LogLevel:    api.LogLevelSilent,
+		Plugins: []api.Plugin{{Name: "external", Setup: func(b api.PluginBuild) {
+			b.OnResolve(api.OnResolveOptions{Filter: `.*`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+				return api.OnResolveResult{Path: a.Path, External: true, SideEffects: api.SideEffectsFalse}, nil
+			})
+		}}},
+	})
+	if len(res.Errors) > 0 || len(res.OutputFiles) != 1 {
+		return src // esbuild will say what is wrong when it bundles the chunk
+	}
+	used := map[string]bool{} // specifiers whose default import the code uses
+	for _, m := range anyImport.FindAllStringSubmatch(string(res.OutputFiles[0].Contents), -1) {
+		if c := m[1]; c != "" && c[0] != '{' && c[0] != '*' {
+			used[m[3]] = true
+		}
+	}
+	return defaultImport.ReplaceAllStringFunc(src, func(line string) string {
+		m := defaultImport.FindStringSubmatch(line)
+		p, ok := s.Resolve[s.Wrapper.Path][m[3]]
+		if _, pure := slices.BinarySearch(s.Pure, p); !ok || !pure || used[m[3]] {
+			return line
+		}
+		return ""
+	})
+}
+
+// defaultImport matches a wrapper's line `import name from './module.js';`.
+var defaultImport = regexp.MustCompile(`(?m)^import ([A-Za-z_$][\w$]*) from (['"])([^'"\n]+)['"];?\n?`)
+
+// namedImports returns, for each specifier a module's source imports
+// only by name (`import { a as b } from "m";`, in any number of
+// statements), the names it imports from it; a specifier also imported
+// another way (a default or namespace import, a bare import) is left out.
+func namedImports(src string) map[string][]string {
+	named := map[string][]string{}
+	other := map[string]bool{}
+	for _, m := range anyImport.FindAllStringSubmatch(src, -1) {
+		spec := m[3]
+		if !strings.HasPrefix(m[1], "{") {
+			other[spec] = true
+			continue
+		}
+		for _, sp := range strings.Split(strings.Trim(m[1], "{} "), ",") {
+			f := strings.Fields(sp)
+			if len(f) != 1 && (len(f) != 3 || f[1] != "as") {
+				other[spec] = true
+				break
+			}
+			named[spec] = append(named[spec], f[0])
+		}
+	}
+	for spec := range other {
+		delete(named, spec)
+	}
+	for spec, ns := range named {
+		slices.Sort(ns)
+		named[spec] = slices.Compact(ns)
+	}
+	return named
+}
+
+// anyImport matches an import statement on its own line: its clause
+// (`{ a as b }`, `x`, `* as x`) and its specifier.
+var anyImport = regexp.MustCompile(`(?m)^import\s+(\{[^}]*\}|[^'"\n]*?)\s*from\s*(['"])([^'"\n]+)['"]`)
+
 // The esbuild namespaces of an ESMSource's plugin.
 const (
 	ESMEntry   = "playground-entry"    // the specifier of Entry
 	ESMLighter = ESMEntry + "/lighter" // the specifier of Lighter
 	ESMWrapped = ESMEntry + "/wrapper" // the specifier of a WrapperSource (PluginWrapper)
 	esmModule  = "-module"             // suffix of the namespace of its modules
+	esmOnly    = "-only"               // suffix of the namespace of modules cut to a build's names (PluginFor)
 )
 
 // Plugin serves the modules of s to esbuild, in namespace ns+"-module":
 // the build's stdin may import ESMEntry (Entry) or ESMLighter (Lighter), whose imports resolve through
 // Resolve. An import Resolve does not know is an error.
-func (s *ESMSource) Plugin(ns string) api.Plugin { return s.plugin(ns, "") }
+func (s *ESMSource) Plugin(ns string) api.Plugin { return s.plugin(ns, "", nil, false) }
+
+// PluginFor is Plugin for a build whose stdin imports only names (not
+// nil) from ESMEntry or ESMLighter, and reads only the modules those names
+// reach: an entry, or a module an entry re-exports from, that is nothing
+// but named re-export statements (`export { default as add } from
+// "./add.js";`: lodash-es's lodash.js, validator's entry) is served with
+// only the statements of names (reexportsOf). Without it esbuild parses
+// every module of the package and then drops all but a few: lodash's
+// chunk of one function read 640 modules in 45–70 ms (docs/benchmarks.md,
+// "Libraries: cold and warm"). Each module left out is one tree shaking
+// drops anyway (an unused re-export of a side-effect-free module), so the
+// chunk is the same byte for byte (TestCutModulesBuildTheSameChunks).
+func (s *ESMSource) PluginFor(ns string, names []string) api.Plugin {
+	return s.plugin(ns, "", names, true)
+}
 
 // PluginWrapper is Plugin that also serves ESMWrapped: the module
 // WrapperSource(methods) returns, whose imports resolve as s.Wrapper.Path's.
-// It is Plugin when s has no Wrapper.
+// It is Plugin when s has no Wrapper. It reads only the modules the
+// wrapper's code uses: a default import the code does not use is left out
+// of the wrapper (withoutUnusedImports), and a module the wrapper imports
+// only by name that is nothing but named re-exports (lodash-es's
+// array.js…util.js) is served with the statements of those names, as
+// PluginFor does.
 func (s *ESMSource) PluginWrapper(ns string, methods []string) api.Plugin {
-	return s.plugin(ns, s.WrapperSource(methods))
+	return s.plugin(ns, s.WrapperSource(methods), nil, true)
 }
 
-func (s *ESMSource) plugin(ns, wrapper string) api.Plugin {
-	mod := ns + esmModule
+// plugin serves s. With cut, a module an entry re-exports names from (or
+// that the wrapper imports by name only) is resolved into namespace only
+// (ns+esmOnly), where it is loaded as reexportsOf(its source, those
+// names); a module importing the same path otherwise gets the whole one,
+// in namespace mod (a second copy of a module of re-exports only, which
+// holds no state).
+func (s *ESMSource) plugin(ns, wrapper string, names []string, cut bool) api.Plugin {
+	mod, only := ns+esmModule, ns+esmOnly
+	var wanted map[string][]string // by specifier: what the wrapper imports by name only
+	if cut && wrapper != "" {
+		wrapper = s.withoutUnusedImports(wrapper)
+		wanted = namedImports(wrapper)
+	}
+	var mu sync.Mutex
+	cuts := map[string][]string{} // by module path in namespace only: the names it is cut to
+	load := func(src string, p string) api.OnLoadResult {
+		loader := api.LoaderJS
+		if path.Ext(p) == ".json" {
+			loader = api.LoaderJSON
+		}
+		return api.OnLoadResult{Contents: &src, Loader: loader}
+	}
 	return api.Plugin{Name: ns, Setup: func(b api.PluginBuild) {
 		b.OnResolve(api.OnResolveOptions{Filter: `.*`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-			if a.Namespace != mod {
+			if a.Namespace != mod && a.Namespace != only {
 				switch a.Path {
 				case ESMEntry, ESMLighter:
 					return api.OnResolveResult{Path: a.Path, Namespace: mod, SideEffects: api.SideEffectsFalse}, nil
@@ -179,10 +301,32 @@ func (s *ESMSource) plugin(ns, wrapper string) api.Plugin {
 				return api.OnResolveResult{}, fmt.Errorf("%s imports %q, which was not vendored", from, a.Path)
 			}
 			r := api.OnResolveResult{Path: p, Namespace: mod}
+			var want []string
+			switch {
+			case !cut || a.Namespace != mod:
+			case a.Importer == ESMEntry || a.Importer == ESMLighter:
+				want = names
+			case a.Importer == ESMWrapped:
+				want = wanted[a.Path]
+			}
+			if _, ok := reexportsOf(s.Files[p], want); ok && want != nil {
+				mu.Lock()
+				if prev, seen := cuts[p]; !seen || slices.Equal(prev, want) {
+					cuts[p], r.Namespace = want, only
+				}
+				mu.Unlock()
+			}
 			if _, pure := slices.BinarySearch(s.Pure, p); pure {
 				r.SideEffects = api.SideEffectsFalse
 			}
 			return r, nil
+		})
+		b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: only}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			mu.Lock()
+			want := cuts[a.Path]
+			mu.Unlock()
+			src, _ := reexportsOf(s.Files[a.Path], want)
+			return load(src, a.Path), nil
 		})
 		b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: mod}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			var src string
@@ -199,11 +343,12 @@ func (s *ESMSource) plugin(ns, wrapper string) api.Plugin {
 					return api.OnLoadResult{}, fmt.Errorf("no module %s", a.Path)
 				}
 			}
-			loader := api.LoaderJS
-			if path.Ext(a.Path) == ".json" {
-				loader = api.LoaderJSON
+			if cut && names != nil && (a.Path == ESMEntry || a.Path == ESMLighter) {
+				if kept, ok := reexportsOf(src, names); ok {
+					src = kept
+				}
 			}
-			return api.OnLoadResult{Contents: &src, Loader: loader}, nil
+			return load(src, a.Path), nil
 		})
 	}}
 }
@@ -280,4 +425,137 @@ func (s *Set) ESM(name string) (*ESMSource, bool) {
 	}))
 	src, err := f.(func() (*ESMSource, error))()
 	return src, err == nil
+}
+
+// reexportsOf returns the statements of src that export names, each with
+// only those of its specifiers, when src is nothing but named re-export
+// statements (`export { a, b as c } from "m";`, whitespace between them)
+// and exports every one of names; else src and false. A statement none of
+// whose names is wanted is left out, and with it the module it imports
+// from, which esbuild would have parsed and then dropped.
+func reexportsOf(src string, names []string) (string, bool) {
+	want := make(map[string]bool, len(names))
+	for _, n := range names {
+		want[n] = true
+	}
+	var b strings.Builder
+	found := 0
+	r := reexportScanner{s: src}
+	for {
+		r.space()
+		if r.i == len(r.s) {
+			break
+		}
+		specs, from, ok := r.statement()
+		if !ok {
+			return src, false
+		}
+		var kept []string
+		for _, sp := range specs {
+			if want[sp.exported] {
+				kept = append(kept, sp.text)
+				found++
+			}
+		}
+		if len(kept) > 0 {
+			b.WriteString("export { " + strings.Join(kept, ", ") + " } from " + from + ";\n")
+		}
+	}
+	if found != len(want) { // a name from elsewhere, or exported twice: leave it to esbuild
+		return src, false
+	}
+	return b.String(), true
+}
+
+// reexportScanner reads `export { specifiers } from "module";`
+// statements; anything else (a comment, a declaration, `export *`, a
+// string-named specifier) stops it.
+type reexportScanner struct {
+	s string
+	i int
+}
+
+type reexportSpec struct {
+	text     string // "a" or "a as b", as written
+	exported string // b
+}
+
+func (r *reexportScanner) space() {
+	for r.i < len(r.s) && strings.IndexByte(" \t\r\n", r.s[r.i]) >= 0 {
+		r.i++
+	}
+}
+
+func (r *reexportScanner) word(w string) bool {
+	r.space()
+	if strings.HasPrefix(r.s[r.i:], w) {
+		r.i += len(w)
+		return true
+	}
+	return false
+}
+
+func (r *reexportScanner) ident() string {
+	r.space()
+	j := r.i
+	for j < len(r.s) {
+		c := r.s[j]
+		if c == '_' || c == '$' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || j > r.i && '0' <= c && c <= '9' {
+			j++
+			continue
+		}
+		break
+	}
+	id := r.s[r.i:j]
+	r.i = j
+	return id
+}
+
+func (r *reexportScanner) statement() (specs []reexportSpec, from string, ok bool) {
+	if !r.word("export") || !r.word("{") {
+		return nil, "", false
+	}
+	for {
+		if r.word("}") {
+			break
+		}
+		name := r.ident()
+		if name == "" {
+			return nil, "", false
+		}
+		sp := reexportSpec{text: name, exported: name}
+		save := r.i
+		if r.word("as") && r.i < len(r.s) && strings.IndexByte(" \t\r\n", r.s[r.i]) >= 0 {
+			alias := r.ident()
+			if alias == "" {
+				return nil, "", false
+			}
+			sp = reexportSpec{text: name + " as " + alias, exported: alias}
+		} else {
+			r.i = save
+		}
+		specs = append(specs, sp)
+		if !r.word(",") {
+			if !r.word("}") {
+				return nil, "", false
+			}
+			break
+		}
+	}
+	if !r.word("from") {
+		return nil, "", false
+	}
+	r.space()
+	if r.i == len(r.s) || r.s[r.i] != '"' && r.s[r.i] != '\'' {
+		return nil, "", false
+	}
+	q := r.s[r.i]
+	end := strings.IndexByte(r.s[r.i+1:], q)
+	if end < 0 || strings.ContainsAny(r.s[r.i+1:r.i+1+end], "\\\n") {
+		return nil, "", false
+	}
+	from = r.s[r.i : r.i+2+end]
+	r.i += 2 + end
+	r.word(";")
+	return specs, from, true
 }

@@ -43,7 +43,7 @@ func LibraryChunk(src *libs.ESMSource, names []string) (string, error) {
 	}
 	list := strings.Join(plain, ", ")
 	entry := "export { " + list + " } from " + jsString(src.EntryFor(plain)) + ";\n"
-	value := "" // the chunk's value: its exports object
+	value := ""                               // the chunk's value: its exports object
 	plugin := src.PluginFor("library", plain) // reads only the modules plain reach
 	if src.Wraps(names) {
 		// lodash's _ itself, with just these methods: what _(xs) and

@@ -47,40 +47,65 @@ var scratch = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b 
 
 const maxScratch = 64 << 10
 
-// message appends v when it is a run message; false for anything else.
+// message appends v when it is a run message; false for anything else
+// (a nil pointer to one included: Marshal leaves it to json.Marshal).
 func (e *enc) message(v any) bool {
 	switch m := v.(type) {
 	case Started:
 		e.started(&m)
 	case *Started:
+		if m == nil {
+			return false // json.Marshal writes null
+		}
 		e.started(m)
 	case Log:
 		e.log(&m)
 	case *Log:
+		if m == nil {
+			return false // json.Marshal writes null
+		}
 		e.log(m)
 	case Done:
 		e.done(&m)
 	case *Done:
+		if m == nil {
+			return false // json.Marshal writes null
+		}
 		e.done(m)
 	case Fact:
 		e.fact(&m)
 	case *Fact:
+		if m == nil {
+			return false // json.Marshal writes null
+		}
 		e.fact(m)
 	case Call:
 		e.call(&m)
 	case *Call:
+		if m == nil {
+			return false // json.Marshal writes null
+		}
 		e.call(m)
 	case CallStart:
 		e.callStart(&m)
 	case *CallStart:
+		if m == nil {
+			return false // json.Marshal writes null
+		}
 		e.callStart(m)
 	case Queued:
 		e.queued(&m)
 	case *Queued:
+		if m == nil {
+			return false // json.Marshal writes null
+		}
 		e.queued(m)
 	case Error:
 		e.error(&m)
 	case *Error:
+		if m == nil {
+			return false // json.Marshal writes null
+		}
 		e.error(m)
 	default:
 		return false

@@ -113,35 +113,18 @@ func (c *Client) Conn() *websocket.Conn { return c.conn }
 // *ws.Watch) as one text frame: the type's JSON with its "type" first.
 func (c *Client) Send(m ws.Message) {
 	c.t.Helper()
-	type tag struct {
-		Type string `json:"type"`
+	typ := typeOf(m)
+	fields, err := json.Marshal(m)
+	if err != nil {
+		c.t.Fatalf("Send(%T): %v", m, err)
 	}
-	var v any
-	switch m := m.(type) { // an embedded struct pointer's fields are inlined after the tag
-	case *ws.Run:
-		v = struct {
-			tag
-			*ws.Run
-		}{tag{ws.TypeRun}, m}
-	case *ws.Cancel:
-		v = struct {
-			tag
-			*ws.Cancel
-		}{tag{ws.TypeCancel}, m}
-	case *ws.Ping:
-		v = struct {
-			tag
-			*ws.Ping
-		}{tag{ws.TypePing}, m}
-	case *ws.Watch:
-		v = struct {
-			tag
-			*ws.Watch
-		}{tag{ws.TypeWatch}, m}
-	default:
-		c.t.Fatalf("Send(%T): not a client message", m)
+	b := append([]byte(`{"type":"`), typ...)
+	if len(fields) > len("{}") { // the type's fields follow the tag
+		b = append(append(b, `",`...), fields[1:]...)
+	} else {
+		b = append(b, `"}`...)
 	}
-	c.SendJSON(v)
+	c.SendFrame(websocket.MessageText, b)
 }
 
 // SendJSON writes v as json.Marshal encodes it, in one text frame: for
@@ -267,9 +250,18 @@ func As[T any](t testing.TB, m Message) T {
 	return v
 }
 
-// typeOf returns the "type" of the server message v points to.
+// typeOf returns the "type" of the message v points to: a client message
+// or a server message of package ws.
 func typeOf(v any) string {
 	switch v.(type) {
+	case *ws.Run:
+		return ws.TypeRun
+	case *ws.Cancel:
+		return ws.TypeCancel
+	case *ws.Ping:
+		return ws.TypePing
+	case *ws.Watch:
+		return ws.TypeWatch
 	case *ws.Hello:
 		return ws.TypeHello
 	case *ws.Queued:
@@ -293,5 +285,5 @@ func typeOf(v any) string {
 	case *ws.WatchError:
 		return ws.TypeWatchError
 	}
-	panic(fmt.Sprintf("wstest.As: %T is not a server message of package ws", v))
+	panic(fmt.Sprintf("wstest: %T is not a message of package ws", v))
 }

@@ -63,6 +63,7 @@ func TestSendSpeaksTheDecoder(t *testing.T) {
 		&ws.Run{ID: "r", Files: []ws.File{{Path: "main.ts", Source: "1"}}, TimeoutMs: &timeout, Detach: &ws.Detach{GraceMs: 5}},
 		&ws.Watch{ID: "r", Token: "t", After: 3},
 		&ws.Ping{T: json.RawMessage(`7`)},
+		&ws.Ping{},
 		&ws.Cancel{ID: "r"},
 	}
 	for _, m := range sent {
@@ -79,8 +80,8 @@ func TestSendSpeaksTheDecoder(t *testing.T) {
 			t.Errorf("message %d (%T) as the server decoded it (-sent +decoded):\n%s", i, m, diff)
 		}
 	}
-	if d := wstest.As[ws.Done](t, got[len(got)-1]); d.Outcome != ws.OutcomeCancelled || d.Seq != 5 {
-		t.Errorf("done %+v; want cancelled seq 5", d)
+	if d := wstest.As[ws.Done](t, got[len(got)-1]); d.Outcome != ws.OutcomeCancelled || d.Seq != 6 {
+		t.Errorf("done %+v; want cancelled seq 6", d)
 	}
 	c.SendJSON(map[string]any{"type": "nope"})
 	if m := c.Read(); m.Type != ws.TypeProtocolError {

@@ -37,46 +37,15 @@ func (s *Scanner) Top(value func() bool) bool {
 // key with escapes, keep the last of repeated ones: those are left to it),
 // when field does, or when the object is malformed.
 func (s *Scanner) Object(keys []string, field func(k int) bool) bool {
-	if s.I >= len(s.Src) || s.Src[s.I] != '{' {
-		return false
-	}
-	s.I++
-	s.SkipSpace()
-	if s.I < len(s.Src) && s.Src[s.I] == '}' {
-		s.I++
-		return true
-	}
 	var seen uint64
-	for {
+	return s.list('{', '}', func() bool {
 		k := s.Key(keys)
 		if k < 0 || k >= 64 || seen&(1<<k) != 0 {
 			return false
 		}
 		seen |= 1 << k
-		s.SkipSpace()
-		if s.I >= len(s.Src) || s.Src[s.I] != ':' {
-			return false
-		}
-		s.I++
-		s.SkipSpace()
-		if !field(k) {
-			return false
-		}
-		s.SkipSpace()
-		if s.I >= len(s.Src) {
-			return false
-		}
-		switch s.Src[s.I] {
-		case ',':
-			s.I++
-			s.SkipSpace()
-		case '}':
-			s.I++
-			return true
-		default:
-			return false
-		}
-	}
+		return s.colon() && field(k)
+	})
 }
 
 // Key reads an object key written without escapes and returns its index in
@@ -105,18 +74,25 @@ func (s *Scanner) Key(keys []string) int {
 
 // Array reads an array, calling elem with I at each element. It reports
 // false when elem does or the array is malformed.
-func (s *Scanner) Array(elem func() bool) bool {
-	if s.I >= len(s.Src) || s.Src[s.I] != '[' {
+func (s *Scanner) Array(elem func() bool) bool { return s.list('[', ']', elem) }
+
+// list is the one walker of Array, Object and RawMap: it reads the open
+// byte, then items separated by commas up to the close byte, with
+// whitespace around each; item reads one (I at its first byte: an
+// element, or a member's key). It reports false when item does or the
+// text is malformed.
+func (s *Scanner) list(open, close byte, item func() bool) bool {
+	if s.I >= len(s.Src) || s.Src[s.I] != open {
 		return false
 	}
 	s.I++
 	s.SkipSpace()
-	if s.I < len(s.Src) && s.Src[s.I] == ']' {
+	if s.I < len(s.Src) && s.Src[s.I] == close {
 		s.I++
 		return true
 	}
 	for {
-		if !elem() {
+		if !item() {
 			return false
 		}
 		s.SkipSpace()
@@ -127,13 +103,25 @@ func (s *Scanner) Array(elem func() bool) bool {
 		case ',':
 			s.I++
 			s.SkipSpace()
-		case ']':
+		case close:
 			s.I++
 			return true
 		default:
 			return false
 		}
 	}
+}
+
+// colon reads the colon after a member's key, with the whitespace around
+// it, leaving I at the member's value.
+func (s *Scanner) colon() bool {
+	s.SkipSpace()
+	if s.I >= len(s.Src) || s.Src[s.I] != ':' {
+		return false
+	}
+	s.I++
+	s.SkipSpace()
+	return true
 }
 
 // Str reads a string into v as json.Unmarshal does (Unquote: escapes
@@ -287,41 +275,13 @@ func (s *Scanner) RawMap(v *map[string]json.RawMessage) bool {
 	}
 	m := map[string]json.RawMessage{}
 	*v = m
-	s.I++
-	s.SkipSpace()
-	if s.I < len(s.Src) && s.Src[s.I] == '}' {
-		s.I++
-		return true
-	}
-	for {
+	return s.list('{', '}', func() bool {
 		var k string
-		if !s.Str(&k) {
-			return false
-		}
-		s.SkipSpace()
-		if s.I >= len(s.Src) || s.Src[s.I] != ':' {
-			return false
-		}
-		s.I++
-		s.SkipSpace()
 		var r json.RawMessage
-		if !s.Raw(&r) {
+		if !s.Str(&k) || !s.colon() || !s.Raw(&r) {
 			return false
 		}
 		m[k] = r
-		s.SkipSpace()
-		if s.I >= len(s.Src) {
-			return false
-		}
-		switch s.Src[s.I] {
-		case ',':
-			s.I++
-			s.SkipSpace()
-		case '}':
-			s.I++
-			return true
-		default:
-			return false
-		}
-	}
+		return true
+	})
 }

@@ -2,7 +2,6 @@ package session_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -60,17 +59,8 @@ func serve(t *testing.T, cfg session.Config) (*httptest.Server, *engine.Metrics)
 func TestSlowClientIsDisconnected(t *testing.T) {
 	runner := floodRunner{started: make(chan struct{})}
 	srv, metrics := serve(t, session.Config{Engine: newEngine(runner), OutboxBytes: 1 << 20})
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
-	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.CloseNow()
-	b, _ := json.Marshal(map[string]any{"type": "run", "id": "r1", "files": []map[string]string{{"path": "a.js", "source": ""}}})
-	if err := c.Write(ctx, websocket.MessageText, b); err != nil {
-		t.Fatal(err)
-	}
+	c := dial(t, srv.URL)
+	c.Send(runMsg("r1", 0))
 	<-runner.started
 	// The client never reads again: the server must drop it rather than
 	// buffer without bound or block the run.
@@ -103,25 +93,10 @@ func TestServerShutdownClosesWithGoingAway(t *testing.T) {
 		_ = session.New(conn, session.Config{Engine: newEngine(blockRunner{})}).Serve(ctx)
 	}))
 	defer srv.Close()
-	dctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	defer cancel()
-	c, _, err := websocket.Dial(dctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.CloseNow()
-	if _, _, err := c.Read(dctx); err != nil { // hello
-		t.Fatal(err)
-	}
+	c := dial(t, srv.URL)
 	stop()
-	for {
-		_, _, err := c.Read(dctx)
-		if err != nil {
-			if got := websocket.CloseStatus(err); got != websocket.StatusGoingAway {
-				t.Fatalf("close status = %v (%v); want 1001 going away", got, err)
-			}
-			return
-		}
+	if err := c.UntilClosed(); websocket.CloseStatus(err) != websocket.StatusGoingAway {
+		t.Fatalf("close status = %v (%v); want 1001 going away", websocket.CloseStatus(err), err)
 	}
 }
 
@@ -131,15 +106,10 @@ func TestServerShutdownClosesWithGoingAway(t *testing.T) {
 // checks that no ping outlives its session.
 func TestPings(t *testing.T) {
 	srv, metrics := serve(t, session.Config{Engine: newEngine(blockRunner{}), PingInterval: 50 * time.Millisecond})
-	url := "ws" + strings.TrimPrefix(srv.URL, "http") + "/"
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 
-	answering, _, err := websocket.Dial(ctx, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer answering.CloseNow()
+	answering := dial(t, srv.URL).Conn()
 	rctx, rcancel := context.WithCancel(ctx)
 	defer rcancel()
 	readerDone := make(chan struct{})
@@ -156,11 +126,7 @@ func TestPings(t *testing.T) {
 		t.Fatalf("%d sessions after eight answered pings; want 1", n)
 	}
 
-	silent, _, err := websocket.Dial(ctx, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer silent.CloseNow()
+	dial(t, srv.URL) // reads its hello, then nothing: it never pongs
 	waitSessions := func(want int64) {
 		t.Helper()
 		for metrics.Sessions.Load() != want {
@@ -197,16 +163,9 @@ func TestShutdownRacingCloseEndsWithServe(t *testing.T) {
 			}
 			served <- session.New(conn, session.Config{Engine: newEngine(blockRunner{}), WriteTimeout: time.Second}).Serve(base)
 		}))
-		c, _, err := websocket.Dial(t.Context(), "ws"+strings.TrimPrefix(srv.URL, "http")+"/", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, _, err := c.Read(t.Context()); err != nil { // hello
-			t.Fatal(err)
-		}
+		c := dial(t, srv.URL)
 		if i%2 == 0 {
-			b, _ := json.Marshal(map[string]any{"type": "run", "id": "r", "files": []map[string]string{{"path": "a.js", "source": ""}}})
-			_ = c.Write(t.Context(), websocket.MessageText, b)
+			c.Send(runMsg("r", 0))
 		}
 		go shutdown()
 		c.CloseNow()

@@ -4,16 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
 	"github.com/playground-dev/playground/engine"
 	"github.com/playground-dev/playground/runs"
 	"github.com/playground-dev/playground/sandbox"
 	"github.com/playground-dev/playground/session"
 	"github.com/playground-dev/playground/ws"
+	"github.com/playground-dev/playground/ws/wstest"
 )
 
 // stepRunner emits started, then one log per value on step, and ends ok
@@ -43,66 +42,18 @@ func (f *stepRunner) Run(ctx context.Context, req sandbox.Request, emit func(san
 	}
 }
 
-// msg is the part of a server message the tests read.
-type msg struct {
-	Type    string `json:"type"`
-	ID      string `json:"id"`
-	Seq     uint64 `json:"seq"`
-	Text    string `json:"text"`
-	Watch   string `json:"watch"`
-	Outcome string `json:"outcome"`
-	Reason  string `json:"reason"`
-}
-
-type client struct {
-	t   *testing.T
-	c   *websocket.Conn
-	ctx context.Context
-}
-
-func dial(t *testing.T, url string) *client {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	t.Cleanup(cancel)
-	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(url, "http")+"/", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.CloseNow() })
-	cl := &client{t: t, c: c, ctx: ctx}
-	if m := cl.read(); m.Type != ws.TypeHello {
-		t.Fatalf("first message %+v; want hello", m)
-	}
-	return cl
-}
-
-func (c *client) write(v any) {
-	c.t.Helper()
-	b, _ := json.Marshal(v)
-	if err := c.c.Write(c.ctx, websocket.MessageText, b); err != nil {
-		c.t.Fatal(err)
-	}
-}
-
-func (c *client) read() msg {
-	c.t.Helper()
-	_, b, err := c.c.Read(c.ctx)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	var m msg
-	if err := json.Unmarshal(b, &m); err != nil {
-		c.t.Fatalf("%s: %v", b, err)
-	}
-	return m
-}
-
-func runMsg(id string, detach float64) map[string]any {
-	m := map[string]any{"type": "run", "id": id, "files": []map[string]string{{"path": "a.js", "source": ""}}}
+func runMsg(id string, detach float64) *ws.Run {
+	m := &ws.Run{ID: id, Files: []ws.File{{Path: "a.js"}}}
 	if detach > 0 {
-		m["detach"] = map[string]any{"graceMs": detach}
+		m.Detach = &ws.Detach{GraceMs: detach}
 	}
 	return m
+}
+
+// dial opens a socket to srv's session and reads its hello.
+func dial(t *testing.T, url string) *wstest.Client {
+	t.Helper()
+	return wstest.Dial(t, url+"/", wstest.Options{})
 }
 
 func hubEngine(t *testing.T, r engine.Runner, cfg runs.Config) *engine.Engine {
@@ -119,28 +70,28 @@ func TestWatchFollowsAnotherSocketsRun(t *testing.T) {
 	runner := newStepRunner()
 	srv, _ := serve(t, session.Config{Engine: hubEngine(t, runner, runs.Config{})})
 	owner := dial(t, srv.URL)
-	owner.write(runMsg("r1", 0))
-	st := owner.read()
-	if st.Type != ws.TypeStarted || st.Watch == "" {
+	owner.Send(runMsg("r1", 0))
+	st := wstest.As[ws.Started](t, owner.Read())
+	if st.Watch == "" {
 		t.Fatalf("got %+v; want started with a watch token", st)
 	}
 	runner.step <- "one"
-	if m := owner.read(); m.Seq != 2 {
-		t.Fatalf("owner got %+v; want log seq 2", m)
+	if m := owner.Read(); m.Seq != 2 {
+		t.Fatalf("owner got %s; want log seq 2", m)
 	}
 	watcher := dial(t, srv.URL)
-	watcher.write(map[string]any{"type": "watch", "id": "r1", "token": st.Watch, "after": 1})
-	if m := watcher.read(); m.Seq != 2 || m.Text != "one" || m.ID != "r1" {
+	watcher.Send(&ws.Watch{ID: "r1", Token: st.Watch, After: 1})
+	if m := wstest.As[ws.Log](t, watcher.Read()); m.Seq != 2 || m.Text != "one" || m.ID != "r1" {
 		t.Fatalf("watcher got %+v; want the buffered log seq 2", m)
 	}
-	watcher.write(map[string]any{"type": "cancel", "id": "r1"}) // not its run: ignored
+	watcher.Send(&ws.Cancel{ID: "r1"}) // not its run: ignored
 	runner.step <- "two"
 	close(runner.step)
-	for _, c := range []*client{owner, watcher} {
-		if m := c.read(); m.Seq != 3 || m.Text != "two" {
+	for _, c := range []*wstest.Client{owner, watcher} {
+		if m := wstest.As[ws.Log](t, c.Read()); m.Seq != 3 || m.Text != "two" {
 			t.Fatalf("got %+v; want log seq 3", m)
 		}
-		if m := c.read(); m.Type != ws.TypeDone || m.Seq != 4 || m.Outcome != ws.OutcomeOK {
+		if m := wstest.As[ws.Done](t, c.Read()); m.Seq != 4 || m.Outcome != ws.OutcomeOK {
 			t.Fatalf("got %+v; want done ok seq 4 (a watcher cannot cancel)", m)
 		}
 	}
@@ -150,16 +101,16 @@ func TestWatchWithWrongTokenIsNotFound(t *testing.T) {
 	runner := newStepRunner()
 	srv, _ := serve(t, session.Config{Engine: hubEngine(t, runner, runs.Config{})})
 	owner := dial(t, srv.URL)
-	owner.write(runMsg("r1", 0))
-	st := owner.read()
+	owner.Send(runMsg("r1", 0))
+	st := wstest.As[ws.Started](t, owner.Read())
 	w := dial(t, srv.URL)
-	for _, q := range []map[string]any{
-		{"type": "watch", "id": "r1", "token": "AAAAAAAAAAAAAAAAAAAAAA"},
-		{"type": "watch", "id": "r2", "token": st.Watch},
+	for _, q := range []*ws.Watch{
+		{ID: "r1", Token: "AAAAAAAAAAAAAAAAAAAAAA"},
+		{ID: "r2", Token: st.Watch},
 	} {
-		w.write(q)
-		if m := w.read(); m.Type != ws.TypeWatchError || m.Reason != ws.WatchNotFound {
-			t.Fatalf("watch %v: got %+v; want watch_error not_found", q, m)
+		w.Send(q)
+		if m := wstest.As[ws.WatchError](t, w.Read()); m.Reason != ws.WatchNotFound {
+			t.Fatalf("watch %+v: got %+v; want watch_error not_found", q, m)
 		}
 	}
 	close(runner.step)
@@ -172,18 +123,18 @@ func TestReattachAfterDisconnect(t *testing.T) {
 	runner := newStepRunner()
 	srv, metrics := serve(t, session.Config{Engine: hubEngine(t, runner, runs.Config{})})
 	c := dial(t, srv.URL)
-	c.write(runMsg("r1", 60_000))
-	st := c.read()
+	c.Send(runMsg("r1", 60_000))
+	st := wstest.As[ws.Started](t, c.Read())
 	token, last := st.Watch, st.Seq
 	var texts []string
 	for i := range 20 {
 		runner.step <- fmt.Sprint("line ", i) // sent while the client may be away
 		if i%4 == 0 {
-			c.c.CloseNow() // the client drops mid-run
+			c.CloseNow() // the client drops mid-run
 			c = dial(t, srv.URL)
-			c.write(map[string]any{"type": "watch", "id": "r1", "token": token, "after": last})
+			c.Send(&ws.Watch{ID: "r1", Token: token, After: last})
 		}
-		m := c.read()
+		m := wstest.As[ws.Log](t, c.Read())
 		if m.Seq != last+1 {
 			t.Fatalf("after seq %d got %+v; want seq %d (nothing lost, nothing twice)", last, m, last+1)
 		}
@@ -191,7 +142,7 @@ func TestReattachAfterDisconnect(t *testing.T) {
 		texts = append(texts, m.Text)
 	}
 	close(runner.step)
-	if m := c.read(); m.Type != ws.TypeDone || m.Outcome != ws.OutcomeOK || m.Seq != last+1 {
+	if m := wstest.As[ws.Done](t, c.Read()); m.Outcome != ws.OutcomeOK || m.Seq != last+1 {
 		t.Fatalf("got %+v; want done ok seq %d", m, last+1)
 	}
 	for i, s := range texts {
@@ -213,9 +164,9 @@ func TestUndetachedRunEndsWithItsSocket(t *testing.T) {
 	runner := newStepRunner()
 	srv, _ := serve(t, session.Config{Engine: hubEngine(t, runner, runs.Config{})})
 	c := dial(t, srv.URL)
-	c.write(runMsg("r1", 0))
-	c.read()
-	c.c.CloseNow()
+	c.Send(runMsg("r1", 0))
+	c.Read()
+	c.CloseNow()
 	select {
 	case <-runner.cancelled:
 	case <-time.After(30 * time.Second):
@@ -229,17 +180,17 @@ func TestOrphanIsCancelledAfterGrace(t *testing.T) {
 	runner := newStepRunner()
 	srv, _ := serve(t, session.Config{Engine: hubEngine(t, runner, runs.Config{})})
 	c := dial(t, srv.URL)
-	c.write(runMsg("r1", 1))
-	st := c.read()
-	c.c.CloseNow()
+	c.Send(runMsg("r1", 1))
+	st := wstest.As[ws.Started](t, c.Read())
+	c.CloseNow()
 	select {
 	case <-runner.cancelled:
 	case <-time.After(30 * time.Second):
 		t.Fatal("the orphan was not cancelled after its grace")
 	}
 	w := dial(t, srv.URL)
-	w.write(map[string]any{"type": "watch", "id": "r1", "token": st.Watch, "after": 1})
-	if m := w.read(); m.Type != ws.TypeDone || m.Outcome != ws.OutcomeCancelled {
+	w.Send(&ws.Watch{ID: "r1", Token: st.Watch, After: 1})
+	if m := wstest.As[ws.Done](t, w.Read()); m.Outcome != ws.OutcomeCancelled {
 		t.Fatalf("got %+v; want done cancelled", m)
 	}
 }
@@ -266,11 +217,11 @@ func TestDetachedRunsOutliveTheirSocketsQuietly(t *testing.T) {
 	srv, metrics := serve(t, session.Config{Engine: hubEngine(t, floodingRunner{}, runs.Config{DetachMax: 50 * time.Millisecond})})
 	for i := range 30 {
 		c := dial(t, srv.URL)
-		c.write(runMsg(fmt.Sprint("r", i), 20))
+		c.Send(runMsg(fmt.Sprint("r", i), 20))
 		for range 3 {
-			c.read()
+			c.Read()
 		}
-		c.c.CloseNow() // mid-flood, no close frame
+		c.CloseNow() // mid-flood, no close frame
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for metrics.Sessions.Load() != 0 || metrics.ActiveRuns.Load() != 0 {

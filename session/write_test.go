@@ -8,9 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
 	"github.com/playground-dev/playground/sandbox"
 	"github.com/playground-dev/playground/session"
+	"github.com/playground-dev/playground/ws"
+	"github.com/playground-dev/playground/ws/wstest"
 )
 
 // logThenWait logs a line, then runs until cancelled: its log is held
@@ -30,45 +31,19 @@ func (logThenWait) Run(ctx context.Context, req sandbox.Request, emit func(sandb
 // would; cancelling it then ends it with done.
 func TestHeldMessagesOfARunThatGoesOnArrive(t *testing.T) {
 	srv, _ := serve(t, session.Config{Engine: newEngine(logThenWait{})})
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
-	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.CloseNow()
-	read := func() map[string]any {
-		t.Helper()
-		_, b, err := c.Read(ctx) // a failure guard: a held message that never comes ends here
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]any
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatal(err)
-		}
-		if m["type"] == "log" && !strings.Contains(string(b), `"text":"still running \u003c\u0026\u003e\u2028"`) {
-			t.Errorf("log encoded as %s; want encoding/json's escapes", b)
-		}
-		return m
-	}
-	if m := read(); m["type"] != "hello" {
-		t.Fatalf("first message %v; want hello", m)
-	}
-	b, _ := json.Marshal(map[string]any{"type": "run", "id": "r1", "files": []map[string]string{{"path": "a.js", "source": ""}}})
-	if err := c.Write(ctx, websocket.MessageText, b); err != nil {
-		t.Fatal(err)
-	}
-	for i, want := range []string{"started", "log"} {
-		if m := read(); m["type"] != want || m["seq"] != float64(i+1) {
-			t.Fatalf("message %d: %v; want %s seq %d", i+1, m, want, i+1)
+	c := dial(t, srv.URL)
+	c.Send(runMsg("r1", 0))
+	for i, want := range []string{ws.TypeStarted, ws.TypeLog} {
+		// The read's timeout is a failure guard: a held message that never comes ends there.
+		if m := c.Read(); m.Type != want || m.Seq != uint64(i+1) {
+			t.Fatalf("message %d: %s; want %s seq %d", i+1, m, want, i+1)
+		} else if want == ws.TypeLog && !strings.Contains(string(m.Raw), `"text":"still running \u003c\u0026\u003e\u2028"`) {
+			t.Errorf("log encoded as %s; want encoding/json's escapes", m)
 		}
 	}
-	if err := c.Write(ctx, websocket.MessageText, []byte(`{"type":"cancel","id":"r1"}`)); err != nil {
-		t.Fatal(err)
-	}
-	if m := read(); m["type"] != "done" || m["outcome"] != "cancelled" || m["seq"] != float64(3) {
-		t.Fatalf("after cancel: %v; want done cancelled seq 3", m)
+	c.Send(&ws.Cancel{ID: "r1"})
+	if m := wstest.As[ws.Done](t, c.Read()); m.Outcome != ws.OutcomeCancelled || m.Seq != 3 {
+		t.Fatalf("after cancel: %+v; want done cancelled seq 3", m)
 	}
 }
 
@@ -76,21 +51,10 @@ func TestHeldMessagesOfARunThatGoesOnArrive(t *testing.T) {
 // goroutines that send them; no writer goroutine waits on an idle socket.
 func TestIdleSocketHoldsNoWriter(t *testing.T) {
 	srv, metrics := serve(t, session.Config{Engine: newEngine(blockRunner{})})
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
-	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.CloseNow()
-	if _, _, err := c.Read(ctx); err != nil { // hello
-		t.Fatal(err)
-	}
-	if err := c.Write(ctx, websocket.MessageText, []byte(`{"type":"ping","t":7}`)); err != nil {
-		t.Fatal(err)
-	}
-	if _, b, err := c.Read(ctx); err != nil || string(b) != `{"type":"pong","t":7}` {
-		t.Fatalf("pong: %s, %v", b, err)
+	c := dial(t, srv.URL)
+	c.Send(&ws.Ping{T: json.RawMessage(`7`)})
+	if m := c.Read(); string(m.Raw) != `{"type":"pong","t":7}` {
+		t.Fatalf("pong: %s", m)
 	}
 	if metrics.Sessions.Load() != 1 {
 		t.Fatalf("sessions = %d; want 1", metrics.Sessions.Load())

@@ -3,17 +3,15 @@ package web
 import (
 	"context"
 	"encoding/json"
-	"github.com/playground-dev/playground/engine"
 	"net/http/httptest"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
-
+	"github.com/playground-dev/playground/engine"
 	"github.com/playground-dev/playground/sandbox"
 	"github.com/playground-dev/playground/ws"
+	"github.com/playground-dev/playground/ws/wstest"
 )
 
 type noRuns struct{}
@@ -33,18 +31,10 @@ func TestHelloAnnouncesHostGlobals(t *testing.T) {
 	for _, globals := range [][]string{{"echo", "sleep"}, nil} {
 		srv := httptest.NewServer(NewServer(Config{Engine: &engine.Engine{Runner: noRuns{}, Limiter: allowAll{}, Limits: ws.Limits{MaxMessageBytes: 1 << 20}},
 			Host: []string{"echo", "sleep", "time"}, HostGlobals: globals}))
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/ws", &websocket.DialOptions{Subprotocols: []string{ws.Subprotocol}})
-		if err != nil {
-			t.Fatalf("dial: %v", err)
-		}
-		_, data, err := c.Read(ctx)
-		if err != nil {
-			t.Fatalf("read hello: %v", err)
-		}
+		c := wstest.Dial(t, srv.URL+"/ws", wstest.Options{})
 		var hello map[string]json.RawMessage
-		if err := json.Unmarshal(data, &hello); err != nil {
-			t.Fatalf("hello %s: %v", data, err)
+		if err := c.Hello().Decode(&hello); err != nil {
+			t.Fatalf("hello %s: %v", c.Hello(), err)
 		}
 		raw, ok := hello["hostGlobals"]
 		if globals == nil {
@@ -57,8 +47,7 @@ func TestHelloAnnouncesHostGlobals(t *testing.T) {
 				t.Errorf("hello hostGlobals = %s, want %q (%v)", raw, globals, err)
 			}
 		}
-		c.Close(websocket.StatusNormalClosure, "")
-		cancel()
+		c.Close()
 		srv.Close()
 	}
 }

@@ -63,11 +63,11 @@ func TestAbuseSocketCapPerClient(t *testing.T) {
 	if ms := v.until("v"); ms[len(ms)-1].str("outcome") != "ok" {
 		t.Errorf("victim's run: %v", ms)
 	}
-	held[0].c.CloseNow()
+	held[0].CloseNow()
 	waitFor(t, "the closed socket's slot to free", func() bool {
 		c, _, err := dialFrom(t, addr, attacker)
 		if err == nil {
-			c.c.CloseNow()
+			c.CloseNow()
 		}
 		return err == nil
 	})
@@ -103,9 +103,7 @@ func TestAbuseTotalSocketCap(t *testing.T) {
 	if done := ms[len(ms)-1]; done.str("outcome") != "cancelled" || strings.Join(logTexts(ms), ",") != "before" {
 		t.Errorf("the evicted socket's run: %s %v; want its log, then done cancelled", types(ms), done)
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
-	if _, _, err := newest.c.Read(ctx); websocket.CloseStatus(err) != websocket.StatusGoingAway {
+	if _, err := newest.Next(); websocket.CloseStatus(err) != websocket.StatusGoingAway {
 		t.Errorf("the evicted socket: %v; want a close with 1001", err)
 	}
 	v.send(runMsg("v", "main.ts", "console.log('victim')"))
@@ -117,11 +115,11 @@ func TestAbuseTotalSocketCap(t *testing.T) {
 	if status != http.StatusServiceUnavailable || !strings.Contains(body, "server is full") {
 		t.Errorf("a 3rd client on a full server shared fairly: %d %q; want 503", status, body)
 	}
-	hog[0].c.CloseNow()
+	hog[0].CloseNow()
 	waitFor(t, "the closed socket's place to free", func() bool {
 		c, _, err := dialFrom(t, addr, "127.0.0.4")
 		if err == nil {
-			c.c.CloseNow()
+			c.CloseNow()
 		}
 		return err == nil
 	})
@@ -233,7 +231,7 @@ func TestAbuseProtocolEdges(t *testing.T) {
 	if len(ms) != 2 || ms[0].str("kind") != "INVALID_REQUEST" || !strings.Contains(ms[0].str("message"), "maxMessageBytes") || ms[1].str("outcome") != "invalid" {
 		t.Errorf("a run 8 times maxMessageBytes: %v; want INVALID_REQUEST naming maxMessageBytes, then done invalid", ms)
 	}
-	c.sendRaw(websocket.MessageText, []byte(`{"type":"cancel","id":"x","`+strings.Repeat("f", 100_000)+`":1}`))
+	c.SendFrame(websocket.MessageText, []byte(`{"type":"cancel","id":"x","`+strings.Repeat("f", 100_000)+`":1}`))
 	if m := c.read(); m.str("type") != "protocol_error" || len(m.str("message")) > 300 {
 		t.Errorf("a 100 kB unknown field: %.200v (%d bytes); want a short protocol_error", m, len(m.str("message")))
 	}
@@ -254,16 +252,8 @@ func TestAbuseProtocolEdges(t *testing.T) {
 	for i := range 14 {
 		c.send(map[string]any{"type": "run", "id": fmt.Sprintf("bad%d", i), "files": []any{}})
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	defer cancel()
-	for {
-		_, _, err := c.c.Read(ctx)
-		if err != nil {
-			if websocket.CloseStatus(err) != websocket.StatusPolicyViolation {
-				t.Errorf("after 20 violations: %v; want a close with 1008", err)
-			}
-			break
-		}
+	if err := c.UntilClosed(); websocket.CloseStatus(err) != websocket.StatusPolicyViolation {
+		t.Errorf("after 20 violations: %v; want a close with 1008", err)
 	}
 }
 
@@ -344,15 +334,9 @@ func TestAbuseHardFrameCap(t *testing.T) {
 	max := c.hello["limits"].(map[string]any)["maxMessageBytes"].(float64)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	_ = c.c.Write(ctx, websocket.MessageText, []byte(`{"type":"ping","t":"`+strings.Repeat("x", int(session.FrameLimit(int64(max))))+`"}`))
-	for {
-		_, _, err := c.c.Read(ctx)
-		if err != nil {
-			if websocket.CloseStatus(err) != websocket.StatusMessageTooBig {
-				t.Errorf("after a frame over the hard cap: %v; want a close with 1009", err)
-			}
-			break
-		}
+	_ = c.Conn().Write(ctx, websocket.MessageText, []byte(`{"type":"ping","t":"`+strings.Repeat("x", int(session.FrameLimit(int64(max))))+`"}`))
+	if err := c.UntilClosed(); websocket.CloseStatus(err) != websocket.StatusMessageTooBig {
+		t.Errorf("after a frame over the hard cap: %v; want a close with 1009", err)
 	}
 	next := dial(t, addr)
 	next.send(runMsg("after", "main.ts", "1"))
@@ -373,7 +357,7 @@ func victimServed(t *testing.T, addr string) {
 	if done := ms[len(ms)-1]; done.str("outcome") != "ok" || len(only(ms, "log")) != 1 {
 		t.Errorf("the victim's run: %s %v; want ok with its log", types(ms), done)
 	}
-	v.c.CloseNow()
+	v.CloseNow()
 }
 
 // logTexts returns the text of each log message in ms.
@@ -478,7 +462,7 @@ func TestAbusePerRunLimits(t *testing.T) {
 			if tc.check != nil {
 				tc.check(t, ms, done)
 			}
-			a.c.CloseNow()
+			a.CloseNow()
 			victimServed(t, addr)
 		})
 	}
@@ -570,7 +554,7 @@ func readPrefix(t *testing.T, a *client, id string) {
 	defer cancel()
 	seq := 0.0
 	for {
-		_, b, err := a.c.Read(ctx)
+		_, b, err := a.Conn().Read(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
 				t.Fatal("the stalled socket was neither dropped nor done")
@@ -762,13 +746,13 @@ console.log(String(n));`
 	if logs := logTexts(tab.until("fill")); strings.Join(logs, ",") != "refused,3" {
 		t.Fatalf("filling a 30 kB budget with 9 kB values: %v; want 3 stored, then refused", logs)
 	}
-	tab.c.Close(websocket.StatusNormalClosure, "")
+	tab.Close()
 	waitFor(t, "the closed tab's data to expire and free the budget", func() bool {
 		c, _, err := dialFrom(t, addr, attacker)
 		if err != nil {
 			return false
 		}
-		defer c.c.CloseNow()
+		defer c.CloseNow()
 		c.send(runMsg("again", "main.ts", "import { host } from 'playground';\ntry { await host.kv.set('k', 'x'.repeat(9000)); console.log('stored'); } catch (e) { console.log('refused'); }"))
 		return strings.Join(logTexts(c.until("again")), ",") == "stored"
 	})

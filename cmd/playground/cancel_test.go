@@ -10,7 +10,7 @@ func TestClosingSocketCancelsRun(t *testing.T) {
 	if n := stats(t, addr)["activeRuns"]; n != 1 {
 		t.Fatalf("activeRuns = %v while running; want 1", n)
 	}
-	c.c.CloseNow()
+	c.CloseNow()
 	waitFor(t, "activeRuns to reach 0", func() bool { return stats(t, addr)["activeRuns"] == 0 })
 	waitFor(t, "sessions to reach 0", func() bool { return stats(t, addr)["sessions"] == 0 })
 }
@@ -65,7 +65,7 @@ func TestClosingSocketFreesStuckWorker(t *testing.T) {
 	c.send(runMsg("r1", "main.js", "console.log('x'); Array.prototype.reverse.call({ length: 2 ** 53 - 1 });"))
 	c.read() // started
 	c.read() // log: the worker is inside the builtin now
-	c.c.CloseNow()
+	c.CloseNow()
 	waitFor(t, "activeRuns to reach 0", func() bool { return stats(t, addr)["activeRuns"] == 0 })
 	c2 := dial(t, addr)
 	c2.send(runMsg("r2", "main.js", "console.log(1)"))

@@ -54,7 +54,8 @@ var allowedImports = map[string][]string{
 	"tracing":             {},
 	"tracing/tracingtest": {},
 
-	"ratelimit/redistest": {}, // test support: a real redis-server for tests
+	"ratelimit/redistest": {},     // test support: a real redis-server for tests
+	"ws/wstest":           {"ws"}, // test support: a client of the socket protocol
 
 	// The runtime's modules: leaves under the core package js, which none
 	// of them imports.

@@ -4,15 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
 	"github.com/playground-dev/playground/sandbox/worker"
+	"github.com/playground-dev/playground/ws/wstest"
 	"go.uber.org/goleak"
 )
 
@@ -32,8 +31,9 @@ func server(t *testing.T, flags ...string) string {
 // startServer starts the real playground like server and also returns stop,
 // which shuts it down as SIGTERM does (drain, then close) and returns run's
 // error once it has returned. Cleanup calls stop too; later calls return
-// the first call's result.
-func startServer(t *testing.T, flags ...string) (addr string, stop func() error) {
+// the first call's result. Benchmarks use it too (later flags win, such
+// as -log-level).
+func startServer(t testing.TB, flags ...string) (addr string, stop func() error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
@@ -65,22 +65,28 @@ func (m msg) num(k string) float64 {
 	return f
 }
 
+// loose decodes m as a msg.
+func loose(t *testing.T, m wstest.Message) msg {
+	t.Helper()
+	var v msg
+	if err := m.Decode(&v); err != nil {
+		t.Fatalf("server sent %s: %v", m, err)
+	}
+	return v
+}
+
+// client is a socket of the server under test (ws/wstest) whose messages
+// the tests read as msg.
 type client struct {
+	*wstest.Client
 	t     *testing.T
-	c     *websocket.Conn
 	hello msg
 }
 
+// dial opens a session and reads its hello.
 func dial(t *testing.T, addr string) *client {
 	t.Helper()
-	c, resp, err := dialFrom(t, addr, "")
-	if err != nil {
-		t.Fatalf("dial: %v", err)
-	}
-	if got := resp.Header.Get("Sec-WebSocket-Protocol"); got != "playground.v1" {
-		t.Errorf("subprotocol = %q; want playground.v1", got)
-	}
-	return c
+	return newClient(t, wstest.Dial(t, "ws://"+addr+"/ws", wstest.Options{}))
 }
 
 // dialFrom opens a session from source address src (a loopback address
@@ -89,58 +95,28 @@ func dial(t *testing.T, addr string) *client {
 // response, whose body is still readable.
 func dialFrom(t *testing.T, addr, src string) (*client, *http.Response, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	defer cancel()
-	opts := &websocket.DialOptions{Subprotocols: []string{"playground.v1"}}
-	if src != "" {
-		d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(src)}}
-		opts.HTTPClient = &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
-	}
-	c, resp, err := websocket.Dial(ctx, "ws://"+addr+"/ws", opts)
+	c, resp, err := wstest.TryDial(t, "ws://"+addr+"/ws", wstest.Options{LocalAddr: src})
 	if err != nil {
 		return nil, resp, err
 	}
-	c.SetReadLimit(16 << 20)
-	t.Cleanup(func() { c.CloseNow() })
-	cl := &client{t: t, c: c}
-	cl.hello = cl.read()
-	if cl.hello.str("type") != "hello" || cl.hello.str("protocol") != "playground.v1" {
-		t.Fatalf("first message = %v; want hello", cl.hello)
-	}
-	return cl, resp, nil
+	return newClient(t, c), resp, nil
 }
 
+func newClient(t *testing.T, c *wstest.Client) *client {
+	t.Helper()
+	return &client{Client: c, t: t, hello: loose(t, c.Hello())}
+}
+
+// send writes v as JSON: the tests write the wire as a browser does,
+// unusual fields included.
 func (c *client) send(v any) {
 	c.t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	c.sendRaw(websocket.MessageText, b)
-}
-
-func (c *client) sendRaw(typ websocket.MessageType, b []byte) {
-	c.t.Helper()
-	ctx, cancel := context.WithTimeout(c.t.Context(), 5*time.Second)
-	defer cancel()
-	if err := c.c.Write(ctx, typ, b); err != nil {
-		c.t.Fatalf("write: %v", err)
-	}
+	c.SendJSON(v)
 }
 
 func (c *client) read() msg {
 	c.t.Helper()
-	ctx, cancel := context.WithTimeout(c.t.Context(), 60*time.Second) // a guard only: runs under -race on a loaded machine are slow
-	defer cancel()
-	_, b, err := c.c.Read(ctx)
-	if err != nil {
-		c.t.Fatalf("read: %v", err)
-	}
-	var m msg
-	if err := json.Unmarshal(b, &m); err != nil {
-		c.t.Fatalf("server sent non-JSON %q: %v", b, err)
-	}
-	return m
+	return loose(c.t, c.Read())
 }
 
 // until reads messages of run id until its done, checking seq has no gaps.
@@ -152,19 +128,10 @@ func (c *client) until(id string) []msg {
 // continueUntil is until for a run whose first messages were already read.
 func (c *client) continueUntil(id string, out []msg) []msg {
 	c.t.Helper()
-	for {
-		m := c.read()
-		if m.str("id") != id {
-			continue
-		}
-		if got, want := m.num("seq"), float64(len(out)+1); got != want {
-			c.t.Fatalf("message %v has seq %v; want %v", m, got, want)
-		}
-		out = append(out, m)
-		if m.str("type") == "done" {
-			return out
-		}
+	for _, m := range c.Until(id, uint64(len(out))) {
+		out = append(out, loose(c.t, m))
 	}
+	return out
 }
 
 func runMsg(id string, files ...string) map[string]any {

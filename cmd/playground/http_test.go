@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"net"
@@ -11,24 +10,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
+	"github.com/playground-dev/playground/ws/wstest"
 )
 
 func TestForeignOriginRefused(t *testing.T) {
 	addr := server(t, "-origins", "docs.example.org")
-	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
-	defer cancel()
 	h := http.Header{"Origin": []string{"https://evil.example.com"}}
-	_, resp, err := websocket.Dial(ctx, "ws://"+addr+"/ws", &websocket.DialOptions{HTTPHeader: h})
+	_, resp, err := wstest.TryDial(t, "ws://"+addr+"/ws", wstest.Options{Header: h})
 	if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
 		t.Fatalf("dial from a foreign origin: err=%v resp=%v; want 403", err, resp)
 	}
 	h.Set("Origin", "https://docs.example.org")
-	c, _, err := websocket.Dial(ctx, "ws://"+addr+"/ws", &websocket.DialOptions{HTTPHeader: h})
-	if err != nil {
+	if _, _, err := wstest.TryDial(t, "ws://"+addr+"/ws", wstest.Options{Header: h}); err != nil {
 		t.Fatalf("dial from an allowed origin: %v", err)
 	}
-	c.CloseNow()
 }
 
 func TestPageAndAssets(t *testing.T) {

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/coder/websocket"
 )
@@ -39,7 +37,7 @@ func TestProtocolErrorsKeepSocket(t *testing.T) {
 		{websocket.MessageBinary, `{"type":"ping"}`, "binary frames"},
 		{websocket.MessageText, `{"type":"cancel"}`, "cancel needs"},
 	} {
-		c.sendRaw(tc.typ, []byte(tc.body))
+		c.SendFrame(tc.typ, []byte(tc.body))
 		m := c.read()
 		if m.str("type") != "protocol_error" || !strings.Contains(m.str("message"), tc.want) {
 			t.Errorf("%q: got %v; want protocol_error mentioning %q", tc.body, m, tc.want)
@@ -77,17 +75,9 @@ func TestInvalidRunEndsWithDone(t *testing.T) {
 func TestRepeatedProtocolErrorsClose(t *testing.T) {
 	c := dial(t, server(t))
 	for range 20 {
-		c.sendRaw(websocket.MessageText, []byte("nope"))
+		c.SendFrame(websocket.MessageText, []byte("nope"))
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	defer cancel()
-	for {
-		_, _, err := c.c.Read(ctx)
-		if err != nil {
-			if got := websocket.CloseStatus(err); got != websocket.StatusPolicyViolation {
-				t.Errorf("close status = %v (%v); want 1008", got, err)
-			}
-			return
-		}
+	if err := c.UntilClosed(); websocket.CloseStatus(err) != websocket.StatusPolicyViolation {
+		t.Errorf("close status = %v (%v); want 1008", websocket.CloseStatus(err), err)
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -11,10 +10,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/coder/websocket"
 	"github.com/playground-dev/playground/tape"
+	"github.com/playground-dev/playground/ws"
+	"github.com/playground-dev/playground/ws/wstest"
 )
 
 // tapeCase is one snippet a test records and replays.
@@ -26,10 +26,19 @@ type tapeCase struct {
 	Files []json.RawMessage `json:"files"`
 }
 
-// postJSON posts body to url and returns the status and the answer.
-func postJSON(t *testing.T, url string, body []byte) (int, []byte) {
+// postJSON posts body to url with the headers hdr (name, value, …) and
+// returns the status and the answer.
+func postJSON(t *testing.T, url string, body []byte, hdr ...string) (int, []byte) {
 	t.Helper()
-	resp, err := http.Post(url, "application/json", bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatalf("POST %s: %v", url, err)
 	}
@@ -312,28 +321,14 @@ func TestCLIRecordAndReplay(t *testing.T) {
 func TestTapeOverASocket(t *testing.T) {
 	base := server(t, "-rate", "1000", "-burst", "1000")
 	c := dial(t, base)
-	c.sendRaw(websocket.MessageText, []byte(`{"type":"run","id":"s1","deterministic":true,"record":true,"files":[{"path":"main.ts","source":"import { host } from \"playground\";\nconsole.log(await host.echo([1, 2]), await host.kv.set(\"k\", 1), await host.kv.get(\"k\"));"}]}`))
-	var tp json.RawMessage
-	for tp == nil {
-		ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second) // a guard only
-		_, b, err := c.c.Read(ctx)
-		cancel()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var d struct { // the tape as it was sent: a re-encoded map would reorder its keys
-			Type    string          `json:"type"`
-			Outcome string          `json:"outcome"`
-			Tape    json.RawMessage `json:"tape"`
-		}
-		json.Unmarshal(b, &d)
-		if d.Type == "done" {
-			if d.Outcome != "ok" || len(d.Tape) == 0 {
-				t.Fatalf("run: %s; want ok with a tape", b)
-			}
-			tp = d.Tape
-		}
+	c.SendFrame(websocket.MessageText, []byte(`{"type":"run","id":"s1","deterministic":true,"record":true,"files":[{"path":"main.ts","source":"import { host } from \"playground\";\nconsole.log(await host.echo([1, 2]), await host.kv.set(\"k\", 1), await host.kv.get(\"k\"));"}]}`))
+	ms := c.Until("s1", 0)
+	// The tape as it was sent: a re-encoded map would reorder its keys.
+	done := wstest.As[ws.Done](t, ms[len(ms)-1])
+	if done.Outcome != "ok" || len(done.Tape) == 0 {
+		t.Fatalf("run: %s; want ok with a tape", ms[len(ms)-1])
 	}
+	tp := done.Tape
 	// The socket's run used host.kv (a tab's store); the replay, over HTTP,
 	// where kv is refused, gets the tape's answers instead.
 	if r := replay(t, "http://"+base, tp); !r.Identical || r.Messages != 9 {

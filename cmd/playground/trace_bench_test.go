@@ -13,6 +13,7 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/playground-dev/playground/tracing/tracingtest"
+	"github.com/playground-dev/playground/ws/wstest"
 )
 
 // BenchmarkTracing measures what tracing costs the hello world end to end:
@@ -51,21 +52,13 @@ func BenchmarkTracing(b *testing.B) {
 				b.Setenv("OTEL_TRACES_SAMPLER_ARG", "0.1")
 			}
 			children0 := cpu(syscall.RUSAGE_CHILDREN)
-			addr, stop := startServerB(b, flags...)
+			addr, stop := startServer(b, flags...)
 			const sessions = 2
 			conns := make([]*websocket.Conn, sessions)
 			for i := range conns {
-				c, _, err := websocket.Dial(context.Background(), "ws://"+addr+"/ws", &websocket.DialOptions{Subprotocols: []string{"playground.v1"},
-					HTTPHeader: header})
-				if err != nil {
-					b.Fatal(err)
-				}
-				c.SetReadLimit(1 << 20)
-				defer c.CloseNow()
-				if _, _, err := c.Read(context.Background()); err != nil { // hello
-					b.Fatal(err)
-				}
-				conns[i] = c
+				// The runs below read the raw connection: the client's cost counts
+				// as the server's (one process), so it decodes no more than it must.
+				conns[i] = wstest.Dial(b, "ws://"+addr+"/ws", wstest.Options{Header: header, ReadLimit: 1 << 20}).Conn()
 			}
 			runs := func(c *websocket.Conn, n int, prefix string) error {
 				for i := range n {
@@ -149,28 +142,6 @@ func BenchmarkTracing(b *testing.B) {
 // spansPerRun are a traced hello's spans: the run, its queue, bundle and
 // execute stages, and its host call.
 const spansPerRun = 5
-
-// startServerB is startServer for a benchmark.
-func startServerB(b *testing.B, flags ...string) (addr string, stop func() error) {
-	b.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan string, 1)
-	errc := make(chan error, 1)
-	args := append([]string{"-addr", "127.0.0.1:0"}, flags...)
-	go func() { errc <- run(ctx, args, func(string) string { return "" }, b.Output(), ready) }()
-	select {
-	case addr := <-ready:
-		var once sync.Once
-		var err error
-		stop := func() error { once.Do(func() { cancel(); err = <-errc }); return err }
-		b.Cleanup(func() { _ = stop() })
-		return addr, stop
-	case err := <-errc:
-		cancel()
-		b.Fatalf("run: %v", err)
-		return "", nil
-	}
-}
 
 // cpu is the user and system CPU time getrusage(2) reports for who.
 func cpu(who int) time.Duration {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -11,11 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/coder/websocket"
 	"github.com/playground-dev/playground/tracing"
 	"github.com/playground-dev/playground/tracing/tracingtest"
+	"github.com/playground-dev/playground/ws/wstest"
 )
 
 // traceparents of the callers, one trace each (W3C Trace Context).
@@ -42,30 +40,14 @@ func TestTracesOfEveryTransport(t *testing.T) {
 
 	// HTTP: the request's traceparent.
 	body, _ := json.Marshal(map[string]any{"code": code})
-	req, _ := http.NewRequest("POST", "http://"+addr+"/api/v1/run", bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Traceparent", traceparentOf(httpTrace, httpSpan))
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	_, b := postJSON(t, "http://"+addr+"/api/v1/run", body, "Traceparent", traceparentOf(httpTrace, httpSpan))
 	if !strings.Contains(string(b), `"outcome":"ok"`) {
 		t.Fatalf("HTTP run: %s; want outcome ok", b)
 	}
 
 	// WebSocket: the upgrade's traceparent parents every run of the socket.
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
-	conn, _, err := websocket.Dial(ctx, "ws://"+addr+"/ws", &websocket.DialOptions{Subprotocols: []string{"playground.v1"},
-		HTTPHeader: http.Header{"Traceparent": {traceparentOf(wsTrace, wsSpan)}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.CloseNow()
-	c := &client{t: t, c: conn}
-	c.hello = c.read()
+	c := newClient(t, wstest.Dial(t, "ws://"+addr+"/ws", wstest.Options{
+		Header: http.Header{"Traceparent": {traceparentOf(wsTrace, wsSpan)}}}))
 	for _, id := range []string{"ws-1", "ws-2"} {
 		c.send(runMsg(id, "main.ts", code))
 		if ms := c.until(id); ms[len(ms)-1].str("outcome") != "ok" {
@@ -77,21 +59,13 @@ func TestTracesOfEveryTransport(t *testing.T) {
 	mcpBody, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
 		"params": map[string]any{"name": "run_in_sandbox", "arguments": map[string]any{"code": code},
 			"_meta": map[string]any{"traceparent": traceparentOf(mcpTrace, mcpSpan)}}})
-	req, _ = http.NewRequest("POST", "http://"+addr+"/mcp", bytes.NewReader(mcpBody))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Traceparent", traceparentOf(mcpHeaderTrace, "4444444444444444"))
-	resp, err = http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ = io.ReadAll(resp.Body)
-	resp.Body.Close()
+	_, b = postJSON(t, "http://"+addr+"/mcp", mcpBody, "Accept", "application/json, text/event-stream",
+		"Traceparent", traceparentOf(mcpHeaderTrace, "4444444444444444"))
 	if !strings.Contains(string(b), "hi") || strings.Contains(string(b), `"isError":true`) {
 		t.Fatalf("MCP run: %s; want it to log hi", b)
 	}
 
-	conn.Close(websocket.StatusNormalClosure, "")
+	c.Close()
 	if err := stop(); err != nil { // the shutdown flushes the spans still batched
 		t.Fatalf("stop: %v", err)
 	}
@@ -146,15 +120,7 @@ func TestNoEndpointNoExport(t *testing.T) {
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.URL()) // only the flag turns tracing on
 	addr, stop := startServer(t)
 	body, _ := json.Marshal(map[string]any{"code": "console.log(1)"})
-	req, _ := http.NewRequest("POST", "http://"+addr+"/api/v1/run", bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Traceparent", traceparentOf(httpTrace, httpSpan))
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	_, b := postJSON(t, "http://"+addr+"/api/v1/run", body, "Traceparent", traceparentOf(httpTrace, httpSpan))
 	if !strings.Contains(string(b), `"outcome":"ok"`) {
 		t.Fatalf("run: %s; want ok", b)
 	}

@@ -124,7 +124,7 @@ func TestReattachToDetachedRun(t *testing.T) {
 			break
 		}
 		if m.str("type") == "log" && int(last)%7 == 0 {
-			c.c.CloseNow()
+			c.CloseNow()
 			drops++
 			c = dial(t, addr)
 			c.send(map[string]any{"type": "watch", "id": "d1", "token": token, "after": last})

@@ -118,13 +118,25 @@ func newServer(t *testing.T, r engine.Runner, lim engine.Limiter, mod func(*api.
 	return srv
 }
 
+// post sends a JSON body with the headers hdr (name, value, …); the
+// response's body is closed when the test ends.
 func post(t *testing.T, url, body string, hdr ...string) *http.Response {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(body))
+	return do(t, http.MethodPost, url, strings.NewReader(body), append([]string{"Content-Type", "application/json"}, hdr...)...)
+}
+
+// get is post for a GET without a body.
+func get(t *testing.T, url string, hdr ...string) *http.Response {
+	t.Helper()
+	return do(t, http.MethodGet, url, nil, hdr...)
+}
+
+func do(t *testing.T, method, url string, body io.Reader, hdr ...string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), method, url, body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Content-Type", "application/json")
 	for i := 0; i+1 < len(hdr); i += 2 {
 		req.Header.Set(hdr[i], hdr[i+1])
 	}

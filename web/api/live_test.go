@@ -24,23 +24,6 @@ func liveServer(t *testing.T, f *fakeRunner) (*httptest.Server, *runs.Hub) {
 	return srv, hub
 }
 
-func get(t *testing.T, url string, hdr ...string) *http.Response {
-	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { resp.Body.Close() })
-	return resp
-}
-
 type line struct {
 	Type    string `json:"type"`
 	ID      string `json:"id"`

@@ -204,7 +204,9 @@ func TestDrainCancelsRunsPastTimeout(t *testing.T) {
 // back to in-process limits and none fails, and /readyz says why.
 func TestInstancesShareLimitsThroughRedis(t *testing.T) {
 	r := redistest.Start(t)
-	flags := []string{"-redis", r.URL(), "-rate", "0.01", "-burst", "4", "-workers", "1"}
+	// -redis-timeout: this tests sharing; a script slowed past the 200 ms
+	// default by a loaded machine would decide in-process (and flake).
+	flags := []string{"-redis", r.URL(), "-redis-timeout", "10s", "-rate", "0.01", "-burst", "4", "-workers", "1"}
 	a := server(t, flags...)
 	b := server(t, flags...)
 	ca, cb := dial(t, a), dial(t, b)

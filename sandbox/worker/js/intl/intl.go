@@ -7,15 +7,20 @@
 // currencies, lists, relative times: data/data.json; every date-time
 // pattern the supported DateTimeFormat options select, per locale:
 // data/dates-LOCALE.txt.gz). Collation is golang.org/x/text/collate and
-// plural rules golang.org/x/text/feature/plural (CLDR). The embedded data
+// plural rules golang.org/x/text/feature/plural (CLDR). NumberFormat's
+// unit style (the 45 simple units, short, long and narrow), compact
+// notation, the scientific exponent and formatRange's separator,
+// approximately sign and plural ranges are recorded by data/gen_units.mjs
+// (data/units.json.gz) for every NumberFormat locale. The embedded data
 // is parsed once per process, on first use, and shared read-only by every
 // runtime.
 //
 // The rule of the playground: what is not supported is never silently
 // approximated. A locale without recorded data is a RangeError naming it
 // (and the supported ones); an option or option value the package does not
-// implement is a RangeError or TypeError naming it; APIs not provided
-// (Intl.Locale, DisplayNames, Segmenter, formatRange, ...) are undefined.
+// implement is a RangeError or TypeError naming it (a compound unit as
+// "kilometer-per-hour"); APIs not provided (Intl.Locale, DisplayNames,
+// Segmenter, DateTimeFormat's formatRange, ...) are undefined.
 //
 // Options are read as the specification reads them: each once, in the
 // specification's order (getters run in that order, and their exceptions

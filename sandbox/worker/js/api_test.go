@@ -15,7 +15,7 @@ func TestUnsupportedIsAClearError(t *testing.T) {
 		line       int
 		contains   []string
 	}{
-		{"d flag literal", "const x = 1;\n\nconst re = /a(b)/d;", 3, []string{"SyntaxError", "d (match indices"}},
+		{"v flag literal", "const x = 1;\n\nconst re = /[a-z]/v;", 3, []string{"SyntaxError", "v (unicode sets"}},
 		{"v flag", "const re = new RegExp('[a]', 'v');", 1, []string{"SyntaxError", "v (unicode sets)"}},
 		{"unknown property", "\nnew RegExp('\\\\p{Emoji}', 'u');", 2, []string{"SyntaxError", `\p{Emoji}`}},
 		// At line 1, column 1: go-sourcemap before v2.1.4 dropped mappings to a file's first character.

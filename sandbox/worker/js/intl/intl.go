@@ -1,6 +1,7 @@
 // Package intl is the playground's Intl: a goja binding of the basics of
 // ECMA-402 (Intl.NumberFormat, DateTimeFormat, Collator, PluralRules,
-// ListFormat, RelativeTimeFormat, getCanonicalLocales, supportedValuesOf)
+// ListFormat, RelativeTimeFormat, Segmenter, getCanonicalLocales,
+// supportedValuesOf)
 // whose output is Node 20's, byte for byte, for what it supports.
 //
 // The locale data is recorded from Node 20's ICU by data/gen.mjs (numbers,
@@ -20,7 +21,13 @@
 // (and the supported ones); an option or option value the package does not
 // implement is a RangeError or TypeError naming it (a compound unit as
 // "kilometer-per-hour"); APIs not provided (Intl.Locale, DisplayNames,
-// Segmenter, DateTimeFormat's formatRange, ...) are undefined.
+// DateTimeFormat's formatRange, ...) are undefined.
+//
+// Segmenter is github.com/rivo/uniseg (UAX #29, Unicode 15.0), which
+// ICU's rules are for the text compared with Node (segmenter.go); where
+// ICU departs from UAX #29 — dictionary word breaks of Chinese, Japanese,
+// Thai, Lao, Khmer and Myanmar text, Unicode 15.1's Indic conjunct
+// clusters — segment() is a RangeError naming the character.
 //
 // Options are read as the specification reads them: each once, in the
 // specification's order (getters run in that order, and their exceptions
@@ -132,6 +139,7 @@ func (e *env) namespace() *goja.Object {
 	e.pluralRulesProto = e.installPluralRules(ns)
 	e.relativeTimeProto = e.installRelativeTimeFormat(ns)
 	e.listFormatProto = e.installListFormat(ns)
+	e.installSegmenter(ns)
 	return ns
 }
 

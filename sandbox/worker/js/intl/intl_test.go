@@ -122,6 +122,13 @@ func TestUnsupportedIsAnError(t *testing.T) {
 		{`new Intl.NumberFormat("en", {roundingPriority: "lessPrecision"})`, `RangeError: Intl.NumberFormat: roundingPriority "lessPrecision" is not supported`},
 		{`new Intl.NumberFormat("en", {numberingSystem: "arab"})`, `RangeError: Intl.NumberFormat: numberingSystem "arab" is not supported in the playground`},
 		{`Intl.supportedValuesOf("timeZone")`, `RangeError: Intl.supportedValuesOf("timeZone") is not supported in the playground`},
+		// ICU's dictionaries, not UAX #29, break Chinese, Japanese and Thai
+		// words (Node: 今日|は|良い|天気|です; สวัสดี|ครับ), and Unicode 15.1's
+		// GB9c keeps Indic conjuncts in one grapheme (Node: न|म|स्ते)
+		{`[...new Intl.Segmenter("ja", {granularity: "word"}).segment("今日は良い天気です")]`, `RangeError: Intl.Segmenter: word segmentation of "今" (Chinese, Japanese, Thai, Lao, Khmer or Myanmar text) uses ICU's dictionaries in Node`},
+		{`new Intl.Segmenter("en", {granularity: "word"}).segment("hi สวัสดีครับ")`, `RangeError: Intl.Segmenter: word segmentation of "ส"`},
+		{`[...new Intl.Segmenter("hi", {granularity: "grapheme"}).segment("नमस्ते")]`, `RangeError: Intl.Segmenter: grapheme clusters across an Indic conjunct (the virama U+094D before a consonant) follow Unicode 15.1's rule GB9c in Node`},
+		{`new Intl.Segmenter("ar-EG")`, `RangeError: Intl.Segmenter: the locale "ar-EG" is not supported in the playground`},
 	} {
 		_, err := vm.RunString(c.src)
 		if err == nil {

@@ -21,7 +21,13 @@
 // (and the supported ones); an option or option value the package does not
 // implement is a RangeError or TypeError naming it (a compound unit as
 // "kilometer-per-hour"); APIs not provided (Intl.Locale, DisplayNames,
-// DateTimeFormat's formatRange, ...) are undefined.
+// ...) are undefined.
+//
+// DateTimeFormat's formatRange and formatRangeToParts write ICU's
+// interval formats, recorded by data/gen_ranges.mjs
+// (data/ranges-LOCALE.txt.gz) for dateStyle/timeStyle and the component
+// options without timeZoneName or narrow names; other options are a
+// RangeError naming formatRange.
 //
 // Segmenter is github.com/rivo/uniseg (UAX #29, Unicode 15.0), which
 // ICU's rules are for the text compared with Node (segmenter.go); where

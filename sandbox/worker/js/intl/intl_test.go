@@ -128,6 +128,8 @@ func TestUnsupportedIsAnError(t *testing.T) {
 		{`[...new Intl.Segmenter("ja", {granularity: "word"}).segment("今日は良い天気です")]`, `RangeError: Intl.Segmenter: word segmentation of "今" (Chinese, Japanese, Thai, Lao, Khmer or Myanmar text) uses ICU's dictionaries in Node`},
 		{`new Intl.Segmenter("en", {granularity: "word"}).segment("hi สวัสดีครับ")`, `RangeError: Intl.Segmenter: word segmentation of "ส"`},
 		{`[...new Intl.Segmenter("hi", {granularity: "grapheme"}).segment("नमस्ते")]`, `RangeError: Intl.Segmenter: grapheme clusters across an Indic conjunct (the virama U+094D before a consonant) follow Unicode 15.1's rule GB9c in Node`},
+		{`new Intl.DateTimeFormat("en-US", {hour: "numeric", timeZoneName: "short"}).formatRange(0, 36e5)`, `RangeError: Intl.DateTimeFormat.prototype.formatRange: formatRange is not recorded in the playground for these options`},
+		{`new Intl.DateTimeFormat("en-US", {month: "narrow", day: "numeric"}).formatRangeToParts(0, 36e8)`, `RangeError: Intl.DateTimeFormat.prototype.formatRangeToParts: formatRange is not recorded in the playground`},
 		{`new Intl.Segmenter("ar-EG")`, `RangeError: Intl.Segmenter: the locale "ar-EG" is not supported in the playground`},
 	} {
 		_, err := vm.RunString(c.src)

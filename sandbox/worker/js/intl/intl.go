@@ -1,7 +1,7 @@
 // Package intl is the playground's Intl: a goja binding of the basics of
 // ECMA-402 (Intl.NumberFormat, DateTimeFormat, Collator, PluralRules,
-// ListFormat, RelativeTimeFormat, Segmenter, getCanonicalLocales,
-// supportedValuesOf)
+// ListFormat, RelativeTimeFormat, Segmenter, DisplayNames,
+// getCanonicalLocales, supportedValuesOf)
 // whose output is Node 20's, byte for byte, for what it supports.
 //
 // The locale data is recorded from Node 20's ICU by data/gen.mjs (numbers,
@@ -20,8 +20,13 @@
 // approximated. A locale without recorded data is a RangeError naming it
 // (and the supported ones); an option or option value the package does not
 // implement is a RangeError or TypeError naming it (a compound unit as
-// "kilometer-per-hour"); APIs not provided (Intl.Locale, DisplayNames,
+// "kilometer-per-hour"); APIs not provided (Intl.Locale, DurationFormat,
 // ...) are undefined.
+//
+// DisplayNames' names (region, script, currency, language; its calendar
+// and dateTimeField types are a RangeError) are recorded from Node 20 by
+// data/gen_names.mjs (data/names.json.gz): x/text's are CLDR's of
+// another year ("Turkey" for ICU's "Türkiye").
 //
 // DateTimeFormat's formatRange and formatRangeToParts write ICU's
 // interval formats, recorded by data/gen_ranges.mjs
@@ -146,6 +151,7 @@ func (e *env) namespace() *goja.Object {
 	e.relativeTimeProto = e.installRelativeTimeFormat(ns)
 	e.listFormatProto = e.installListFormat(ns)
 	e.installSegmenter(ns)
+	e.installDisplayNames(ns)
 	return ns
 }
 

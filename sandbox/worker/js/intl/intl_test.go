@@ -130,6 +130,10 @@ func TestUnsupportedIsAnError(t *testing.T) {
 		{`[...new Intl.Segmenter("hi", {granularity: "grapheme"}).segment("नमस्ते")]`, `RangeError: Intl.Segmenter: grapheme clusters across an Indic conjunct (the virama U+094D before a consonant) follow Unicode 15.1's rule GB9c in Node`},
 		{`new Intl.DateTimeFormat("en-US", {hour: "numeric", timeZoneName: "short"}).formatRange(0, 36e5)`, `RangeError: Intl.DateTimeFormat.prototype.formatRange: formatRange is not recorded in the playground for these options`},
 		{`new Intl.DateTimeFormat("en-US", {month: "narrow", day: "numeric"}).formatRangeToParts(0, 36e8)`, `RangeError: Intl.DateTimeFormat.prototype.formatRangeToParts: formatRange is not recorded in the playground`},
+		{`new Intl.DisplayNames("en", {type: "calendar"})`, `RangeError: Intl.DisplayNames: type "calendar" is not supported in the playground`},
+		{`new Intl.DisplayNames("en", {type: "dateTimeField"})`, `RangeError: Intl.DisplayNames: type "dateTimeField" is not supported in the playground`},
+		{`new Intl.DisplayNames("en", {type: "language"}).of("en-fonipa")`, `RangeError: Intl.DisplayNames: the language tag "en-fonipa" has a variant (fonipa), whose name the playground does not have`},
+		{`new Intl.DisplayNames("th", {type: "region"})`, `RangeError: Intl.DisplayNames: the locale "th" is not supported in the playground`},
 		{`new Intl.Segmenter("ar-EG")`, `RangeError: Intl.Segmenter: the locale "ar-EG" is not supported in the playground`},
 	} {
 		_, err := vm.RunString(c.src)

@@ -132,7 +132,9 @@ func (e *env) namespace() *goja.Object {
 			vals = slices.Sorted(slices.Values(currencyList()))
 		case "numberingSystem":
 			vals = []string{"latn"}
-		case "timeZone", "unit":
+		case "unit":
+			vals = loadUnits().Units // Node's, sorted
+		case "timeZone":
 			e.rangeError("Intl.supportedValuesOf(%q) is not supported in the playground", key)
 		default:
 			e.rangeError("Invalid key : %s", key)

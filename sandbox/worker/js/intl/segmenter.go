@@ -136,51 +136,58 @@ func (e *env) installSegmenter(ns *goja.Object) *goja.Object {
 		s := stateOf[*segmenter](e, c.This, "Intl.Segmenter.prototype.resolvedOptions")
 		return e.object([]kv{{"locale", s.locale}, {"granularity", s.granularity}})
 	})
-	segmentsProto := vm.NewObject()
-	iterProto := vm.NewObject()
-	if v, err := vm.RunString("Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()))"); err == nil {
-		_ = iterProto.SetPrototype(v.ToObject(vm))
-	}
-	tag(vm, iterProto, "Segmenter String Iterator")
-	e.method(segmentsProto, "containing", 1, func(c goja.FunctionCall) goja.Value {
-		sg := stateOf[*segments](e, c.This, "%Segments.prototype%.containing")
-		n := c.Argument(0).ToFloat()
-		if math.IsNaN(n) {
-			n = 0
+	// %SegmentsPrototype% and %SegmentIteratorPrototype%, made at the
+	// first segment(): a run that never segments does not pay for them
+	var segmentsProto *goja.Object
+	protos := func() *goja.Object {
+		if segmentsProto != nil {
+			return segmentsProto
 		}
-		n = math.Trunc(n)
-		if n < 0 || n >= float64(sg.input.Length()) {
-			return goja.Undefined()
-		}
-		e.split(sg)
-		i := 0
-		for i+1 < len(sg.bounds)-1 && sg.bounds[i+1] <= int(n) {
-			i++
-		}
-		return e.segmentData(sg, i)
-	})
-	iter := e.function("[Symbol.iterator]", 0, func(c goja.FunctionCall) goja.Value {
-		sg := stateOf[*segments](e, c.This, "%Segments.prototype%[@@iterator]")
-		it := &segmentIterator{sg: sg}
-		o := vm.NewDynamicObject(&instance{state: it})
-		_ = o.SetPrototype(iterProto)
-		return o
-	})
-	_ = segmentsProto.DefineDataPropertySymbol(goja.SymIterator, iter, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	e.method(iterProto, "next", 0, func(c goja.FunctionCall) goja.Value {
-		it := stateOf[*segmentIterator](e, c.This, "%SegmentIterator.prototype%.next")
-		e.split(it.sg)
-		r := vm.NewObject()
-		if it.i >= len(it.sg.bounds)-1 {
-			_ = r.Set("value", goja.Undefined())
-			_ = r.Set("done", true)
+		segmentsProto = vm.NewObject()
+		iterProto := vm.NewObject()
+		_ = iterProto.SetPrototype(iteratorPrototype(vm))
+		tag(vm, iterProto, "Segmenter String Iterator")
+		e.method(segmentsProto, "containing", 1, func(c goja.FunctionCall) goja.Value {
+			sg := stateOf[*segments](e, c.This, "%Segments.prototype%.containing")
+			n := c.Argument(0).ToFloat()
+			if math.IsNaN(n) {
+				n = 0
+			}
+			n = math.Trunc(n)
+			if n < 0 || n >= float64(sg.input.Length()) {
+				return goja.Undefined()
+			}
+			e.split(sg)
+			i := 0
+			for i+1 < len(sg.bounds)-1 && sg.bounds[i+1] <= int(n) {
+				i++
+			}
+			return e.segmentData(sg, i)
+		})
+		iter := e.function("[Symbol.iterator]", 0, func(c goja.FunctionCall) goja.Value {
+			sg := stateOf[*segments](e, c.This, "%Segments.prototype%[@@iterator]")
+			it := &segmentIterator{sg: sg}
+			o := vm.NewDynamicObject(&instance{state: it})
+			_ = o.SetPrototype(iterProto)
+			return o
+		})
+		_ = segmentsProto.DefineDataPropertySymbol(goja.SymIterator, iter, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		e.method(iterProto, "next", 0, func(c goja.FunctionCall) goja.Value {
+			it := stateOf[*segmentIterator](e, c.This, "%SegmentIterator.prototype%.next")
+			e.split(it.sg)
+			r := vm.NewObject()
+			if it.i >= len(it.sg.bounds)-1 {
+				_ = r.Set("value", goja.Undefined())
+				_ = r.Set("done", true)
+				return r
+			}
+			_ = r.Set("value", e.segmentData(it.sg, it.i))
+			_ = r.Set("done", false)
+			it.i++
 			return r
-		}
-		_ = r.Set("value", e.segmentData(it.sg, it.i))
-		_ = r.Set("done", false)
-		it.i++
-		return r
-	})
+		})
+		return segmentsProto
+	}
 	e.method(proto, "segment", 1, func(c goja.FunctionCall) goja.Value {
 		s := stateOf[*segmenter](e, c.This, "Intl.Segmenter.prototype.segment")
 		v := c.Argument(0)
@@ -196,10 +203,24 @@ func (e *env) installSegmenter(ns *goja.Object) *goja.Object {
 			e.split(sg) // the dictionary scripts' error at segment(), as Node would have split there
 		}
 		o := vm.NewDynamicObject(&instance{state: sg})
-		_ = o.SetPrototype(segmentsProto)
+		_ = o.SetPrototype(protos())
 		return o
 	})
 	return proto
+}
+
+// iteratorPrototype is %IteratorPrototype%: the prototype of an array
+// iterator's prototype.
+func iteratorPrototype(vm *goja.Runtime) *goja.Object {
+	arr := vm.NewArray()
+	if f, ok := goja.AssertFunction(arr.GetSymbol(goja.SymIterator)); ok {
+		if it, err := f(arr); err == nil {
+			if p := it.ToObject(vm).Prototype(); p != nil {
+				return p.Prototype()
+			}
+		}
+	}
+	panic("intl: no %IteratorPrototype%")
 }
 
 type segmentIterator struct {

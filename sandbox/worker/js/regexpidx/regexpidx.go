@@ -121,12 +121,10 @@ func (x *Indices) matchAll(re *goja.Object, plain, flags string, arg goja.Value)
 	exec, _ := goja.AssertFunction(clone.Get("exec"))
 	done := false
 	it := vm.NewObject()
-	if x.iterProto == nil {
-		v, err := vm.RunString("Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()))")
-		if err != nil {
-			panic(err)
-		}
-		x.iterProto = v.ToObject(vm)
+	if x.iterProto == nil { // %IteratorPrototype%: an array iterator's prototype's prototype
+		arr := vm.NewArray()
+		f, _ := goja.AssertFunction(arr.GetSymbol(goja.SymIterator))
+		x.iterProto = call(f, arr).ToObject(vm).Prototype().Prototype()
 	}
 	must(it.SetPrototype(x.iterProto))
 	result := func(v goja.Value, d bool) goja.Value {

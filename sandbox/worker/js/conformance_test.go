@@ -14,12 +14,7 @@ var conformanceOnly = flag.String("conformance", "", "run only the conformance s
 // deviations are the conformance snippets whose playground output is not
 // Node 20's on purpose; want is the playground's exact output (a clear
 // error naming what is missing, or a newer standard than Node 20 has).
-var deviations = map[string]struct{ reason, want string }{
-	"regex_match_indices": {
-		reason: "goja has no d flag (match indices): it is a SyntaxError naming the flag, at the snippet's line",
-		want:   "SyntaxError\n",
-	},
-}
+var deviations = map[string]struct{ reason, want string }{}
 
 // TestConformance runs every snippet of testdata/conformance in the
 // in-process harness and compares its console output with Node 20's

@@ -17,6 +17,7 @@ import (
 	"github.com/playground-dev/playground/sandbox/worker/js/intl"
 	"github.com/playground-dev/playground/sandbox/worker/js/jsonvalue"
 	"github.com/playground-dev/playground/sandbox/worker/js/parity"
+	"github.com/playground-dev/playground/sandbox/worker/js/regexpidx"
 	"github.com/playground-dev/playground/sandbox/worker/js/rewrite"
 	"github.com/playground-dev/playground/sandbox/worker/js/webapi"
 )
@@ -400,6 +401,7 @@ func (e *Runtime) install(n need) {
 	e.installed |= n
 	vm := e.vm
 	if n&needRegExp != 0 {
+		e.parity.Indices = regexpidx.New(vm).Decorate // the d flag (issue 23)
 		e.parity.InstallRegExp()
 	}
 	if n&needLocale != 0 {

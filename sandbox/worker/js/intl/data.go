@@ -12,7 +12,7 @@ import (
 	"sync"
 )
 
-//go:embed data/data.json data/dates-*.txt.gz
+//go:embed data/data.json data/dates-*.txt.gz data/units.json.gz data/ranges-*.txt.gz data/names.json.gz
 var dataFS embed.FS
 
 // numberData is how one locale writes numbers (data/data.json, recorded

@@ -25,6 +25,7 @@ type dateTimeFormat struct {
 	utc          bool
 	hourCycle    string // "" without an hour
 	pattern      string
+	key          string // the pattern's key in the recorded data (formatRange's too)
 	// the component widths selected ("" absent), in resolvedOptions order
 	fields               map[string]string
 	dateStyle, timeStyle string
@@ -182,9 +183,11 @@ func (e *env) newDateTimeFormat(api string, locales, options goja.Value, require
 			key += code[df.fields[f]]
 		}
 	}
-	p, ok := data.pattern(key + hc)
+	df.key = key + hc
+	p, ok := data.pattern(df.key)
 	if !ok {
-		p, ok = data.pattern(key + fallback)
+		df.key = key + fallback
+		p, ok = data.pattern(df.key)
 	}
 	if !ok {
 		e.rangeError("%s: no recorded pattern for these options (%s) in the playground", api, key+hc)
@@ -392,17 +395,26 @@ func (df *dateTimeFormat) formatParts(e *env, ms float64) []part {
 	}
 	data := loadDates(df.data)
 	var out []part
+	for _, tok := range tokens(df.pattern) {
+		if tok.field == "" {
+			out = append(out, part{"literal", tok.literal})
+			continue
+		}
+		out = append(out, df.field(data, tok.field, t))
+	}
+	return out
+}
+
+// field is the part of t a pattern's field ("month.short") writes.
+func (df *dateTimeFormat) field(data *dateData, field string, t time.Time) part {
 	num := func(n int, width string) string {
 		if width == "2-digit" {
 			return fmt.Sprintf("%02d", n%100)
 		}
 		return fmt.Sprint(n)
 	}
-	for _, tok := range tokens(df.pattern) {
-		if tok.field == "" {
-			out = append(out, part{"literal", tok.literal})
-			continue
-		}
+	{
+		tok := token{field: field}
 		name, width, _ := strings.Cut(tok.field, ".")
 		var v string
 		switch name {
@@ -450,9 +462,8 @@ func (df *dateTimeFormat) formatParts(e *env, ms float64) []part {
 				v = zoneShortName(df.data, df.zoneName, t)
 			}
 		}
-		out = append(out, part{name, v})
+		return part{name, v}
 	}
-	return out
 }
 
 func (df *dateTimeFormat) resolvedOptions() []kv {
@@ -496,6 +507,7 @@ func (e *env) installDateTimeFormat(ns *goja.Object) *goja.Object {
 		df := stateOf[*dateTimeFormat](e, c.This, "Intl.DateTimeFormat.prototype.formatToParts")
 		return e.partsArray(df.formatParts(e, e.toDateValue(c.Argument(0))), nil)
 	})
+	e.installDateRange(proto)
 	e.method(proto, "resolvedOptions", 0, func(c goja.FunctionCall) goja.Value {
 		df := stateOf[*dateTimeFormat](e, c.This, "Intl.DateTimeFormat.prototype.resolvedOptions")
 		return e.object(df.resolvedOptions())

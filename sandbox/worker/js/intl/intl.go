@@ -1,21 +1,44 @@
 // Package intl is the playground's Intl: a goja binding of the basics of
 // ECMA-402 (Intl.NumberFormat, DateTimeFormat, Collator, PluralRules,
-// ListFormat, RelativeTimeFormat, getCanonicalLocales, supportedValuesOf)
+// ListFormat, RelativeTimeFormat, Segmenter, DisplayNames,
+// getCanonicalLocales, supportedValuesOf)
 // whose output is Node 20's, byte for byte, for what it supports.
 //
 // The locale data is recorded from Node 20's ICU by data/gen.mjs (numbers,
 // currencies, lists, relative times: data/data.json; every date-time
 // pattern the supported DateTimeFormat options select, per locale:
 // data/dates-LOCALE.txt.gz). Collation is golang.org/x/text/collate and
-// plural rules golang.org/x/text/feature/plural (CLDR). The embedded data
+// plural rules golang.org/x/text/feature/plural (CLDR). NumberFormat's
+// unit style (the 45 simple units, short, long and narrow), compact
+// notation, the scientific exponent and formatRange's separator,
+// approximately sign and plural ranges are recorded by data/gen_units.mjs
+// (data/units.json.gz) for every NumberFormat locale. The embedded data
 // is parsed once per process, on first use, and shared read-only by every
 // runtime.
 //
 // The rule of the playground: what is not supported is never silently
 // approximated. A locale without recorded data is a RangeError naming it
 // (and the supported ones); an option or option value the package does not
-// implement is a RangeError or TypeError naming it; APIs not provided
-// (Intl.Locale, DisplayNames, Segmenter, formatRange, ...) are undefined.
+// implement is a RangeError or TypeError naming it (a compound unit as
+// "kilometer-per-hour"); APIs not provided (Intl.Locale, DurationFormat,
+// ...) are undefined.
+//
+// DisplayNames' names (region, script, currency, language; its calendar
+// and dateTimeField types are a RangeError) are recorded from Node 20 by
+// data/gen_names.mjs (data/names.json.gz): x/text's are CLDR's of
+// another year ("Turkey" for ICU's "Türkiye").
+//
+// DateTimeFormat's formatRange and formatRangeToParts write ICU's
+// interval formats, recorded by data/gen_ranges.mjs
+// (data/ranges-LOCALE.txt.gz) for dateStyle/timeStyle and the component
+// options without timeZoneName or narrow names; other options are a
+// RangeError naming formatRange.
+//
+// Segmenter is github.com/rivo/uniseg (UAX #29, Unicode 15.0), which
+// ICU's rules are for the text compared with Node (segmenter.go); where
+// ICU departs from UAX #29 — dictionary word breaks of Chinese, Japanese,
+// Thai, Lao, Khmer and Myanmar text, Unicode 15.1's Indic conjunct
+// clusters — segment() is a RangeError naming the character.
 //
 // Options are read as the specification reads them: each once, in the
 // specification's order (getters run in that order, and their exceptions
@@ -109,7 +132,9 @@ func (e *env) namespace() *goja.Object {
 			vals = slices.Sorted(slices.Values(currencyList()))
 		case "numberingSystem":
 			vals = []string{"latn"}
-		case "timeZone", "unit":
+		case "unit":
+			vals = loadUnits().Units // Node's, sorted
+		case "timeZone":
 			e.rangeError("Intl.supportedValuesOf(%q) is not supported in the playground", key)
 		default:
 			e.rangeError("Invalid key : %s", key)
@@ -127,6 +152,8 @@ func (e *env) namespace() *goja.Object {
 	e.pluralRulesProto = e.installPluralRules(ns)
 	e.relativeTimeProto = e.installRelativeTimeFormat(ns)
 	e.listFormatProto = e.installListFormat(ns)
+	e.installSegmenter(ns)
+	e.installDisplayNames(ns)
 	return ns
 }
 

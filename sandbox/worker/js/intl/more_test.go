@@ -110,7 +110,7 @@ func TestUnsupportedDatesAndOthers(t *testing.T) {
 		{`new Intl.PluralRules("ar")`, `Intl.PluralRules: the locale "ar" is not supported`},
 		{`new Intl.ListFormat("es")`, `Intl.ListFormat: the locale "es" is not supported`},
 		{`new Intl.RelativeTimeFormat("fr")`, `Intl.RelativeTimeFormat: the locale "fr" is not supported`},
-		{`Intl.supportedValuesOf("unit")`, `Intl.supportedValuesOf("unit") is not supported`},
+		{`Intl.supportedValuesOf("timeZone")`, `Intl.supportedValuesOf("timeZone") is not supported`},
 		{`(1).toLocaleString("th-TH-u-nu-thai")`, `Number.prototype.toLocaleString: the locale "th-TH-u-nu-thai" has a Unicode extension`},
 		{`"a".localeCompare("b", "en", {caseFirst: "lower"})`, `String.prototype.localeCompare: caseFirst "lower" is not supported`},
 		{`new Intl.NumberFormat(Array.from({length: 1001}, () => "en"))`, `a list of 1001 locales is more than the playground reads`},

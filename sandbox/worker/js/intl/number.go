@@ -16,14 +16,12 @@ var numberLocaleList = []string{"en-US", "en-GB", "en-IN", "de-DE", "de-AT", "de
 
 var numberLocales = localeMap(numberLocaleList)
 
-// compactLocales have compact notation ("1.2K", "3.4 million").
-var compactLocales = []string{"en-US", "en-GB"}
-
 // numberFormat is a resolved Intl.NumberFormat.
 type numberFormat struct {
 	locale, data         string
-	style                string // decimal, percent, currency
+	style                string // decimal, percent, currency, unit
 	currency, display    string
+	unit, unitDisplay    string
 	minInt               int
 	minFrac, maxFrac     int
 	minSig, maxSig       int
@@ -50,7 +48,7 @@ func (e *env) newNumberFormat(api string, locales, options goja.Value) *numberFo
 	}
 	r := e.resolveLocale(api, requested, numberLocales)
 	nf := &numberFormat{locale: r.locale, data: r.data}
-	nf.style = o.str("style", []string{"decimal", "percent", "currency", "unit"}, "decimal", "unit")
+	nf.style = o.str("style", []string{"decimal", "percent", "currency", "unit"}, "decimal")
 	cur := o.get("currency")
 	if !goja.IsUndefined(cur) {
 		c := e.toString(cur)
@@ -61,12 +59,13 @@ func (e *env) newNumberFormat(api string, locales, options goja.Value) *numberFo
 	}
 	nf.display = o.str("currencyDisplay", []string{"code", "symbol", "narrowSymbol", "name"}, "symbol", "name")
 	o.str("currencySign", []string{"standard", "accounting"}, "standard", "accounting")
-	if u := o.get("unit"); !goja.IsUndefined(u) {
-		e.rangeError("%s: the option unit is not supported in the playground (style \"unit\" is not)", api)
-	}
-	o.str("unitDisplay", []string{"short", "narrow", "long"}, "short")
+	unit := e.readUnit(api, o, nf.style)
+	unitDisplay := o.str("unitDisplay", []string{"short", "narrow", "long"}, "short")
 	if nf.style == "currency" && nf.currency == "" {
 		e.typeError("Currency code is required with currency style.")
+	}
+	if nf.style == "unit" {
+		nf.unit, nf.unitDisplay = unit, unitDisplay
 	}
 	d := loadData()
 	mnfdDefault, mxfdDefault := 0, 3
@@ -84,9 +83,6 @@ func (e *env) newNumberFormat(api string, locales, options goja.Value) *numberFo
 		e.rangeError("%s: roundingIncrement %d is not supported in the playground (only 1)", api, inc)
 	}
 	nf.notation = o.str("notation", []string{"standard", "scientific", "engineering", "compact"}, "standard")
-	if nf.notation == "compact" && !slices.Contains(compactLocales, nf.data) {
-		e.rangeError("%s: compact notation is supported in the playground for %s only, not %q", api, strings.Join(compactLocales, ", "), nf.locale)
-	}
 	e.digitOptions(api, o, nf, mnfdDefault, mxfdDefault)
 	nf.compact = "short"
 	if c := o.str("compactDisplay", []string{"short", "long"}, "short"); nf.notation == "compact" {
@@ -196,13 +192,6 @@ func (nf *numberFormat) round(d decimal) decimal {
 	return d.roundFraction(nf.maxFrac)
 }
 
-// compactUnits are the compact suffixes by power of 1000 (Node 20), long
-// ones in English for both locales.
-var compactUnits = map[string][]struct{ short, long string }{
-	"en-US": {{"", ""}, {"K", "thousand"}, {"M", "million"}, {"B", "billion"}, {"T", "trillion"}},
-	"en-GB": {{"", ""}, {"k", "thousand"}, {"m", "million"}, {"bn", "billion"}, {"tn", "trillion"}},
-}
-
 // noExponent is formatParts' exponent for a notation without one.
 const noExponent = math.MinInt
 
@@ -228,6 +217,13 @@ func (nf *numberFormat) scientific(d decimal) (decimal, int) {
 
 // formatParts formats d (the value, already exact) into parts.
 func (nf *numberFormat) formatParts(d decimal) []part {
+	return nf.formatPartsWith(d, false, "")
+}
+
+// formatPartsWith is formatParts, with formatRange's approximately sign
+// when approx and, when unitCat is not "", the unit's plural category
+// (a range's).
+func (nf *numberFormat) formatPartsWith(d decimal, approx bool, unitCat string) []part {
 	data := loadData().Numbers[nf.data]
 	group, decimalSep := data.Group, data.Decimal
 	var cur currencyData
@@ -239,7 +235,9 @@ func (nf *numberFormat) formatParts(d decimal) []part {
 		}
 	}
 	var num []part
-	compactSuffix := ""
+	var compact *compactData
+	var compactT template
+	cat := "other" // of the number as written
 	exponent := noExponent
 	if nf.style == "percent" {
 		d = d.shift(2)
@@ -252,18 +250,7 @@ func (nf *numberFormat) formatParts(d decimal) []part {
 	default:
 		r := nf.round(d)
 		if nf.notation == "compact" {
-			units := compactUnits[nf.data]
-			k := min(max(r.magnitude(), 0)/3, len(units)-1)
-			r = nf.round(d.shift(-3 * k))
-			if r.magnitude() >= 3 && k+1 < len(units) { // 999,999 → 1M
-				k++
-				r = nf.round(d.shift(-3 * k))
-			}
-			if nf.compact == "long" && nf.style != "currency" { // ICU: "$1.2K" even when long
-				compactSuffix = units[k].long
-			} else {
-				compactSuffix = units[k].short
-			}
+			r, compact = nf.compactFor(d)
 		}
 		if nf.notation == "scientific" || nf.notation == "engineering" {
 			r, exponent = nf.scientific(d)
@@ -289,6 +276,16 @@ func (nf *numberFormat) formatParts(d decimal) []part {
 			minFrac = 0
 		}
 		in, fr := d.integerAndFraction(nf.minInt, minFrac)
+		if compact != nil || nf.style == "unit" {
+			cat = pluralCategory(nf.data, in, fr, false)
+		}
+		if compact != nil {
+			t := pick(compact.Cats, cat)
+			if one, ok := compact.Cats["=1"]; ok && in == "1" && fr == "" {
+				t = one
+			}
+			compactT = t
+		}
 		minGrouping := data.MinGrouping
 		switch nf.grouping {
 		case "always":
@@ -323,18 +320,14 @@ func (nf *numberFormat) formatParts(d decimal) []part {
 		}
 	}
 	if exponent != noExponent {
-		num = append(num, part{"exponentSeparator", "E"})
+		num = append(num, part{"exponentSeparator", loadUnits().Locales[nf.data].Exponent})
 		if exponent < 0 {
 			num = append(num, part{"exponentMinusSign", data.Minus})
 		}
 		num = append(num, part{"exponentInteger", strconv.Itoa(max(exponent, -exponent))})
 	}
-	if compactSuffix != "" {
-		if nf.compact == "long" && nf.style != "currency" {
-			num = append(num, part{"literal", " "}, part{"compact", compactSuffix})
-		} else {
-			num = append(num, part{"compact", compactSuffix})
-		}
+	if compactT != nil {
+		num = fill(compactT, nil, num)
 	}
 	// the sign
 	zero := d.isZero()
@@ -363,21 +356,38 @@ func (nf *numberFormat) formatParts(d decimal) []part {
 			sign = part{"minusSign", data.Minus}
 		}
 	}
+	signed := sign.typ != "" || approx
+	var signParts []part
+	if approx {
+		signParts = append(signParts, part{"approximatelySign", loadUnits().Locales[nf.data].Approx})
+	}
+	if sign.typ != "" {
+		signParts = append(signParts, sign)
+	}
 	var pattern, symbol string
 	switch nf.style {
+	case "unit":
+		if unitCat != "" {
+			cat = unitCat
+		}
+		t := pick(loadUnits().Locales[nf.data].Unit[nf.unit+"/"+nf.unitDisplay], cat)
+		if signed {
+			return fill(t.Neg, signParts, num)
+		}
+		return fill(t.Pos, nil, num)
 	case "percent":
 		pattern = data.PercentPositive
-		if sign.typ != "" {
+		if signed {
 			pattern = data.Percent
 		}
 	case "currency":
 		pattern, symbol = cur.Positive, cur.Symbol
-		if sign.typ != "" {
+		if signed {
 			pattern = cur.Pattern
 		}
 	default:
 		pattern = "{n}"
-		if sign.typ != "" {
+		if signed {
 			pattern = "{s}{n}"
 		}
 	}
@@ -405,9 +415,7 @@ func (nf *numberFormat) formatParts(d decimal) []part {
 			lit("{")
 			pattern = pattern[2:]
 		case strings.HasPrefix(pattern, "{s}"):
-			if sign.typ != "" {
-				out = append(out, sign)
-			}
+			out = append(out, signParts...)
 			pattern = pattern[3:]
 		case strings.HasPrefix(pattern, "{n}"):
 			for _, p := range num {
@@ -427,6 +435,34 @@ func (nf *numberFormat) formatParts(d decimal) []part {
 		default:
 			lit("{")
 			pattern = pattern[1:]
+		}
+	}
+	return out
+}
+
+// fill renders a recorded template: ["s"] is sign, ["n"] num; adjacent
+// literals merge, as ICU's do.
+func fill(t template, sign, num []part) []part {
+	out := make([]part, 0, len(t)+len(num)+len(sign))
+	add := func(p part) {
+		if n := len(out); n > 0 && p.typ == "literal" && out[n-1].typ == "literal" {
+			out[n-1].value += p.value
+			return
+		}
+		out = append(out, p)
+	}
+	for _, x := range t {
+		switch x[0] {
+		case "s":
+			for _, p := range sign {
+				add(p)
+			}
+		case "n":
+			for _, p := range num {
+				add(p)
+			}
+		default:
+			add(part{x[0], x[1]})
 		}
 	}
 	return out
@@ -517,6 +553,7 @@ func (e *env) installNumberFormat(ns *goja.Object) *goja.Object {
 		nf := stateOf[*numberFormat](e, c.This, "Intl.NumberFormat.prototype.formatToParts")
 		return e.partsArray(nf.formatParts(e.toDecimal(c.Argument(0))), nil)
 	})
+	e.installNumberRange(proto)
 	e.method(proto, "resolvedOptions", 0, func(c goja.FunctionCall) goja.Value {
 		nf := stateOf[*numberFormat](e, c.This, "Intl.NumberFormat.prototype.resolvedOptions")
 		return e.object(nf.resolvedOptions())
@@ -551,6 +588,9 @@ func (nf *numberFormat) resolvedOptions() []kv {
 	r := []kv{{"locale", nf.locale}, {"numberingSystem", "latn"}, {"style", nf.style}}
 	if nf.style == "currency" {
 		r = append(r, kv{"currency", nf.currency}, kv{"currencyDisplay", nf.display}, kv{"currencySign", "standard"})
+	}
+	if nf.style == "unit" {
+		r = append(r, kv{"unit", nf.unit}, kv{"unitDisplay", nf.unitDisplay})
 	}
 	r = append(r, kv{"minimumIntegerDigits", nf.minInt})
 	if nf.rounding != "fraction" {

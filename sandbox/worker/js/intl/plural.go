@@ -81,20 +81,26 @@ func (p *pluralRules) selectDecimal(d decimal) string {
 			fr = x.value
 		}
 	}
+	return pluralCategory(p.data, in, fr, p.ordinal)
+}
+
+// pluralCategory is the plural category, in data's language, of the
+// number written with integer digits in and fraction digits fr.
+func pluralCategory(data, in, fr string, ordinal bool) string {
 	in = strings.TrimLeft(in, "0")
 	digits := make([]byte, 0, len(in)+len(fr))
 	for _, c := range in + fr {
 		digits = append(digits, byte(c-'0'))
 	}
 	rules := plural.Cardinal
-	if p.ordinal {
+	if ordinal {
 		rules = plural.Ordinal
-	} else if manyMillions[p.data[:2]] && len(fr) == 0 && len(in) > 6 && strings.Trim(in[len(in)-6:], "0") == "" {
+	} else if manyMillions[data[:2]] && len(fr) == 0 && len(in) > 6 && strings.Trim(in[len(in)-6:], "0") == "" {
 		// CLDR 38+ (ICU 78): "many" for whole millions, newer than
 		// x/text's rules
 		return "many"
 	}
-	return formNames[rules.MatchDigits(language.MustParse(p.data), digits, len(in), len(fr))]
+	return formNames[rules.MatchDigits(language.MustParse(data), digits, len(in), len(fr))]
 }
 
 // categories are the rules' categories in V8's order (alphabetical,

@@ -33,6 +33,9 @@ type Patcher struct {
 	// json parses JSON.parse's plain calls (InstallJSONParse), made at
 	// the first.
 	json *jsonvalue.Parser
+	// Indices, when set, makes the d flag a RegExp constructed without it
+	// and decorated (package regexpidx); unset, the flag is a SyntaxError.
+	Indices func(re *goja.Object, flags string) *goja.Object
 }
 
 // SetClient keys the process-wide caches p fills (regexpPrograms) by

@@ -21,13 +21,19 @@ func (p *Patcher) InstallRegExp() {
 	target := g.Get("RegExp").ToObject(vm)
 	construct, _ := goja.AssertConstructor(target) // no Reflect: a plain run need not build it
 	call, _ := goja.AssertFunction(target)
+	indices := "" // the flags of a d-flag RegExp p.Indices decorates (regexpidx)
 	fix := func(args []goja.Value) []goja.Value {
+		indices = ""
 		if len(args) == 0 {
 			return args
 		}
 		flags := ""
 		if len(args) > 1 && !goja.IsUndefined(args[1]) {
 			flags = args[1].String()
+		}
+		if p.Indices != nil && strings.Count(flags, "d") == 1 {
+			indices, flags = flags, strings.Replace(flags, "d", "", 1)
+			args = append(slices.Clone(args[:1]), vm.ToValue(flags))
 		}
 		for _, f := range "dv" {
 			if strings.ContainsRune(flags, f) {
@@ -51,6 +57,13 @@ func (p *Patcher) InstallRegExp() {
 	proxy := vm.NewProxy(target, &goja.ProxyTrapConfig{
 		Construct: func(t *goja.Object, args []goja.Value, newTarget *goja.Object) *goja.Object {
 			args = fix(args)
+			if indices != "" {
+				v, err := construct(newTarget, args...)
+				if err != nil {
+					panic(err)
+				}
+				return p.Indices(v, indices)
+			}
 			if newTarget == t || newTarget == self { // not a subclass: its prototype is RegExp.prototype
 				if v, ok := p.cachedRegExp(args); ok {
 					return v.(*goja.Object)
@@ -64,6 +77,13 @@ func (p *Patcher) InstallRegExp() {
 		},
 		Apply: func(t *goja.Object, this goja.Value, args []goja.Value) goja.Value {
 			args = fix(args)
+			if indices != "" {
+				v, err := construct(self, args...)
+				if err != nil {
+					panic(err)
+				}
+				return p.Indices(v, indices)
+			}
 			if v, ok := p.cachedRegExp(args); ok { // RegExp(string, flags) is new RegExp(string, flags)
 				return v
 			}

@@ -1,0 +1,53 @@
+package intl
+
+import (
+	"bytes"
+	"encoding/json"
+	"os/exec"
+	"testing"
+)
+
+// TestNamesDataIsFresh re-records two locales' names under Node (when
+// node is on PATH with the ICU names.json.gz names) and compares them
+// with the committed ones.
+func TestNamesDataIsFresh(t *testing.T) {
+	committed := loadNames()
+	recordingNode(t, "", committed.ICU)
+	out, err := exec.Command("node", "data/gen_names.mjs", "en-US", "de-CH").Output()
+	if err != nil {
+		t.Fatalf("node data/gen_names.mjs: %v", err)
+	}
+	var got namesData
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	for loc, l := range got.Locales {
+		a, _ := json.Marshal(l)
+		b, _ := json.Marshal(committed.Locales[loc])
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: data/names.json.gz is stale: run `cd sandbox/worker/js/intl && node data/gen_names.mjs | gzip -9n > data/names.json.gz`", loc)
+		}
+	}
+	if len(got.Locales) != 2 {
+		t.Errorf("recorded %d locales; want 2", len(got.Locales))
+	}
+}
+
+// TestNamesCoverLocales: every DisplayNames locale has names of every
+// type, Node's composition pattern, and dialect names.
+func TestNamesCoverLocales(t *testing.T) {
+	d := loadNames()
+	for _, loc := range numberLocaleList {
+		n := d.Locales[loc]
+		if n == nil {
+			t.Errorf("%s: no names", loc)
+			continue
+		}
+		if len(n.Region.Long) < 250 || len(n.Script.Long) < 100 || len(n.Currency.Long) < 150 || len(n.Language.Long) < 500 {
+			t.Errorf("%s: %d regions, %d scripts, %d currencies, %d languages", loc, len(n.Region.Long), len(n.Script.Long), len(n.Currency.Long), len(n.Language.Long))
+		}
+		if n.Pattern == "" || n.Separator == "" || len(n.Dialect.Long) == 0 {
+			t.Errorf("%s: pattern %q, separator %q, %d dialect names", loc, n.Pattern, n.Separator, len(n.Dialect.Long))
+		}
+	}
+}

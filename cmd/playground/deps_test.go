@@ -30,7 +30,7 @@ var allowedImports = map[string][]string{
 	"sandbox/libs":          {},
 	"sandbox":               {"sandbox/pipe", "sandbox/libs", "tracing"},
 	"sandbox/worker/bundle": {"sandbox/pipe", "sandbox/libs"},
-	"sandbox/worker/js":     {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js/intl", "sandbox/worker/js/intrinsic", "sandbox/worker/js/inspect", "sandbox/worker/js/parity", "sandbox/worker/js/webapi", "sandbox/worker/js/rewrite", "sandbox/worker/js/jsonvalue"},
+	"sandbox/worker/js":     {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js/intl", "sandbox/worker/js/intrinsic", "sandbox/worker/js/inspect", "sandbox/worker/js/parity", "sandbox/worker/js/webapi", "sandbox/worker/js/rewrite", "sandbox/worker/js/jsonvalue", "sandbox/worker/js/regexpidx"},
 	"sandbox/worker":        {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js"},
 
 	// The server's transports share one run engine, which alone sees the
@@ -66,6 +66,7 @@ var allowedImports = map[string][]string{
 	"sandbox/worker/js/inspect":   {"sandbox/pipe", "sandbox/worker/js/intrinsic", "sandbox/worker/js/parity"},              // Node's util.inspect
 	"sandbox/worker/js/rewrite":   {},                                                                                       // semantics-preserving rewrites of a bundle before goja compiles it
 	"sandbox/worker/js/jsonvalue": {"jsonwire"},                                                                             // JSON text to goja values and plain data back, past goja's codec
+	"sandbox/worker/js/regexpidx": {},                                                                                       // the RegExp d flag's match indices (regexp2)
 	"sandbox/worker/js/jstest":    {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js"},           // test support: the in-process harness
 }
 

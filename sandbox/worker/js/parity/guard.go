@@ -60,7 +60,7 @@ const (
 	GuardApply                             // Function.prototype.apply, Reflect.apply, Reflect.construct
 	GuardTypedArrayFrom                    // %TypedArray%.from (InstallTypedArrayFrom); Object.defineProperty, defineProperties, Reflect.defineProperty on typed arrays (defineprop.go)
 	GuardParseInt                          // parseInt (InstallParseInt)
-	GuardScan                              // Array.prototype.includes, indexOf, lastIndexOf (scan.go)
+	GuardScan                              // Array.prototype.includes, indexOf, lastIndexOf (scan.go); the loop guards (loops.go)
 )
 
 // InstallGuards replaces the built-ins above that g names. It runs before
@@ -100,6 +100,7 @@ func (p *Patcher) InstallGuards(g Guards) {
 	}
 	if g&GuardScan != 0 {
 		p.installScanGuards(original)
+		p.installLoopGuards(original)
 	}
 }
 

@@ -1,0 +1,131 @@
+package js_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+// hardStop is a built-in call that goja ran in Go, past any deadline,
+// without looking at the runtime's interrupt (found by calling every
+// Array.prototype, %TypedArray%.prototype, String.prototype, Object, JSON,
+// Array.from/of and apply with receivers and arguments such as {length:
+// 2**53-1}, {length: 2**32-1} and a sparse array of length 2**32-1, under
+// a 300 ms interrupt; the calls that had not returned 3 s later are here).
+type hardStop struct {
+	// code is the call; S is a sparse array of length 2**32 - 1, H the
+	// array-like {length: 2**53 - 1}, H32 {length: 2**32 - 1}.
+	code string
+	// node is what Node 20 (v20.20.2) does with the same call: "runs" (it
+	// had not returned after 3 s: it runs until it is stopped, or until it
+	// runs out of memory) or the error it throws at once.
+	node string
+	// want is the run's outcome here: "timeout" (the guarded loop stops at
+	// the deadline) or the error it throws, as Node does.
+	want string
+}
+
+// hardStops are the offenders of goja's built-ins this runtime guards
+// (parity/loops.go, parity/scan.go, parity/typedarray.go).
+var hardStops = []hardStop{
+	{"Array.prototype.reverse.call(H)", "runs", "timeout"},
+	{"S.reverse()", "runs", "timeout"},
+	{`Object.defineProperty([], "length", { value: 2 ** 32 - 1 }).reverse()`, "runs", "timeout"},
+	{"Array.prototype.copyWithin.call(H, 0, 1)", "runs", "timeout"},
+	{"S.copyWithin(0, 1)", "runs", "timeout"},
+	{"Array.prototype.fill.call(H, 1)", "runs", "timeout"},
+	{"Array.prototype.fill.call(H32, 1)", "runs", "timeout"},
+	{"Array.prototype.every.call(H, () => false)", "runs", "timeout"},
+	{"S.every(() => false)", "runs", "timeout"},
+	{"S.some(() => true)", "runs", "timeout"},
+	{"S.forEach(() => {})", "runs", "timeout"},
+	{"Array.prototype.forEach.call(H, () => {})", "runs", "timeout"},
+	{"Array.prototype.filter.call(H, () => true)", "runs", "timeout"},
+	{"S.filter(() => true)", "runs", "timeout"},
+	{"S.map((x) => x)", "runs", "timeout"}, // goja: out of memory (a Go fatal error)
+	{"S.reduce((a) => a, 0)", "runs", "timeout"},
+	{"Array.prototype.reduceRight.call(H, (a) => a, 0)", "runs", "timeout"},
+	{"Array.prototype.flat.call(H)", "runs", "timeout"},
+	{"S.flat()", "runs", "timeout"},
+	{"Array.prototype.flatMap.call(H, (x) => x)", "runs", "timeout"},
+	{"Array.prototype.join.call(H)", "TypeError: Invalid array length", "TypeError: Invalid array length"},
+	{`Array.prototype.join.call(H32, "")`, "runs", "timeout"},
+	{"S.join()", "RangeError: Invalid string length", "timeout"},
+	{"Array.prototype.toLocaleString.call(H)", "TypeError: Invalid array length", "TypeError: Invalid array length"},
+	{"S.toLocaleString()", "RangeError: Invalid string length", "timeout"},
+	{"Array.prototype.shift.call(H)", "runs", "timeout"},
+	{"S.shift()", "runs", "timeout"},
+	{"S.unshift(1)", "runs", "timeout"},
+	{"S.slice()", "runs", "timeout"},
+	{"Array.prototype.splice.call(H, 0, 1)", "runs", "timeout"},
+	{"S.splice(0, 1)", "runs", "timeout"},
+	{"S.toReversed()", "runs", "timeout"},
+	{"S.toSpliced(0, 1)", "runs", "timeout"},
+	{"S.with(0, 1)", "runs", "timeout"},
+	{"Array.prototype.lastIndexOf.call(S, 1, -1)", "runs", "-1"},
+	{"Array.from(H32)", "runs", "timeout"},
+	{"Array.from(S)", "runs", "timeout"},
+	{"Array.from(H)", "RangeError: Invalid array length", "timeout"},
+	{"Uint8Array.from(H32)", "runs", "timeout"},
+	{"new Uint8Array(2 ** 26).set({ length: 2 ** 26 })", "runs", "timeout"},
+}
+
+// TestHardStopKeepsFacts: each hard stop, after a nested change of a fact
+// (which the worker sends when the task ends), ends the run at its
+// deadline (or with Node's error, or its result) with the change in
+// done.facts: nothing is lost.
+func TestHardStopKeepsFacts(t *testing.T) {
+	h := newHarness(t, Config{})
+	for _, c := range hardStops {
+		t.Run(c.code, func(t *testing.T) {
+			src := `import { facts } from "playground";
+const H = { length: 2 ** 53 - 1 }, H32 = { length: 2 ** 32 - 1 }, S = [];
+S.length = 2 ** 32 - 1;
+facts.todos = [];
+facts.todos.push("a");
+try {
+  console.log(String(` + c.code + `));
+} catch (e) {
+  console.log(e.name + ": " + e.message);
+}
+`
+			res, rec := runWithin(t, h, Request{Files: files("main.js", src), Timeout: 300 * time.Millisecond})
+			if got, _ := json.Marshal(res.Facts); string(got) != `{"todos":["a"]}` {
+				t.Errorf("done.facts = %s; want {\"todos\":[\"a\"]}", got)
+			}
+			if c.want == "timeout" {
+				if res.Outcome != OutcomeTimeout {
+					t.Errorf("outcome %s (logs %q); want timeout", res.Outcome, rec.Logs())
+				}
+				return
+			}
+			if res.Outcome != OutcomeOK || strings.Join(rec.Logs(), "\n") != c.want {
+				t.Errorf("outcome %s, logs %q; want ok, %q", res.Outcome, rec.Logs(), c.want)
+			}
+		})
+	}
+}
+
+// runWithin is run, failing the test (instead of hanging it) when the run
+// has not ended 30 s after its deadline: a built-in that ignores the
+// interrupt. The run's goroutine is left behind; the test binary fails.
+func runWithin(t *testing.T, h *harness, req Request) (Result, *recorder) {
+	t.Helper()
+	type ended struct {
+		res Result
+		rec *recorder
+	}
+	done := make(chan ended, 1)
+	go func() {
+		res, rec := h.Run(t, req)
+		done <- ended{res, rec}
+	}()
+	select {
+	case e := <-done:
+		return e.res, e.rec
+	case <-time.After(req.Timeout + 30*time.Second):
+		t.Fatalf("the run did not stop at its deadline")
+		return Result{}, nil
+	}
+}

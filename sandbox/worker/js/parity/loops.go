@@ -1,0 +1,278 @@
+package parity
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/dop251/goja"
+
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
+)
+
+// Loop guards: goja's Array.prototype methods count through every index
+// below the receiver's length in Go, where goja never looks at
+// Runtime.Interrupt (its interrupt is checked between instructions of
+// snippet code only). On a receiver whose length is huge next to the
+// elements it holds — `{ length: 2 ** 53 - 1 }`, a sparse `new Array(2 **
+// 32 - 1)`, `Object.defineProperty([], "length", …)` — reverse, fill,
+// copyWithin, join, splice, shift, unshift, slice, flat, the callback
+// methods on holes (forEach, map, filter, some, every, reduce…, whose
+// callback never runs on a hole, so the snippet's code is never entered)
+// and Array.from ran past the run's deadline until the pool killed the
+// worker, and the run's last nested fact changes were lost with it (issue
+// 22, item 5). Node runs most of these until it is stopped too, or throws a
+// RangeError/TypeError at once (the table in loops_test.go).
+//
+// The replacements hand goja's own algorithm, unchanged, a receiver that
+// is a Proxy over the real one (loopProxy) whose traps forward every
+// property operation to it — getters and setters run with the real
+// receiver, as they would — and check the runtime's interrupt every
+// checkEvery operations (checkInterrupt): the run then ends at its deadline
+// (or memory limit, or cancel) with an interrupt, like any loop of snippet
+// code, and the worker reports its facts. What the snippet could tell
+// apart is put back: a result that is the proxy is the receiver, a
+// callback sees the receiver as its array argument, and a length the
+// wrapper read is the one the algorithm reads (read once, as the
+// specification does). An ordinary array of at most loopDense elements
+// (goja walks it in milliseconds), a primitive receiver and a typed array
+// (whose length is its memory) go to goja's own at once; join and
+// toLocaleString throw V8's TypeError for a length past 2^32 - 1 before
+// reading an element, as Node does.
+//
+// Patch for: goja's Array.prototype built-ins loop to the receiver's
+// length without an interrupt check (goja's Runtime.Interrupt doc: "a
+// running native function … will not be interrupted"). Upstream: no goja
+// issue found as of 2026-11 (dop251/goja#6 and #645 are the memory side);
+// the same class fixed elsewhere: quickjs-ng/quickjs#1672,
+// sebastienros/jint#2486. Delete when goja's built-ins check the interrupt.
+
+const (
+	// loopDense is the longest ordinary array the loop guards leave to
+	// goja's own: its longest loop over as many elements (reverse, join)
+	// takes a few tens of milliseconds.
+	loopDense = scanDense
+	// checkEvery is how many property operations of a guarded loop pass
+	// between two interrupt checks (a check runs a one-instruction
+	// program: about a microsecond).
+	checkEvery = 1 << 12
+	// maxArrayLength is 2^32 - 1, the longest array.
+	maxArrayLength = math.MaxUint32
+)
+
+// interruptCheck is the program checkInterrupt runs: goja looks at its
+// interrupt before every instruction of it. Programs are immutable and
+// shared by every runtime of the process.
+var interruptCheck = goja.MustCompile("", "0", true)
+
+// checkInterrupt counts one property operation of a guarded loop and, every
+// checkEvery of them, stops the loop with the runtime's interrupt if it was
+// interrupted (a deadline, a memory limit, a cancel): the interrupt
+// unwinds through goja's built-in and out of the run, uncatchable, as it
+// does from snippet code.
+func (p *Patcher) checkInterrupt() {
+	p.loopOps++
+	if p.loopOps%checkEvery != 0 {
+		return
+	}
+	if _, err := p.vm.RunProgram(interruptCheck); err != nil {
+		panic(err)
+	}
+}
+
+// loopMethods are the Array.prototype methods replaced, each with the
+// position of its callback argument (-1: none).
+var loopMethods = []struct {
+	name     string
+	length   int
+	callback int
+}{
+	{"copyWithin", 2, -1}, {"every", 1, 0}, {"fill", 1, -1}, {"filter", 1, 0}, {"find", 1, 0},
+	{"findIndex", 1, 0}, {"findLast", 1, 0}, {"findLastIndex", 1, 0}, {"flat", 0, -1}, {"flatMap", 1, 0},
+	{"forEach", 1, 0}, {"join", 1, -1}, {"map", 1, 0}, {"reduce", 1, 0}, {"reduceRight", 1, 0},
+	{"reverse", 0, -1}, {"shift", 0, -1}, {"slice", 2, -1}, {"some", 1, 0}, {"splice", 2, -1},
+	{"toLocaleString", 0, -1}, {"toReversed", 0, -1}, {"toSpliced", 2, -1}, {"unshift", 1, -1}, {"with", 2, -1},
+}
+
+// installLoopGuards replaces loopMethods and Array.from
+// (%TypedArray%.from and set are InstallTypedArrayFrom's).
+func (p *Patcher) installLoopGuards(original func(*goja.Object, string) goja.Callable) {
+	arr := p.vm.NewArray().Prototype()
+	for _, m := range loopMethods {
+		p.installLoopMethod(arr, m.name, m.length, m.callback, original)
+	}
+	array := arr.Get("constructor").ToObject(p.vm)
+	from := original(array, "from")
+	p.replace(array, "from", 1, func(c goja.FunctionCall) goja.Value {
+		return call(from, c.This, p.guardedSource(c.Arguments, 0)...)
+	})
+}
+
+// installLoopMethod replaces arr[name] by its guarded loop, once: a
+// program that names toLocaleString gets its guard from InstallLocale,
+// which may run before or after InstallGuards.
+func (p *Patcher) installLoopMethod(arr *goja.Object, name string, length, callback int, original func(*goja.Object, string) goja.Callable) {
+	if name == "toLocaleString" {
+		if p.arrayLocaleGuarded {
+			return
+		}
+		p.arrayLocaleGuarded = true
+	}
+	orig := original(arr, name)
+	p.replace(arr, name, length, func(c goja.FunctionCall) goja.Value {
+		return p.guardedLoop(name, orig, callback, c)
+	})
+}
+
+// guardedLoop is Array.prototype[name] on c.
+func (p *Patcher) guardedLoop(name string, orig goja.Callable, callback int, c goja.FunctionCall) goja.Value {
+	o, ok := c.This.(*goja.Object)
+	if !ok || !p.longReceiver(o) {
+		return call(orig, c.This, c.Arguments...)
+	}
+	lp := &loopProxy{p: p, o: o}
+	if name == "join" || name == "toLocaleString" {
+		// V8 refuses a length no array can have before it reads an
+		// element; the length read here is the one the algorithm reads.
+		n := toLength(lengthOf(o))
+		if n > maxArrayLength {
+			p.h.Throw("TypeError", "Invalid array length")
+		}
+		lp.length = p.vm.ToValue(int64(n))
+	}
+	px := p.vm.ToValue(p.vm.NewProxy(o, lp.traps())).(*goja.Object)
+	args := c.Arguments
+	if callback >= 0 && callback < len(args) {
+		if f, ok := goja.AssertFunction(args[callback]); ok {
+			args = append([]goja.Value(nil), args...)
+			args[callback] = p.vm.ToValue(func(cc goja.FunctionCall) goja.Value {
+				// The callback's array argument is the receiver, not
+				// the proxy.
+				for i, a := range cc.Arguments {
+					if a == px {
+						cc.Arguments[i] = o
+					}
+				}
+				return call(f, cc.This, cc.Arguments...)
+			})
+		}
+	}
+	r := call(orig, px, args...)
+	if r == px { // reverse, fill, copyWithin return their receiver
+		return o
+	}
+	return r
+}
+
+// longReceiver reports whether o goes through a guarded loop: an object
+// that is not an ordinary array of at most loopDense elements, an
+// arguments object of as many, or a typed array. A Proxy does (one without
+// traps forwards to its target in Go, never entering snippet code).
+func (p *Patcher) longReceiver(o *goja.Object) bool {
+	if o.ExportType() == proxyType {
+		return true
+	}
+	switch o.ClassName() {
+	case "Array":
+		// An own data property: reading it runs nothing.
+		return o.Get("length").ToInteger() > loopDense
+	case "Arguments":
+		if v, ok := p.b.OwnData(o, "length"); ok {
+			return toLength(v.ToNumber().ToFloat()) > loopDense
+		}
+		return true
+	}
+	return !intrinsic.IsTypedArray(o)
+}
+
+// guardedSource is args with args[i] behind a loopProxy when it is an
+// array-like Array.from or %TypedArray%.prototype.set would read element by
+// element: an ordinary array longer than loopDense or a plain object (not
+// a Map, a Set, a String object, a typed array: their iterators and slots
+// need the object itself).
+func (p *Patcher) guardedSource(args []goja.Value, i int) []goja.Value {
+	if i >= len(args) {
+		return args
+	}
+	o, ok := args[i].(*goja.Object)
+	if !ok {
+		return args
+	}
+	switch {
+	case o.ExportType() == proxyType:
+	case o.ClassName() == "Array" && o.Get("length").ToInteger() > loopDense:
+	case o.ClassName() == "Object" && !intrinsic.IsTypedArray(o):
+	default:
+		return args
+	}
+	out := append([]goja.Value(nil), args...)
+	out[i] = p.vm.ToValue(p.vm.NewProxy(o, (&loopProxy{p: p, o: o}).traps()))
+	return out
+}
+
+// loopProxy is the handler of the Proxy a guarded loop runs on: each trap
+// does to o what the operation would have done to o itself, after
+// checkInterrupt.
+type loopProxy struct {
+	p *Patcher
+	o *goja.Object
+	// length, when set, is the answer to the first Get of "length": the
+	// value the wrapper read already.
+	length goja.Value
+}
+
+func (lp *loopProxy) traps() *goja.ProxyTrapConfig {
+	return &goja.ProxyTrapConfig{
+		Get: func(_ *goja.Object, k string, _ goja.Value) goja.Value {
+			if k == "length" && lp.length != nil {
+				v := lp.length
+				lp.length = nil
+				return v
+			}
+			return lp.get(k)
+		},
+		GetIdx: func(_ *goja.Object, i int, _ goja.Value) goja.Value { return lp.get(strconv.Itoa(i)) },
+		Has:    func(_ *goja.Object, k string) bool { return lp.has(lp.p.vm.ToValue(k)) },
+		HasIdx: func(_ *goja.Object, i int) bool { return lp.has(lp.p.vm.ToValue(strconv.Itoa(i))) },
+		Set: func(_ *goja.Object, k string, v, _ goja.Value) bool {
+			return lp.set(k, v)
+		},
+		SetIdx: func(_ *goja.Object, i int, v, _ goja.Value) bool {
+			return lp.set(strconv.Itoa(i), v)
+		},
+		DeleteProperty:    func(_ *goja.Object, k string) bool { return lp.del(k) },
+		DeletePropertyIdx: func(_ *goja.Object, i int) bool { return lp.del(strconv.Itoa(i)) },
+	}
+}
+
+// get is Get(o, k): a getter runs with o as this. A missing property is
+// nil, as goja's own Get answers it: goja's loops read an index once and
+// take nil for a hole (HasProperty and Get in one step).
+func (lp *loopProxy) get(k string) goja.Value {
+	lp.p.checkInterrupt()
+	return lp.o.Get(k)
+}
+
+// has is HasProperty(o, k), through the intrinsic Reflect.has (a Proxy
+// target's has trap runs).
+func (lp *loopProxy) has(k goja.Value) bool {
+	lp.p.checkInterrupt()
+	return call(lp.p.b.ReflectHas, goja.Undefined(), lp.o, k).ToBoolean()
+}
+
+// set is Set(o, k, v, true): a refused write throws goja's TypeError.
+func (lp *loopProxy) set(k string, v goja.Value) bool {
+	lp.p.checkInterrupt()
+	if err := lp.o.Set(k, v); err != nil {
+		panic(err)
+	}
+	return true
+}
+
+// del is DeletePropertyOrThrow(o, k).
+func (lp *loopProxy) del(k string) bool {
+	lp.p.checkInterrupt()
+	if err := lp.o.Delete(k); err != nil {
+		panic(err)
+	}
+	return true
+}

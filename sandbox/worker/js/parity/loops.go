@@ -2,6 +2,7 @@ package parity
 
 import (
 	"math"
+	"reflect"
 	"strconv"
 
 	"github.com/dop251/goja"
@@ -69,28 +70,31 @@ var interruptCheck = goja.MustCompile("", "0", true)
 // interrupted (a deadline, a memory limit, a cancel): the interrupt
 // unwinds through goja's built-in and out of the run, uncatchable, as it
 // does from snippet code.
-func (p *Patcher) checkInterrupt() {
-	p.loopOps++
-	if p.loopOps%checkEvery != 0 {
+func (lp *loopProxy) checkInterrupt() {
+	lp.ops++
+	if lp.ops%checkEvery != 0 {
 		return
 	}
-	if _, err := p.vm.RunProgram(interruptCheck); err != nil {
+	if _, err := lp.p.vm.RunProgram(interruptCheck); err != nil {
 		panic(err)
 	}
 }
 
 // loopMethods are the Array.prototype methods replaced, each with the
-// position of its callback argument (-1: none).
+// position of its callback argument (-1: none). concat has its own
+// (guardedConcat); toLocaleString is InstallLocale's (its name reaches
+// the locale methods); find, findIndex, findLast and findLastIndex call
+// their callback at every index, holes too, so the snippet's code (and its
+// interrupt) runs at each.
 var loopMethods = []struct {
 	name     string
 	length   int
 	callback int
 }{
-	{"copyWithin", 2, -1}, {"every", 1, 0}, {"fill", 1, -1}, {"filter", 1, 0}, {"find", 1, 0},
-	{"findIndex", 1, 0}, {"findLast", 1, 0}, {"findLastIndex", 1, 0}, {"flat", 0, -1}, {"flatMap", 1, 0},
-	{"forEach", 1, 0}, {"join", 1, -1}, {"map", 1, 0}, {"reduce", 1, 0}, {"reduceRight", 1, 0},
-	{"reverse", 0, -1}, {"shift", 0, -1}, {"slice", 2, -1}, {"some", 1, 0}, {"splice", 2, -1},
-	{"toLocaleString", 0, -1}, {"toReversed", 0, -1}, {"toSpliced", 2, -1}, {"unshift", 1, -1}, {"with", 2, -1},
+	{"copyWithin", 2, -1}, {"every", 1, 0}, {"fill", 1, -1}, {"filter", 1, 0}, {"flat", 0, -1},
+	{"flatMap", 1, 0}, {"forEach", 1, 0}, {"join", 1, -1}, {"map", 1, 0}, {"reduce", 1, 0},
+	{"reduceRight", 1, 0}, {"reverse", 0, -1}, {"shift", 0, -1}, {"slice", 2, -1}, {"some", 1, 0},
+	{"splice", 2, -1}, {"toReversed", 0, -1}, {"toSpliced", 2, -1}, {"unshift", 1, -1}, {"with", 2, -1},
 }
 
 // installLoopGuards replaces loopMethods and Array.from
@@ -100,6 +104,8 @@ func (p *Patcher) installLoopGuards(original func(*goja.Object, string) goja.Cal
 	for _, m := range loopMethods {
 		p.installLoopMethod(arr, m.name, m.length, m.callback, original)
 	}
+	concat := original(arr, "concat")
+	p.replace(arr, "concat", 1, func(c goja.FunctionCall) goja.Value { return p.guardedConcat(concat, c) })
 	array := arr.Get("constructor").ToObject(p.vm)
 	from := original(array, "from")
 	p.replace(array, "from", 1, func(c goja.FunctionCall) goja.Value {
@@ -107,16 +113,8 @@ func (p *Patcher) installLoopGuards(original func(*goja.Object, string) goja.Cal
 	})
 }
 
-// installLoopMethod replaces arr[name] by its guarded loop, once: a
-// program that names toLocaleString gets its guard from InstallLocale,
-// which may run before or after InstallGuards.
+// installLoopMethod replaces arr[name] by its guarded loop.
 func (p *Patcher) installLoopMethod(arr *goja.Object, name string, length, callback int, original func(*goja.Object, string) goja.Callable) {
-	if name == "toLocaleString" {
-		if p.arrayLocaleGuarded {
-			return
-		}
-		p.arrayLocaleGuarded = true
-	}
 	orig := original(arr, name)
 	p.replace(arr, name, length, func(c goja.FunctionCall) goja.Value {
 		return p.guardedLoop(name, orig, callback, c)
@@ -163,6 +161,72 @@ func (p *Patcher) guardedLoop(name string, orig goja.Callable, callback int, c g
 	return r
 }
 
+// guardedConcat is Array.prototype.concat on c: the receiver and each
+// argument that concat would spread element by element and that is long
+// (longReceiver) go behind a loopProxy. Whether concat spreads one is
+// decided here without running snippet code: by the first
+// Symbol.isConcatSpreadable data property on its prototype chain, or, with
+// none, by whether it is an array; one whose chain holds an accessor of
+// that name, or a Proxy (whose traps would see the question asked twice),
+// is left as it is. A value concat does not spread is never wrapped, so
+// the result holds the values themselves.
+func (p *Patcher) guardedConcat(orig goja.Callable, c goja.FunctionCall) goja.Value {
+	this := c.This
+	if c.This != nil && !goja.IsUndefined(c.This) && !goja.IsNull(c.This) {
+		if o := c.This.ToObject(p.vm); p.spreadsLong(o) {
+			this = p.vm.ToValue(p.vm.NewProxy(o, (&loopProxy{p: p, o: o}).traps()))
+		}
+	}
+	var args []goja.Value // a copy of c.Arguments once one is wrapped
+	for i, a := range c.Arguments {
+		if o, ok := a.(*goja.Object); ok && p.spreadsLong(o) {
+			if args == nil {
+				args = append([]goja.Value(nil), c.Arguments...)
+			}
+			args[i] = p.vm.ToValue(p.vm.NewProxy(o, (&loopProxy{p: p, o: o}).traps()))
+		}
+	}
+	if args == nil {
+		args = c.Arguments
+	}
+	return call(orig, this, args...)
+}
+
+// spreadsLong reports whether concat spreads o (see guardedConcat) and o
+// is long.
+func (p *Patcher) spreadsLong(o *goja.Object) bool {
+	if o.ExportType() == proxyType || !p.longReceiver(o) {
+		return false
+	}
+	v, found, isData := p.chainData(o, goja.SymIsConcatSpreadable)
+	if found {
+		return isData && v.ToBoolean()
+	}
+	return o.ClassName() == "Array"
+}
+
+// chainData finds key on o's prototype chain without running snippet
+// code (through the intrinsic Object.getOwnPropertyDescriptor): found is
+// false when no object of the chain has it, isData false when the first
+// that has it holds an accessor or the chain reaches a Proxy (whose traps
+// would run) before it.
+func (p *Patcher) chainData(o *goja.Object, key *goja.Symbol) (v goja.Value, found, isData bool) {
+	for q := o; q != nil; q = p.b.Proto(q) {
+		if q.ExportType() == proxyType {
+			return nil, true, false
+		}
+		d, err := p.b.GetDescriptor(goja.Undefined(), q, key)
+		if err != nil {
+			panic(err)
+		}
+		if !goja.IsUndefined(d) {
+			v, isData = intrinsic.DescValue(d.ToObject(p.vm))
+			return v, true, isData
+		}
+	}
+	return nil, false, false
+}
+
 // longReceiver reports whether o goes through a guarded loop: an object
 // that is not an ordinary array of at most loopDense elements, an
 // arguments object of as many, or a typed array. A Proxy does (one without
@@ -186,21 +250,30 @@ func (p *Patcher) longReceiver(o *goja.Object) bool {
 
 // guardedSource is args with args[i] behind a loopProxy when it is an
 // array-like Array.from or %TypedArray%.prototype.set would read element by
-// element: an ordinary array longer than loopDense or a plain object (not
-// a Map, a Set, a String object, a typed array: their iterators and slots
-// need the object itself).
+// element: an ordinary array longer than loopDense, or an ordinary object
+// (a plain one, a class instance) with no Symbol.iterator on its chain. An
+// iterable one is left as it is: its iterator (a generator's, a Map's, the
+// snippet's own) needs the object itself as its receiver.
 func (p *Patcher) guardedSource(args []goja.Value, i int) []goja.Value {
 	if i >= len(args) {
 		return args
 	}
 	o, ok := args[i].(*goja.Object)
-	if !ok {
+	if !ok || o.ExportType() == proxyType {
 		return args
 	}
-	switch {
-	case o.ExportType() == proxyType:
-	case o.ClassName() == "Array" && o.Get("length").ToInteger() > loopDense:
-	case o.ClassName() == "Object" && !intrinsic.IsTypedArray(o):
+	switch o.ClassName() {
+	case "Array":
+		if o.Get("length").ToInteger() <= loopDense {
+			return args
+		}
+	case "Object":
+		if o.ExportType() != plainType {
+			return args // a Map, a Set, a typed array, …
+		}
+		if _, found, _ := p.chainData(o, goja.SymIterator); found {
+			return args
+		}
 	default:
 		return args
 	}
@@ -208,6 +281,9 @@ func (p *Patcher) guardedSource(args []goja.Value, i int) []goja.Value {
 	out[i] = p.vm.ToValue(p.vm.NewProxy(o, (&loopProxy{p: p, o: o}).traps()))
 	return out
 }
+
+// plainType is goja's export type of an ordinary object.
+var plainType = reflect.TypeOf(map[string]any(nil))
 
 // loopProxy is the handler of the Proxy a guarded loop runs on: each trap
 // does to o what the operation would have done to o itself, after
@@ -218,6 +294,8 @@ type loopProxy struct {
 	// length, when set, is the answer to the first Get of "length": the
 	// value the wrapper read already.
 	length goja.Value
+	// ops counts the operations (checkInterrupt).
+	ops uint
 }
 
 func (lp *loopProxy) traps() *goja.ProxyTrapConfig {
@@ -248,20 +326,20 @@ func (lp *loopProxy) traps() *goja.ProxyTrapConfig {
 // nil, as goja's own Get answers it: goja's loops read an index once and
 // take nil for a hole (HasProperty and Get in one step).
 func (lp *loopProxy) get(k string) goja.Value {
-	lp.p.checkInterrupt()
+	lp.checkInterrupt()
 	return lp.o.Get(k)
 }
 
 // has is HasProperty(o, k), through the intrinsic Reflect.has (a Proxy
 // target's has trap runs).
 func (lp *loopProxy) has(k goja.Value) bool {
-	lp.p.checkInterrupt()
+	lp.checkInterrupt()
 	return call(lp.p.b.ReflectHas, goja.Undefined(), lp.o, k).ToBoolean()
 }
 
 // set is Set(o, k, v, true): a refused write throws goja's TypeError.
 func (lp *loopProxy) set(k string, v goja.Value) bool {
-	lp.p.checkInterrupt()
+	lp.checkInterrupt()
 	if err := lp.o.Set(k, v); err != nil {
 		panic(err)
 	}
@@ -270,7 +348,7 @@ func (lp *loopProxy) set(k string, v goja.Value) bool {
 
 // del is DeletePropertyOrThrow(o, k).
 func (lp *loopProxy) del(k string) bool {
-	lp.p.checkInterrupt()
+	lp.checkInterrupt()
 	if err := lp.o.Delete(k); err != nil {
 		panic(err)
 	}

@@ -11,7 +11,9 @@ import (
 // Proxy), return the receiver itself, and throw Node's error classes, on
 // array-likes (which always take the guarded path), a Proxy, frozen
 // objects, and an ordinary array longer than the guards' dense limit; so
-// do Array.from and %TypedArray%.prototype.set of array-likes. The want
+// do concat (what it spreads and what it keeps), Array.from (of
+// iterables too: generators, Map, Set, a class's iterator see their own
+// receivers) and %TypedArray%.prototype.set of array-likes. The want
 // lines were printed by Node 20 (v20.20.2) running the same source.
 func TestLoopGuardsAsNode(t *testing.T) {
 	runHostile(t, []hostileCase{{name: "loops", src: loopsSource, want: []string{strings.Join([]string{
@@ -55,7 +57,10 @@ func TestLoopGuardsAsNode(t *testing.T) {
 		"toLocaleString TypeError",
 		"splice TypeError",
 		"long true 7 true 7 [x,7,7,x,7]",
-		"from [a,b,undefined,d] len,g0,g0,len,len,g0",
+		"concat 11 [{0:p,length:1},s,,t,{0:p,length:1},g,1,,3] truetruetrue spread?",
+		"concat this [s,,t,9] [{0:a,1:b},1]",
+		"from [a,b,undefined,d] spread?,len,g0",
+		"from iterables [1,2] [3] [[4,5]] [true] [6]",
 		"from map [[undefined,0],[5,1]]",
 		"set 0,7,9,0 {0:3,1:0}",
 	}, "\n")}}})
@@ -128,8 +133,22 @@ const long = [];
 long.length = 2 ** 23;
 long[0] = "x";
 rs.push("long " + (long.fill(7, 1, 3) === long) + " " + long[1] + " " + (long.copyWithin(3, 0, 2) === long) + " " + long[4] + " " + show(long.slice(0, 5)));
+// concat spreads what Node spreads, and keeps what it does not spread.
+const spreadLike = { length: 3, 0: "s", 2: "t", [Symbol.isConcatSpreadable]: true };
+const plain = { length: 1, 0: "p" };
+const askSpread = { length: 1, 0: "g", get [Symbol.isConcatSpreadable]() { log.push("spread?"); return true; } };
+const unspread = [];
+unspread.length = 2 ** 23;
+unspread[Symbol.isConcatSpreadable] = false;
+log.length = 0;
+const cc = P.concat.call(plain, spreadLike, plain, askSpread, [1, , 3], unspread, "x");
+rs.push("concat " + cc.length + " " + show(cc.slice(0, 9)) + " " + (cc[0] === plain) + (cc[4] === plain) + (cc[9] === unspread) + " " + log.join(","));
+rs.push("concat this " + show(P.concat.call(spreadLike, [9])) + " " + show(P.concat.call("ab", 1)));
 // Array.from and %TypedArray%.prototype.set of array-likes.
 rs.push("from " + show(Array.from(like())) + " " + log.join(","));
+function* gen() { yield 1; yield 2; }
+class It { *[Symbol.iterator]() { yield this instanceof It; } }
+rs.push("from iterables " + show(Array.from(gen())) + " " + show(Array.from(new Set([3]))) + " " + show(Array.from(new Map([[4, 5]]))) + " " + show(Array.from(new It())) + " " + show(Array.from(Uint8Array.from(new Set([6])))));
 rs.push("from map " + show(Array.from({ length: 2, 1: 5 }, (v, i) => [v, i])));
 const u = new Uint8Array(4);
 u.set({ length: 2, 0: 7, 1: 9 }, 1);

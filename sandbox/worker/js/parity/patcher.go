@@ -33,12 +33,6 @@ type Patcher struct {
 	// json parses JSON.parse's plain calls (InstallJSONParse), made at
 	// the first.
 	json *jsonvalue.Parser
-	// loopOps counts the property operations of the guarded loops
-	// (checkInterrupt).
-	loopOps uint
-	// arrayLocaleGuarded: Array.prototype.toLocaleString is guarded
-	// (installLoopMethod).
-	arrayLocaleGuarded bool
 }
 
 // SetClient keys the process-wide caches p fills (regexpPrograms) by

@@ -22,7 +22,8 @@ import (
 // and Array.from ran past the run's deadline until the pool killed the
 // worker, and the run's last nested fact changes were lost with it (issue
 // 22, item 5). Node runs most of these until it is stopped too, or throws a
-// RangeError/TypeError at once (the table in loops_test.go).
+// RangeError/TypeError at once (the table in js/hardstop_test.go, with the
+// offenders left as they are).
 //
 // The replacements hand goja's own algorithm, unchanged, a receiver that
 // is a Proxy over the real one (loopProxy) whose traps forward every
@@ -34,18 +35,23 @@ import (
 // apart is put back: a result that is the proxy is the receiver, a
 // callback sees the receiver as its array argument, and a length the
 // wrapper read is the one the algorithm reads (read once, as the
-// specification does). An ordinary array of at most loopDense elements
-// (goja walks it in milliseconds), a primitive receiver and a typed array
-// (whose length is its memory) go to goja's own at once; join and
-// toLocaleString throw V8's TypeError for a length past 2^32 - 1 before
-// reading an element, as Node does.
+// specification does). An ordinary array (or arguments object) of at most
+// loopDense elements, which goja walks in milliseconds, and a primitive
+// receiver go to goja's own at once; join and toLocaleString throw V8's
+// TypeError for a length past 2^32 - 1 before reading an element, as Node
+// does. concat (guardedConcat) wraps the receiver and arguments it spreads;
+// Array.from and %TypedArray%.from and set (typedarray.go) the array-like
+// they read (guardedSource). The core installs them with the scan guards
+// (GuardScan), for a program that names one of the methods.
 //
 // Patch for: goja's Array.prototype built-ins loop to the receiver's
-// length without an interrupt check (goja's Runtime.Interrupt doc: "a
-// running native function … will not be interrupted"). Upstream: no goja
-// issue found as of 2026-11 (dop251/goja#6 and #645 are the memory side);
-// the same class fixed elsewhere: quickjs-ng/quickjs#1672,
-// sebastienros/jint#2486. Delete when goja's built-ins check the interrupt.
+// length without an interrupt check (Runtime.Interrupt's doc: "it only
+// works while in JavaScript code, it does not interrupt native Go
+// functions (which includes all built-ins)"). Upstream: no goja issue
+// found as of 2026-11 (dop251/goja#97 was an interrupt lost to the
+// scheduler; #6 and #645 are the memory side); the same class fixed
+// elsewhere: quickjs-ng/quickjs#1672, sebastienros/jint#2486. Delete when
+// goja's built-ins check the interrupt.
 
 const (
 	// loopDense is the longest ordinary array the loop guards leave to
@@ -227,10 +233,11 @@ func (p *Patcher) chainData(o *goja.Object, key *goja.Symbol) (v goja.Value, fou
 	return nil, false, false
 }
 
-// longReceiver reports whether o goes through a guarded loop: an object
-// that is not an ordinary array of at most loopDense elements, an
-// arguments object of as many, or a typed array. A Proxy does (one without
-// traps forwards to its target in Go, never entering snippet code).
+// longReceiver reports whether o goes through a guarded loop: any object
+// but an ordinary array or arguments object of at most loopDense elements.
+// A Proxy does (one without traps forwards to its target in Go, never
+// entering snippet code), and so does a typed array (Array.prototype's
+// generic loop over 2^26 elements of one took seconds).
 func (p *Patcher) longReceiver(o *goja.Object) bool {
 	if o.ExportType() == proxyType {
 		return true
@@ -245,7 +252,7 @@ func (p *Patcher) longReceiver(o *goja.Object) bool {
 		}
 		return true
 	}
-	return !intrinsic.IsTypedArray(o)
+	return true
 }
 
 // guardedSource is args with args[i] behind a loopProxy when it is an

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/playground-dev/playground/sandbox/pipe"
+	"github.com/playground-dev/playground/sandbox/worker/js"
 )
 
 // hardStop is a built-in call that goja ran in Go, past any deadline,
@@ -135,23 +138,34 @@ try {
 	}
 }
 
-// TestHardStopCancelKeepsFacts: a cancel reaches a run inside a guarded
-// loop too (the run's interrupt is its context's cause), and the run ends
-// cancelled with its nested fact change.
+// TestHardStopCancelKeepsFacts: a cancel, and the heap watchdog's memory
+// limit (a cancel with js.ErrMemoryLimit as its cause, as the worker's
+// watchdog.go does), reach a run inside a guarded loop too (the run's
+// interrupt is its context's cause), and the run ends with its outcome and
+// its nested fact change.
 func TestHardStopCancelKeepsFacts(t *testing.T) {
 	h := newHarness(t, Config{})
-	for _, code := range []string{"S.reverse()", `Array.prototype.join.call({ length: 2 ** 32 - 1 }, "")`, "[].concat(S)"} {
-		t.Run(code, func(t *testing.T) {
+	for _, c := range []struct {
+		code  string
+		cause error
+		want  pipe.Outcome
+	}{
+		{"S.reverse()", nil, OutcomeCancelled},
+		{`Array.prototype.join.call({ length: 2 ** 32 - 1 }, "")`, nil, OutcomeCancelled},
+		{"[].concat(S)", nil, OutcomeCancelled},
+		{"S.filter(() => true)", js.ErrMemoryLimit, pipe.OutcomeMemoryLimit},
+	} {
+		t.Run(c.code, func(t *testing.T) {
 			src := `import { facts } from "playground";
 const S = [];
 S.length = 2 ** 32 - 1;
 facts.todos = [];
 facts.todos.push("a");
-` + code + `;
+` + c.code + `;
 `
-			ctx, cancel := context.WithCancel(t.Context())
-			defer cancel()
-			stop := time.AfterFunc(100*time.Millisecond, cancel)
+			ctx, cancel := context.WithCancelCause(t.Context())
+			defer cancel(nil)
+			stop := time.AfterFunc(100*time.Millisecond, func() { cancel(c.cause) })
 			defer stop.Stop()
 			done := make(chan Result, 1)
 			go func() {
@@ -164,8 +178,8 @@ facts.todos.push("a");
 			case <-time.After(30 * time.Second):
 				t.Fatal("the run did not stop at its cancel")
 			}
-			if res.Outcome != OutcomeCancelled {
-				t.Errorf("outcome %s; want cancelled", res.Outcome)
+			if res.Outcome != c.want {
+				t.Errorf("outcome %s; want %s", res.Outcome, c.want)
 			}
 			if got, _ := json.Marshal(res.Facts); string(got) != `{"todos":["a"]}` {
 				t.Errorf("done.facts = %s; want {\"todos\":[\"a\"]}", got)

@@ -150,13 +150,17 @@ func (p *Patcher) guardedLoop(name string, orig goja.Callable, callback int, c g
 			args = append([]goja.Value(nil), args...)
 			args[callback] = p.vm.ToValue(func(cc goja.FunctionCall) goja.Value {
 				// The callback's array argument is the receiver, not
-				// the proxy.
-				for i, a := range cc.Arguments {
+				// the proxy (in a copy: goja reuses its argument list).
+				in, copied := cc.Arguments, false
+				for i, a := range in {
 					if a == px {
-						cc.Arguments[i] = o
+						if !copied {
+							in, copied = append([]goja.Value(nil), in...), true
+						}
+						in[i] = o
 					}
 				}
-				return call(f, cc.This, cc.Arguments...)
+				return call(f, cc.This, in...)
 			})
 		}
 	}

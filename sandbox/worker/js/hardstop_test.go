@@ -74,6 +74,8 @@ var hardStops = []hardStop{
 	{"Uint8Array.from(H32)", "runs", "timeout"},
 	{"new Uint8Array(2 ** 26).set({ length: 2 ** 26 })", "runs", "timeout"},
 	{"Array.prototype.slice.call(new Uint8Array(2 ** 26))", "returns after 0.3 s", "timeout"},
+	{"Object.freeze(S).length", "RangeError: Invalid string length", "4294967295"},
+	{"Object.seal(S).length", "runs", "4294967295"},
 	{"[].concat(S)", "returns at once (a sparse array of length 2 ** 32 - 1)", "timeout"},
 	{"[1].concat({ length: 2 ** 32 - 1, [Symbol.isConcatSpreadable]: true })", "runs", "timeout"},
 	{"Array.prototype.concat.call({ length: 2 ** 53 - 1, [Symbol.isConcatSpreadable]: true })", "returns [] at once", "timeout"},
@@ -88,8 +90,6 @@ var hardStops = []hardStop{
 //   - [...S], f(...S), new Set(S), Promise.all(S): the spread and the
 //     iteration loop inside goja's VM instructions and constructors, not
 //     in a built-in a patch can replace → runs.
-//   - Object.freeze(S), Object.seal(S) → RangeError: Invalid string length
-//     (freeze), runs (seal).
 //   - JSON.stringify(S), JSON.stringify({a: S}) → RangeError: Invalid
 //     string length; String.raw({ raw: H }) → runs.
 //   - [S].flat(), [[S]].join(): a long array nested in a short receiver

@@ -103,8 +103,8 @@ var loopMethods = []struct {
 	{"splice", 2, -1}, {"toReversed", 0, -1}, {"toSpliced", 2, -1}, {"unshift", 1, -1}, {"with", 2, -1},
 }
 
-// installLoopGuards replaces loopMethods and Array.from
-// (%TypedArray%.from and set are InstallTypedArrayFrom's).
+// installLoopGuards replaces loopMethods, concat, Object.freeze and seal,
+// and Array.from (%TypedArray%.from and set are InstallTypedArrayFrom's).
 func (p *Patcher) installLoopGuards(original func(*goja.Object, string) goja.Callable) {
 	arr := p.vm.NewArray().Prototype()
 	for _, m := range loopMethods {
@@ -112,6 +112,21 @@ func (p *Patcher) installLoopGuards(original func(*goja.Object, string) goja.Cal
 	}
 	concat := original(arr, "concat")
 	p.replace(arr, "concat", 1, func(c goja.FunctionCall) goja.Value { return p.guardedConcat(concat, c) })
+	// Object.freeze and seal of a long array count through its indices in
+	// Go; through a Proxy, which has no traps, they define only the keys
+	// the array holds, as the specification's OwnPropertyKeys gives them.
+	object := p.vm.Get("Object").ToObject(p.vm)
+	for _, name := range []string{"freeze", "seal"} {
+		orig := original(object, name)
+		p.replace(object, name, 1, func(c goja.FunctionCall) goja.Value {
+			o, ok := c.Argument(0).(*goja.Object)
+			if !ok || o.ExportType() == proxyType || o.ClassName() != "Array" || o.Get("length").ToInteger() <= loopDense {
+				return call(orig, c.This, c.Arguments...)
+			}
+			call(orig, c.This, p.vm.ToValue(p.vm.NewProxy(o, &goja.ProxyTrapConfig{})))
+			return o
+		})
+	}
 	array := arr.Get("constructor").ToObject(p.vm)
 	from := original(array, "from")
 	p.replace(array, "from", 1, func(c goja.FunctionCall) goja.Value {

@@ -10,12 +10,12 @@ import (
 // Node's arguments (the array argument is the receiver, never the guard's
 // Proxy), return the receiver itself, and throw Node's error classes, on
 // array-likes (which always take the guarded path), typed arrays and
-// arguments objects, a Proxy, frozen
-// objects, and an ordinary array longer than the guards' dense limit; so
-// do concat (what it spreads and what it keeps), Array.from (of
-// iterables too: generators, Map, Set, a class's iterator see their own
-// receivers) and %TypedArray%.prototype.set of array-likes. The want
-// lines were printed by Node 20 (v20.20.2) running the same source.
+// arguments objects, a Proxy, frozen objects, and an ordinary array longer
+// than the guards' dense limit; so do concat (what it spreads and what it
+// keeps), Object.freeze and seal of a long array, Array.from (of iterables
+// too: generators, Map, Set, a class's iterator see their own receivers)
+// and %TypedArray%.prototype.set of array-likes. The want lines were
+// printed by Node 20 (v20.20.2) running the same source.
 func TestLoopGuardsAsNode(t *testing.T) {
 	runHostile(t, []hostileCase{{name: "loops", src: loopsSource, want: []string{strings.Join([]string{
 		"copyWithin this | {1:d,3:d,length:4} | len,len",
@@ -60,6 +60,7 @@ func TestLoopGuardsAsNode(t *testing.T) {
 		"long true 7 true 7 [x,7,7,x,7]",
 		"concat 11 [{0:p,length:1},s,,t,{0:p,length:1},g,1,,3] truetruetrue spread?",
 		"concat this [s,,t,9] [{0:a,1:b},1]",
+		"freeze true true true true false 1 [1]",
 		"typed [7,3,5] 3/1/2 true 2,1,3 [2,3]",
 		"from [a,b,undefined,d] spread?,len,g0",
 		"from iterables [1,2] [3] [[4,5]] [true] [6]",
@@ -146,6 +147,14 @@ log.length = 0;
 const cc = P.concat.call(plain, spreadLike, plain, askSpread, [1, , 3], unspread, "x");
 rs.push("concat " + cc.length + " " + show(cc.slice(0, 9)) + " " + (cc[0] === plain) + (cc[4] === plain) + (cc[9] === unspread) + " " + log.join(","));
 rs.push("concat this " + show(P.concat.call(spreadLike, [9])) + " " + show(P.concat.call("ab", 1)));
+// Object.freeze and seal of a long array freeze and seal the array itself.
+const fz = [];
+fz.length = 2 ** 23;
+fz[1] = "f";
+const sl = [];
+sl.length = 2 ** 23;
+sl[2] = "s";
+rs.push("freeze " + (Object.freeze(fz) === fz) + " " + Object.isFrozen(fz) + " " + (Object.seal(sl) === sl) + " " + Object.isSealed(sl) + " " + Object.isFrozen(sl) + " " + Object.freeze(1) + " " + show(Object.freeze([1])));
 // Array.prototype methods on typed arrays and arguments.
 const ta = new Uint8Array([3, 1, 2]);
 rs.push("typed " + show(P.map.call(ta, (x, i, a) => x * 2 + (a === ta))) + " " + P.join.call(ta, "/") + " " + (P.reverse.call(ta) === ta) + " " + ta.join() + " " + (function () { return show(P.slice.call(arguments, 1)); })(1, 2, 3));

@@ -29,7 +29,7 @@ import (
 // is a Proxy over the real one (loopProxy) whose traps forward every
 // property operation to it — getters and setters run with the real
 // receiver, as they would — and check the runtime's interrupt every
-// checkEvery operations (checkInterrupt): the run then ends at its deadline
+// checkEvery operations (interruptCounter): the run then ends at its deadline
 // (or memory limit, or cancel) with an interrupt, like any loop of snippet
 // code, and the worker reports its facts. What the snippet could tell
 // apart is put back: a result that is the proxy is the receiver, a
@@ -66,22 +66,27 @@ const (
 	maxArrayLength = math.MaxUint32
 )
 
-// interruptCheck is the program checkInterrupt runs: goja looks at its
+// interruptCheck is the program interruptCounter runs: goja looks at its
 // interrupt before every instruction of it. Programs are immutable and
 // shared by every runtime of the process.
 var interruptCheck = goja.MustCompile("", "0", true)
 
-// checkInterrupt counts one property operation of a guarded loop and, every
-// checkEvery of them, stops the loop with the runtime's interrupt if it was
-// interrupted (a deadline, a memory limit, a cancel): the interrupt
-// unwinds through goja's built-in and out of the run, uncatchable, as it
-// does from snippet code.
-func (lp *loopProxy) checkInterrupt() {
-	lp.ops++
-	if lp.ops%checkEvery != 0 {
+// interruptCounter stops a loop in Go at the runtime's interrupt: tick
+// counts one step and, every checkEvery of them, panics with the
+// runtime's interrupt if it was interrupted (a deadline, a memory limit, a
+// cancel), which unwinds through goja's built-ins and out of the run,
+// uncatchable, as it does from snippet code.
+type interruptCounter struct {
+	vm *goja.Runtime
+	n  uint
+}
+
+func (c *interruptCounter) tick() {
+	c.n++
+	if c.n%checkEvery != 0 {
 		return
 	}
-	if _, err := lp.p.vm.RunProgram(interruptCheck); err != nil {
+	if _, err := c.vm.RunProgram(interruptCheck); err != nil {
 		panic(err)
 	}
 }
@@ -148,7 +153,7 @@ func (p *Patcher) guardedLoop(name string, orig goja.Callable, callback int, c g
 	if !ok || !p.longReceiver(o) {
 		return call(orig, c.This, c.Arguments...)
 	}
-	lp := &loopProxy{p: p, o: o}
+	lp := p.newLoopProxy(o)
 	if name == "join" || name == "toLocaleString" {
 		// V8 refuses a length no array can have before it reads an
 		// element; the length read here is the one the algorithm reads.
@@ -199,7 +204,7 @@ func (p *Patcher) guardedConcat(orig goja.Callable, c goja.FunctionCall) goja.Va
 	this := c.This
 	if c.This != nil && !goja.IsUndefined(c.This) && !goja.IsNull(c.This) {
 		if o := c.This.ToObject(p.vm); p.spreadsLong(o) {
-			this = p.vm.ToValue(p.vm.NewProxy(o, (&loopProxy{p: p, o: o}).traps()))
+			this = p.vm.ToValue(p.vm.NewProxy(o, p.newLoopProxy(o).traps()))
 		}
 	}
 	var args []goja.Value // a copy of c.Arguments once one is wrapped
@@ -208,7 +213,7 @@ func (p *Patcher) guardedConcat(orig goja.Callable, c goja.FunctionCall) goja.Va
 			if args == nil {
 				args = append([]goja.Value(nil), c.Arguments...)
 			}
-			args[i] = p.vm.ToValue(p.vm.NewProxy(o, (&loopProxy{p: p, o: o}).traps()))
+			args[i] = p.vm.ToValue(p.vm.NewProxy(o, p.newLoopProxy(o).traps()))
 		}
 	}
 	if args == nil {
@@ -304,7 +309,7 @@ func (p *Patcher) guardedSource(args []goja.Value, i int) []goja.Value {
 		return args
 	}
 	out := append([]goja.Value(nil), args...)
-	out[i] = p.vm.ToValue(p.vm.NewProxy(o, (&loopProxy{p: p, o: o}).traps()))
+	out[i] = p.vm.ToValue(p.vm.NewProxy(o, p.newLoopProxy(o).traps()))
 	return out
 }
 
@@ -312,16 +317,20 @@ func (p *Patcher) guardedSource(args []goja.Value, i int) []goja.Value {
 var plainType = reflect.TypeOf(map[string]any(nil))
 
 // loopProxy is the handler of the Proxy a guarded loop runs on: each trap
-// does to o what the operation would have done to o itself, after
-// checkInterrupt.
+// does to o what the operation would have done to o itself, after a tick of
+// its interruptCounter.
 type loopProxy struct {
 	p *Patcher
 	o *goja.Object
 	// length, when set, is the answer to the first Get of "length": the
 	// value the wrapper read already.
 	length goja.Value
-	// ops counts the operations (checkInterrupt).
-	ops uint
+	// ops counts the operations.
+	ops interruptCounter
+}
+
+func (p *Patcher) newLoopProxy(o *goja.Object) *loopProxy {
+	return &loopProxy{p: p, o: o, ops: interruptCounter{vm: p.vm}}
 }
 
 func (lp *loopProxy) traps() *goja.ProxyTrapConfig {
@@ -352,20 +361,20 @@ func (lp *loopProxy) traps() *goja.ProxyTrapConfig {
 // nil, as goja's own Get answers it: goja's loops read an index once and
 // take nil for a hole (HasProperty and Get in one step).
 func (lp *loopProxy) get(k string) goja.Value {
-	lp.checkInterrupt()
+	lp.ops.tick()
 	return lp.o.Get(k)
 }
 
 // has is HasProperty(o, k), through the intrinsic Reflect.has (a Proxy
 // target's has trap runs).
 func (lp *loopProxy) has(k goja.Value) bool {
-	lp.checkInterrupt()
+	lp.ops.tick()
 	return call(lp.p.b.ReflectHas, goja.Undefined(), lp.o, k).ToBoolean()
 }
 
 // set is Set(o, k, v, true): a refused write throws goja's TypeError.
 func (lp *loopProxy) set(k string, v goja.Value) bool {
-	lp.checkInterrupt()
+	lp.ops.tick()
 	if err := lp.o.Set(k, v); err != nil {
 		panic(err)
 	}
@@ -374,7 +383,7 @@ func (lp *loopProxy) set(k string, v goja.Value) bool {
 
 // del is DeletePropertyOrThrow(o, k).
 func (lp *loopProxy) del(k string) bool {
-	lp.checkInterrupt()
+	lp.ops.tick()
 	if err := lp.o.Delete(k); err != nil {
 		panic(err)
 	}

@@ -74,6 +74,8 @@ var hardStops = []hardStop{
 	{"Uint8Array.from(H32)", "runs", "timeout"},
 	{"new Uint8Array(2 ** 26).set({ length: 2 ** 26 })", "runs", "timeout"},
 	{"Array.prototype.slice.call(new Uint8Array(2 ** 26))", "returns after 0.3 s", "timeout"},
+	{"String.raw({ raw: H })", "runs", "timeout"},
+	{"String.raw({ raw: H32 }, 1)", "runs", "timeout"},
 	{"Object.freeze(S).length", "RangeError: Invalid string length", "4294967295"},
 	{"Object.seal(S).length", "runs", "4294967295"},
 	{"[].concat(S)", "returns at once (a sparse array of length 2 ** 32 - 1)", "timeout"},
@@ -104,7 +106,7 @@ var boundedStops = []hardStop{
 //     iteration loop inside goja's VM instructions and constructors, not
 //     in a built-in a patch can replace → runs.
 //   - JSON.stringify(S), JSON.stringify({a: S}) → RangeError: Invalid
-//     string length; String.raw({ raw: H }) → runs.
+//     string length.
 //   - [S].flat(), [[S]].join(): a long array nested in a short receiver
 //     (only the receiver and concat's arguments are guarded) → runs or
 //     RangeError.

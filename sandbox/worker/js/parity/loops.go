@@ -109,7 +109,7 @@ var loopMethods = []struct {
 }
 
 // installLoopGuards replaces loopMethods, concat, Object.freeze and seal,
-// and Array.from (%TypedArray%.from and set are InstallTypedArrayFrom's).
+// String.raw, and Array.from (%TypedArray%.from and set are InstallTypedArrayFrom's).
 func (p *Patcher) installLoopGuards(original func(*goja.Object, string) goja.Callable) {
 	arr := p.vm.NewArray().Prototype()
 	for _, m := range loopMethods {
@@ -132,6 +132,28 @@ func (p *Patcher) installLoopGuards(original func(*goja.Object, string) goja.Cal
 			return o
 		})
 	}
+	// String.raw reads raw's elements up to its length: behind a loop
+	// proxy. raw is read here, once, as the specification reads it, and
+	// handed on in a fresh template object (the template's own may be frozen:
+	// a Proxy over it must answer its own raw).
+	str := p.vm.Get("String").ToObject(p.vm)
+	raw := original(str, "raw")
+	p.replace(str, "raw", 1, func(c goja.FunctionCall) goja.Value {
+		cooked, ok := c.Argument(0).(*goja.Object)
+		if !ok {
+			return call(raw, c.This, c.Arguments...)
+		}
+		r := cooked.Get("raw")
+		if o, ok := r.(*goja.Object); ok {
+			r = p.vm.ToValue(p.vm.NewProxy(o, p.newLoopProxy(o).traps()))
+		}
+		template := p.vm.NewObject()
+		if r != nil {
+			must(template.Set("raw", r))
+		}
+		args := append([]goja.Value{template}, c.Arguments[1:]...)
+		return call(raw, c.This, args...)
+	})
 	array := arr.Get("constructor").ToObject(p.vm)
 	from := original(array, "from")
 	p.replace(array, "from", 1, func(c goja.FunctionCall) goja.Value {

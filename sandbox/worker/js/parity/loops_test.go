@@ -12,10 +12,10 @@ import (
 // array-likes (which always take the guarded path), typed arrays and
 // arguments objects, a Proxy, frozen objects, and an ordinary array longer
 // than the guards' dense limit; so do concat (what it spreads and what it
-// keeps), Object.freeze and seal of a long array, Array.from (of iterables
-// too: generators, Map, Set, a class's iterator see their own receivers)
-// and %TypedArray%.prototype.set of array-likes. The want lines were
-// printed by Node 20 (v20.20.2) running the same source.
+// keeps), Object.freeze and seal of a long array, String.raw, Array.from
+// (of iterables too: generators, Map, Set, a class's iterator see their
+// own receivers) and %TypedArray%.prototype.set of array-likes. The want
+// lines were printed by Node 20 (v20.20.2) running the same source.
 func TestLoopGuardsAsNode(t *testing.T) {
 	runHostile(t, []hostileCase{{name: "loops", src: loopsSource, want: []string{strings.Join([]string{
 		"copyWithin this | {1:d,3:d,length:4} | len,len",
@@ -61,8 +61,10 @@ func TestLoopGuardsAsNode(t *testing.T) {
 		"concat 11 [{0:p,length:1},s,,t,{0:p,length:1},g,1,,3] truetruetrue spread?",
 		"concat this [s,,t,9] [{0:a,1:b},1]",
 		"freeze true true true true false 1 [1]",
+		"raw a1\\n2 x1yz p-q a1b2c raw,r1",
+		"raw TypeError",
 		"typed [7,3,5] 3/1/2 true 2,1,3 [2,3]",
-		"from [a,b,undefined,d] spread?,len,g0",
+		"from [a,b,undefined,d] raw,r1,len,g0",
 		"from iterables [1,2] [3] [[4,5]] [true] [6]",
 		"from map [[undefined,0],[5,1]]",
 		"set 0,7,9,0 {0:3,1:0}",
@@ -155,6 +157,11 @@ const sl = [];
 sl.length = 2 ** 23;
 sl[2] = "s";
 rs.push("freeze " + (Object.freeze(fz) === fz) + " " + Object.isFrozen(fz) + " " + (Object.seal(sl) === sl) + " " + Object.isSealed(sl) + " " + Object.isFrozen(sl) + " " + Object.freeze(1) + " " + show(Object.freeze([1])));
+// String.raw reads its template's raw once and its elements in order.
+log.length = 0;
+const rawGet = { get raw() { log.push("raw"); return { length: 2, 0: "p", get 1() { log.push("r1"); return "q"; } }; } };
+rs.push("raw " + String.raw` + "`" + `a${1}\n${2}` + "`" + ` + " " + String.raw({ raw: ["x", "y", "z"] }, 1) + " " + String.raw(rawGet, "-") + " " + String.raw({ raw: "abc" }, 1, 2) + " " + log.join(","));
+try { String.raw({}); } catch (e) { rs.push("raw " + e.constructor.name); }
 // Array.prototype methods on typed arrays and arguments.
 const ta = new Uint8Array([3, 1, 2]);
 rs.push("typed " + show(P.map.call(ta, (x, i, a) => x * 2 + (a === ta))) + " " + P.join.call(ta, "/") + " " + (P.reverse.call(ta) === ta) + " " + ta.join() + " " + (function () { return show(P.slice.call(arguments, 1)); })(1, 2, 3));

@@ -134,6 +134,7 @@ var needByName = sync.OnceValue(func() map[string]need {
 		"TextEncoder": needTypedArrayFrom,
 		"apply":       needApplyGuards, "construct": needApplyGuards,
 		"includes": needScanGuards, "indexOf": needScanGuards, "lastIndexOf": needScanGuards,
+		"copyWithin": needScanGuards, "every": needScanGuards, "fill": needScanGuards, "filter": needScanGuards, "flat": needScanGuards, "flatMap": needScanGuards, "forEach": needScanGuards, "join": needScanGuards, "map": needScanGuards, "reduce": needScanGuards, "reduceRight": needScanGuards, "reverse": needScanGuards, "shift": needScanGuards, "slice": needScanGuards, "some": needScanGuards, "splice": needScanGuards, "toReversed": needScanGuards, "toSpliced": needScanGuards, "unshift": needScanGuards, "with": needScanGuards, "from": needScanGuards, "concat": needScanGuards, "freeze": needScanGuards, "seal": needScanGuards, "raw": needScanGuards, // the loop guards (parity/loops.go)
 		"toString": needNativeToString,
 		"RegExp":   needRegExp,
 		// The RegExp methods keyed by well-known symbols, guarded against

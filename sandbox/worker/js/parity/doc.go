@@ -6,8 +6,9 @@
 // folding (bigint.go), regular expressions' Unicode properties
 // (regexp.go, regexp_install.go), the locale methods (locale.go, with
 // package intl), built-ins that look native (natives.go), and the guards
-// that turn goja's Go panics into V8's errors (guard.go) or its uninterruptible
-// array scans into answers (scan.go).
+// that turn goja's Go panics into V8's errors (guard.go), its uninterruptible
+// array scans into answers (scan.go), and its other array loops into
+// loops that stop at the run's interrupt (loops.go).
 //
 // Each patch names, in its comment, the goja behaviour it works around
 // and the upstream goja issue or pull request (or says that none was

@@ -60,7 +60,7 @@ const (
 	GuardApply                             // Function.prototype.apply, Reflect.apply, Reflect.construct
 	GuardTypedArrayFrom                    // %TypedArray%.from (InstallTypedArrayFrom); Object.defineProperty, defineProperties, Reflect.defineProperty on typed arrays (defineprop.go)
 	GuardParseInt                          // parseInt (InstallParseInt)
-	GuardScan                              // Array.prototype.includes, indexOf, lastIndexOf (scan.go)
+	GuardScan                              // Array.prototype.includes, indexOf, lastIndexOf (scan.go); the loop guards (loops.go)
 )
 
 // InstallGuards replaces the built-ins above that g names. It runs before
@@ -100,6 +100,7 @@ func (p *Patcher) InstallGuards(g Guards) {
 	}
 	if g&GuardScan != 0 {
 		p.installScanGuards(original)
+		p.installLoopGuards(original)
 	}
 }
 
@@ -234,7 +235,9 @@ func (p *Patcher) argList(v goja.Value) goja.Value {
 		return o
 	}
 	items := make([]any, int(n))
+	stop := interruptCounter{vm: p.vm} // up to maxApplyArgs reads: a second or more
 	for i := range items {
+		stop.tick()
 		items[i] = o.Get(strconv.Itoa(i))
 	}
 	return p.vm.NewArray(items...)
@@ -334,7 +337,9 @@ func (p *Patcher) arraySort(c goja.FunctionCall, reflectSet goja.Callable) goja.
 	// is not counted through), except for a Proxy, whose deleteProperty
 	// trap sees every index, as the specification says.
 	if o.ExportType() == proxyType && n <= 1<<22 {
+		stop := interruptCounter{vm: p.vm}
 		for j := int64(len(sorted)); j < n; j++ {
+			stop.tick()
 			if err := o.Delete(strconv.FormatInt(j, 10)); err != nil {
 				panic(err)
 			}
@@ -360,7 +365,9 @@ func (p *Patcher) sortIndices(o *goja.Object, n int64, each func(int64)) {
 	if n <= dense || o.ExportType() == proxyType {
 		// A Proxy shows every index to its has trap, as the
 		// specification says; a long one runs until the deadline, as in Node.
+		stop := interruptCounter{vm: p.vm}
 		for k := int64(0); k < n; k++ {
+			stop.tick()
 			each(k)
 		}
 		return

@@ -37,6 +37,9 @@ import (
 
 // InstallLocale replaces goja's locale methods (see the file comment).
 func (p *Patcher) InstallLocale() {
+	// Array.prototype.toLocaleString loops over its receiver in Go: the
+	// loop guard (loops.go) of the name that reaches it.
+	p.installLoopMethod(p.vm.NewArray().Prototype(), "toLocaleString", 0, -1, builtinFunc)
 	vm := p.vm
 	proto := func(ctor string) *goja.Object {
 		return vm.GlobalObject().Get(ctor).ToObject(vm).Get("prototype").ToObject(vm)

@@ -159,7 +159,11 @@ func sameValueZero(a, b goja.Value) bool {
 // shown by its first index, once, with nil — what a loop that stops at an
 // empty index (includes of undefined) needs, found without counting.
 func (p *Patcher) eachIndex(o *goja.Object, from, to int64, down bool, f func(int64, goja.Value) bool) {
-	get := func(i int64) goja.Value { return o.Get(strconv.FormatInt(i, 10)) }
+	stop := interruptCounter{vm: p.vm} // up to scanDense reads index by index: half a second
+	get := func(i int64) goja.Value {
+		stop.tick()
+		return o.Get(strconv.FormatInt(i, 10))
+	}
 	if to-from <= scanDense {
 		if down {
 			for i := to - 1; i >= from; i-- {

@@ -23,7 +23,14 @@ func (p *Patcher) InstallTypedArrayFrom() {
 		if _, isObject := src.(*goja.Object); !isObject && !goja.IsUndefined(src) && !goja.IsNull(src) {
 			args = append([]goja.Value{p.primitiveItems(src)}, args[1:]...)
 		}
-		return call(from, c.This, args...)
+		return call(from, c.This, p.guardedSource(args, 0)...)
+	})
+	// set of an array-like reads it element by element in Go: behind a
+	// loopProxy (loops.go), a long one stops at the run's interrupt.
+	proto := typedArray.Get("prototype").ToObject(vm)
+	set := builtinFunc(proto, "set")
+	p.replace(proto, "set", 1, func(c goja.FunctionCall) goja.Value {
+		return call(set, c.This, p.guardedSource(c.Arguments, 0)...)
 	})
 }
 

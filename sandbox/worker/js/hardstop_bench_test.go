@@ -8,12 +8,13 @@ import (
 	"github.com/playground-dev/playground/sandbox/pipe"
 )
 
-// BenchmarkLoopGuards is what the array guards (parity/scan.go and
-// parity/loops.go, installed together when a program names one of their
-// methods: usage.go) add to a run: new+execute-loop is
-// BenchmarkNewHello's loop program, which names none; the other two
-// name includes (the scan guards and the loop guards) and join (the same
-// set), so their difference to it is the guards' installation.
+// BenchmarkLoopGuards is what the array guards add to a run: the scan
+// guards (parity/scan.go) when a program names includes, indexOf or
+// lastIndexOf, and the loop guard of each parity.LoopGuardNames name it
+// spells (parity/loops.go, usage.go). new+execute-loop is
+// BenchmarkNewHello's loop program, which names none; the other two name
+// includes (the scan guards) and join (its loop guard), so their
+// difference to it is those guards' installation.
 //
 //	go test ./sandbox/worker/js -run '^$' -bench LoopGuards -benchmem -count 5
 func BenchmarkLoopGuards(b *testing.B) {

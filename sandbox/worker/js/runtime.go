@@ -206,6 +206,7 @@ func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pip
 	e.emit, e.timeout, e.input, e.call, e.replies = emit, j.Timeout, j.Input, j.Call, j.Replies
 	e.globals = j.Globals
 	e.script, e.entry = j.Mode == pipe.ModeScript, j.Entry
+	e.parity.Loops = loopGuardsOf(j.Program)
 	e.install(e.needsOf(j)) // before any of the program's code
 	mode := pipe.ModeModule
 	if e.script {
@@ -374,6 +375,7 @@ func (e *Runtime) setup(j Job) {
 	e.deterministic = j.Deterministic
 	e.facts = newFactStore(e)
 	if j.Program != nil {
+		e.parity.Loops = loopGuardsOf(j.Program)
 		e.install(e.needsOf(j))
 	}
 }

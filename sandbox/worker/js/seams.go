@@ -61,7 +61,7 @@ func (e *Runtime) installGuards(n need) {
 		guard parity.Guards
 	}{{needSortGuard, parity.GuardSort}, {needStringGuards, parity.GuardStrings}, {needBigIntGuards, parity.GuardBigInt},
 		{needApplyGuards, parity.GuardApply}, {needTypedArrayFrom, parity.GuardTypedArrayFrom}, {needParseInt, parity.GuardParseInt},
-		{needScanGuards, parity.GuardScan}} {
+		{needScanGuards, parity.GuardScan}, {needLoopGuards, parity.GuardLoops}} {
 		if n&m.need != 0 {
 			g |= m.guard
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/dop251/goja/token"
 
 	"github.com/playground-dev/playground/sandbox/worker/bundle"
+	"github.com/playground-dev/playground/sandbox/worker/js/parity"
 	"github.com/playground-dev/playground/sandbox/worker/js/webapi"
 )
 
@@ -59,6 +60,7 @@ const (
 	needParseInt                        // parseInt, Number.parseInt: decimal digits past 2^53 (parity/parseint.go)
 	needApplyGuards                     // Function.prototype.apply, Reflect.apply, Reflect.construct
 	needScanGuards                      // Array.prototype.includes, indexOf, lastIndexOf (parity/scan.go)
+	needLoopGuards                      // the loop guards of the names the program spells (parity/loops.go; summary.loops)
 	needNativeToString                  // Function.prototype.toString that prints polyfills as native
 	needRegExp                          // the global RegExp wrapper (parity/regexp_install.go)
 	needLocale                          // toLocale…, localeCompare (parity/locale.go)
@@ -104,7 +106,7 @@ const (
 
 // needAdditions are the Node-compatibility additions (issue 9); the rest of
 // needAll are the runtime's own globals.
-const needAdditions = needStringGuards | needSortGuard | needBigIntGuards | needTypedArrayFrom | needParseInt | needApplyGuards | needScanGuards | needNativeToString |
+const needAdditions = needStringGuards | needSortGuard | needBigIntGuards | needTypedArrayFrom | needParseInt | needApplyGuards | needScanGuards | needLoopGuards | needNativeToString |
 	needRegExp | needLocale | needPolyfills | needJSONParse | needJSONStringify | needCaptureStack
 
 // needPolyfills are the additions that may evaluate polyfill code.
@@ -134,7 +136,7 @@ var needByName = sync.OnceValue(func() map[string]need {
 		"TextEncoder": needTypedArrayFrom,
 		"apply":       needApplyGuards, "construct": needApplyGuards,
 		"includes": needScanGuards, "indexOf": needScanGuards, "lastIndexOf": needScanGuards,
-		"copyWithin": needScanGuards, "every": needScanGuards, "fill": needScanGuards, "filter": needScanGuards, "flat": needScanGuards, "flatMap": needScanGuards, "forEach": needScanGuards, "join": needScanGuards, "map": needScanGuards, "reduce": needScanGuards, "reduceRight": needScanGuards, "reverse": needScanGuards, "shift": needScanGuards, "slice": needScanGuards, "some": needScanGuards, "splice": needScanGuards, "toReversed": needScanGuards, "toSpliced": needScanGuards, "unshift": needScanGuards, "with": needScanGuards, "from": needScanGuards, "concat": needScanGuards, "freeze": needScanGuards, "seal": needScanGuards, "raw": needScanGuards, // the loop guards (parity/loops.go)
+		// The loop guards' names (parity.LoopGuardNames) are added below.
 		"toString": needNativeToString,
 		"RegExp":   needRegExp,
 		// The RegExp methods keyed by well-known symbols, guarded against
@@ -162,6 +164,9 @@ var needByName = sync.OnceValue(func() map[string]need {
 		m[n] |= needIteratorHolder
 	}
 	m["console"] = needConsole
+	for _, name := range parity.LoopGuardNames {
+		m[name] |= needLoopGuards
+	}
 	return m
 })
 
@@ -219,6 +224,10 @@ type summary struct {
 	// loops: for…of loops were rewritten (rewrite.ArrayLoops), whose
 	// native is among rewrite.DefineNatives' too.
 	loops bool
+	// loopGuards are the parity.LoopGuardNames the program spells, sorted
+	// (what parity.Patcher.Loops installs; every one when needs is
+	// needAll).
+	loopGuards []string
 	// errorSites are where the program makes a TypeError by its name
 	// (errorSite): one made there keeps its words (v8Message).
 	errorSites map[position]bool
@@ -248,6 +257,20 @@ func usageOf(prg *goja.Program) need {
 		return s.needs
 	}
 	return needAll
+}
+
+// loopGuardsOf are the loop guards prg's run installs
+// (parity.Patcher.Loops): the names it spells, or nil (every one) when
+// Compile did not summarise it or it may reach anything. Script mode
+// installs everything else (needsOf) but these by the program's names too:
+// a library it requires calls such a method on what the program hands it,
+// through a name the program spells to reach it.
+func loopGuardsOf(prg *goja.Program) []string {
+	s := summaryOf(prg)
+	if s == nil || s.needs == needAll {
+		return nil
+	}
+	return s.loopGuards
 }
 
 // summaryOf is prg's summary, nil if Compile did not make prg.
@@ -286,12 +309,21 @@ type usage struct {
 	// that method only.
 	dotted map[*ast.Identifier]bool
 	idents map[string]bool
+	// loopGuards are the loop guards' names spelled (summary.loopGuards).
+	loopGuards map[string]bool
 	// num decides which computed keys are numbery (numeric.go).
 	num numericState
 }
 
 func (u *usage) name(s string) {
-	u.needs |= needByName()[s]
+	n := needByName()[s]
+	u.needs |= n
+	if n&needLoopGuards != 0 && !u.trusted {
+		if u.loopGuards == nil {
+			u.loopGuards = map[string]bool{}
+		}
+		u.loopGuards[s] = true
+	}
 	if isDynamicName()[s] {
 		u.setDynamic()
 	}
@@ -431,6 +463,10 @@ func (u *usage) result() *summary {
 			s.idents = append(s.idents, id)
 		}
 		slices.Sort(s.idents)
+		for name := range u.loopGuards {
+			s.loopGuards = append(s.loopGuards, name)
+		}
+		slices.Sort(s.loopGuards)
 	}
 	return s
 }

@@ -60,7 +60,8 @@ const (
 	GuardApply                             // Function.prototype.apply, Reflect.apply, Reflect.construct
 	GuardTypedArrayFrom                    // %TypedArray%.from (InstallTypedArrayFrom); Object.defineProperty, defineProperties, Reflect.defineProperty on typed arrays (defineprop.go)
 	GuardParseInt                          // parseInt (InstallParseInt)
-	GuardScan                              // Array.prototype.includes, indexOf, lastIndexOf (scan.go); the loop guards (loops.go)
+	GuardScan                              // Array.prototype.includes, indexOf, lastIndexOf (scan.go)
+	GuardLoops                             // the loop guards of Patcher.Loops' names (loops.go)
 )
 
 // InstallGuards replaces the built-ins above that g names. It runs before
@@ -100,6 +101,8 @@ func (p *Patcher) InstallGuards(g Guards) {
 	}
 	if g&GuardScan != 0 {
 		p.installScanGuards(original)
+	}
+	if g&GuardLoops != 0 {
 		p.installLoopGuards(original)
 	}
 }

@@ -3,6 +3,7 @@ package parity
 import (
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 
 	"github.com/dop251/goja"
@@ -108,20 +109,47 @@ var loopMethods = []struct {
 	{"splice", 2, -1}, {"toReversed", 0, -1}, {"toSpliced", 2, -1}, {"unshift", 1, -1}, {"with", 2, -1},
 }
 
-// installLoopGuards replaces loopMethods, concat, Object.freeze and seal,
-// String.raw, and Array.from (%TypedArray%.from and set are InstallTypedArrayFrom's).
+// LoopGuardNames are the names of the built-ins installLoopGuards can
+// replace: loopMethods, concat, Object.freeze and seal ("freeze",
+// "seal"), String.raw ("raw") and Array.from ("from"). Patcher.Loops picks
+// among them.
+var LoopGuardNames = func() []string {
+	names := []string{"concat", "freeze", "seal", "raw", "from"}
+	for _, m := range loopMethods {
+		names = append(names, m.name)
+	}
+	slices.Sort(names)
+	return names
+}()
+
+// loops reports whether the guard of name is wanted (Patcher.Loops).
+func (p *Patcher) loops(name string) bool {
+	_, ok := slices.BinarySearch(p.Loops, name)
+	return p.Loops == nil || ok
+}
+
+// installLoopGuards replaces those of loopMethods, concat, Object.freeze and seal,
+// String.raw, and Array.from (%TypedArray%.from and set are InstallTypedArrayFrom's)
+// that Patcher.Loops wants.
 func (p *Patcher) installLoopGuards(original func(*goja.Object, string) goja.Callable) {
 	arr := p.vm.NewArray().Prototype()
 	for _, m := range loopMethods {
-		p.installLoopMethod(arr, m.name, m.length, m.callback, original)
+		if p.loops(m.name) {
+			p.installLoopMethod(arr, m.name, m.length, m.callback, original)
+		}
 	}
-	concat := original(arr, "concat")
-	p.replace(arr, "concat", 1, func(c goja.FunctionCall) goja.Value { return p.guardedConcat(concat, c) })
+	if p.loops("concat") {
+		concat := original(arr, "concat")
+		p.replace(arr, "concat", 1, func(c goja.FunctionCall) goja.Value { return p.guardedConcat(concat, c) })
+	}
 	// Object.freeze and seal of a long array count through its indices in
 	// Go; through a Proxy, which has no traps, they define only the keys
 	// the array holds, as the specification's OwnPropertyKeys gives them.
 	object := p.vm.Get("Object").ToObject(p.vm)
 	for _, name := range []string{"freeze", "seal"} {
+		if !p.loops(name) {
+			continue
+		}
 		orig := original(object, name)
 		p.replace(object, name, 1, func(c goja.FunctionCall) goja.Value {
 			o, ok := c.Argument(0).(*goja.Object)
@@ -136,6 +164,21 @@ func (p *Patcher) installLoopGuards(original func(*goja.Object, string) goja.Cal
 	// proxy. raw is read here, once, as the specification reads it, and
 	// handed on in a fresh template object (the template's own may be frozen:
 	// a Proxy over it must answer its own raw).
+	if p.loops("raw") {
+		p.installRaw(original)
+	}
+	if p.loops("from") {
+		array := arr.Get("constructor").ToObject(p.vm)
+		from := original(array, "from")
+		p.replace(array, "from", 1, func(c goja.FunctionCall) goja.Value {
+			return call(from, c.This, p.guardedSource(c.Arguments, 0)...)
+		})
+	}
+}
+
+// installRaw replaces String.raw: it reads raw's elements up to its
+// length, behind a loop proxy.
+func (p *Patcher) installRaw(original func(*goja.Object, string) goja.Callable) {
 	str := p.vm.Get("String").ToObject(p.vm)
 	raw := original(str, "raw")
 	p.replace(str, "raw", 1, func(c goja.FunctionCall) goja.Value {
@@ -153,11 +196,6 @@ func (p *Patcher) installLoopGuards(original func(*goja.Object, string) goja.Cal
 		}
 		args := append([]goja.Value{template}, c.Arguments[1:]...)
 		return call(raw, c.This, args...)
-	})
-	array := arr.Get("constructor").ToObject(p.vm)
-	from := original(array, "from")
-	p.replace(array, "from", 1, func(c goja.FunctionCall) goja.Value {
-		return call(from, c.This, p.guardedSource(c.Arguments, 0)...)
 	})
 }
 

@@ -2,6 +2,7 @@ package parity
 
 import (
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strconv"
@@ -153,7 +154,7 @@ func (p *Patcher) installLoopGuards(original func(*goja.Object, string) goja.Cal
 		orig := original(object, name)
 		p.replace(object, name, 1, func(c goja.FunctionCall) goja.Value {
 			o, ok := c.Argument(0).(*goja.Object)
-			if !ok || o.ExportType() == proxyType || o.ClassName() != "Array" || o.Get("length").ToInteger() <= loopDense {
+			if !ok || o.ExportType() == proxyType || o.ClassName() != "Array" || !p.longArray(o) {
 				return call(orig, c.This, c.Arguments...)
 			}
 			call(orig, c.This, p.vm.ToValue(p.vm.NewProxy(o, &goja.ProxyTrapConfig{})))
@@ -328,8 +329,7 @@ func (p *Patcher) longReceiver(o *goja.Object) bool {
 	}
 	switch o.ClassName() {
 	case "Array":
-		// An own data property: reading it runs nothing.
-		return o.Get("length").ToInteger() > loopDense
+		return p.longArray(o)
 	case "Arguments":
 		if v, ok := p.b.OwnData(o, "length"); ok {
 			return toLength(v.ToNumber().ToFloat()) > loopDense
@@ -338,6 +338,35 @@ func (p *Patcher) longReceiver(o *goja.Object) bool {
 	}
 	return true
 }
+
+// longArray reports whether an ordinary array o is one the loop guards
+// take: longer than loopDense and not dense. A dense one holds its
+// elements in memory the run already paid for, so goja's loop over it is
+// as long as the data (5e6 elements: about a second), and behind the
+// Proxy each element would cost several times as much (issue 21). Dense is
+// judged by denseSamples indices drawn at random (the snippet cannot
+// predict them), each an own data property (read without running a
+// getter): an array with a fraction d of its indices present passes with
+// probability d^denseSamples, so a sparse one (new Array(2**32 - 1) with a
+// few elements) never does, and one that passes holds close to length
+// elements.
+func (p *Patcher) longArray(o *goja.Object) bool {
+	n := o.Get("length").ToInteger() // an own data property: reading it runs nothing
+	if n <= loopDense {
+		return false
+	}
+	var key []byte
+	for range denseSamples {
+		key = strconv.AppendInt(key[:0], rand.Int64N(n), 10)
+		if _, ok := p.b.OwnData(o, string(key)); !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// denseSamples is how many indices longArray draws.
+const denseSamples = 24
 
 // guardedSource is args with args[i] behind a loopProxy when it is an
 // array-like Array.from or %TypedArray%.prototype.set would read element by
@@ -355,7 +384,7 @@ func (p *Patcher) guardedSource(args []goja.Value, i int) []goja.Value {
 	}
 	switch o.ClassName() {
 	case "Array":
-		if o.Get("length").ToInteger() <= loopDense {
+		if !p.longArray(o) {
 			return args
 		}
 	case "Object":

@@ -18,7 +18,7 @@ import (
 // elements, found without counting to 2^53) and a short one by the
 // specification's loop (ECMA-262 §23.1.3.16 Array.prototype.includes,
 // §23.1.3.17 indexOf, §23.1.3.20 lastIndexOf); an ordinary array of at
-// most scanDense elements, a Proxy (whose traps are snippet code, which the
+// most scanDense elements or a dense one (longArray), a Proxy (whose traps are snippet code, which the
 // deadline stops) and a primitive receiver go to goja's own, which is
 // quick for them.
 //
@@ -48,12 +48,12 @@ func (p *Patcher) scan(name string, orig goja.Callable, c goja.FunctionCall) goj
 	if !isObject || o.ExportType() == proxyType {
 		return call(orig, c.This, c.Arguments...)
 	}
-	if o.ClassName() == "Array" {
-		// Its length is an own data property: reading it here runs nothing
-		// that goja's reading it again could tell.
-		if n := o.Get("length").ToInteger(); n <= scanDense {
-			return call(orig, c.This, c.Arguments...)
-		}
+	if o.ClassName() == "Array" && !p.longArray(o) {
+		// Short, or dense (its elements are in memory: goja's loop is as
+		// long as the data); its length is an own data property, and
+		// longArray reads only own data properties: nothing that goja's
+		// reading them again could tell.
+		return call(orig, c.This, c.Arguments...)
 	}
 	n := int64(toLength(lengthOf(o))) // once, as the specification reads it
 	search := c.Argument(0)

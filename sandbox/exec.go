@@ -37,6 +37,14 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 	defer pk.end()
 	calls := 0
 	inflight := map[int64]context.CancelFunc{} // the host calls being served, by id (a cancel ends one)
+	// One deadline for both processes, counted from the instant the job
+	// leaves: the worker's (pipe.Job.Deadline) and, KillGrace after it,
+	// this side's kill.
+	sent := time.Now()
+	runEnd := sent.Add(job.Timeout)
+	if job.Timeout > 0 {
+		job.Deadline = runEnd.UnixNano()
+	}
 	if err := w.send(pipe.Command{Op: pipe.OpRun, Job: job}); err != nil {
 		p.retire(w, true)
 		return res, fmt.Errorf("%w: send job: %v", errNotStarted, err)
@@ -50,7 +58,7 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 		lastT                  time.Duration
 	)
 	facts := newFactMirror()
-	deadline := time.NewTimer(p.cfg.AcceptTimeout) // then the run's own, from its acceptance
+	deadline := time.NewTimer(p.cfg.AcceptTimeout) // then the run's own (runEnd), once accepted
 	defer deadline.Stop()
 	timeoutSent := false // the worker's own TIMEOUT error reached the client
 	stop := func(outcome Outcome, e *Error) Result {
@@ -104,11 +112,11 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 				}
 				accepted = true
 				if job.Timeout > 0 {
-					pk.runEnd = time.Now().Add(job.Timeout)
+					pk.runEnd = runEnd
 				}
 				// Bundling and compiling count against the run's own
 				// timeout (the worker gives the runtime what is left).
-				deadline.Reset(job.Timeout + p.cfg.KillGrace)
+				deadline.Reset(time.Until(runEnd) + p.cfg.KillGrace)
 				continue
 			}
 			if m.Result != nil {

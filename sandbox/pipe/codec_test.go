@@ -116,7 +116,7 @@ func randomCommands(r *rand.Rand, n int) []Command {
 		switch r.IntN(3) {
 		case 0:
 			c.Op = OpRun
-			j := &Job{Entry: str(), Input: raw(), Timeout: time.Duration(num()), Deterministic: r.IntN(2) == 0, Mode: str(),
+			j := &Job{Entry: str(), Input: raw(), Timeout: time.Duration(num()), Deadline: num(), Deterministic: r.IntN(2) == 0, Mode: str(),
 				Limits: Limits{MaxOutputBytes: int(num()), MaxEvents: int(num()), MaxTimers: int(num()), MaxCallStack: int(num()),
 					MaxHostCalls: int(num()), MaxFactsBytes: int(num()), PreviewLimits: PreviewLimits{Depth: int(num()), Keys: int(num()), String: int(num())}},
 				Host: strs(), Globals: strs(), Client: str()}

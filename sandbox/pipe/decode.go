@@ -93,7 +93,7 @@ var (
 	statsKeys   = []string{"queue", "bundle", "run", "logs", "outputBytes", "truncated"}
 	idleKeys    = []string{"wait", "replies"}
 	commandKeys = []string{"op", "job", "reply"}
-	jobKeys     = []string{"files", "entry", "input", "timeout", "deterministic", "mode", "limits", "host", "globals", "client"}
+	jobKeys     = []string{"files", "entry", "input", "timeout", "deterministic", "mode", "limits", "host", "globals", "client", "deadline"}
 	fileKeys    = []string{"path", "source"}
 	limitsKeys  = []string{"maxOutputBytes", "maxEvents", "maxTimers", "maxCallStack", "maxHostCalls", "maxFactsBytes",
 		"previewDepth", "previewKeys", "previewString"}
@@ -349,8 +349,10 @@ func (d *decoder) job(j *Job) bool {
 			return d.strs(&j.Host)
 		case 8:
 			return d.strs(&j.Globals)
-		default:
+		case 9:
 			return d.str(&j.Client)
+		default:
+			return d.int64(&j.Deadline)
 		}
 	})
 }

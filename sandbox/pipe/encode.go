@@ -270,6 +270,7 @@ func (e *enc) job(j *Job) {
 	e.str("entry", j.Entry)
 	e.rawOmit("input", j.Input)
 	e.int("timeout", int64(j.Timeout))
+	e.intOmit("deadline", j.Deadline)
 	e.boolOmit("deterministic", j.Deterministic)
 	e.strOmit("mode", j.Mode)
 	e.open("limits")

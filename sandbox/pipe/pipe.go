@@ -79,11 +79,18 @@ type Job struct {
 	Files []File          `json:"files"`
 	Entry string          `json:"entry"` // names one of Files
 	Input json.RawMessage `json:"input,omitempty"`
-	// Timeout is the run's time limit from the worker's taking the job:
-	// bundling, compiling and executing all count against it, as one
-	// deadline (the worker's runJob); events announce Timeout itself.
-	Timeout       time.Duration `json:"timeout"`
-	Deterministic bool          `json:"deterministic,omitempty"`
+	// Timeout is the run's time limit: bundling, compiling and executing
+	// all count against it, as one deadline (Deadline; the worker's
+	// runJob); events announce Timeout itself.
+	Timeout time.Duration `json:"timeout"`
+	// Deadline is when the run's time is up, in Unix nanoseconds of the
+	// wall clock the parent and its workers share: the parent sets it to
+	// Timeout from the instant it sends the job and kills the worker
+	// KillGrace after the same instant plus Timeout (sandbox's exec), and
+	// the worker's bundling, compiling and executing end by it. 0 (a
+	// hand-made job): Timeout from the worker's taking the job.
+	Deadline      int64 `json:"deadline,omitempty"`
+	Deterministic bool  `json:"deterministic,omitempty"`
 	// Mode is ModeModule, ModeScript, or empty: the worker then detects
 	// a script (bundle.Detect) and runs everything else as a module.
 	Mode   string `json:"mode,omitempty"`

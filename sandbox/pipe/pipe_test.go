@@ -24,10 +24,10 @@ func TestWireBytes(t *testing.T) {
 		{"ready", Message{Ready: true}, `{"ready":true}`},
 		{"accepted", Message{Accepted: true}, `{"accepted":true}`},
 		{"run", Command{Op: OpRun, Job: &Job{Files: []File{{Path: "main.ts", Source: "1"}}, Entry: "main.ts",
-			Input: json.RawMessage(`{"n":1}`), Timeout: 1500 * time.Millisecond, Deterministic: true, Mode: "module",
+			Input: json.RawMessage(`{"n":1}`), Timeout: 1500 * time.Millisecond, Deadline: 1_795_000_000_123_456_789, Deterministic: true, Mode: "module",
 			Limits: Limits{MaxOutputBytes: 1, MaxEvents: 2, MaxTimers: 3, MaxCallStack: 4, MaxHostCalls: 5,
 				PreviewLimits: PreviewLimits{Depth: 6, Keys: 7, String: 8}}, Host: []string{"echo"}}},
-			`{"op":"run","job":{"files":[{"path":"main.ts","source":"1"}],"entry":"main.ts","input":{"n":1},"timeout":1500000000,"deterministic":true,"mode":"module",` +
+			`{"op":"run","job":{"files":[{"path":"main.ts","source":"1"}],"entry":"main.ts","input":{"n":1},"timeout":1500000000,"deadline":1795000000123456789,"deterministic":true,"mode":"module",` +
 				`"limits":{"maxOutputBytes":1,"maxEvents":2,"maxTimers":3,"maxCallStack":4,"maxHostCalls":5,"previewDepth":6,"previewKeys":7,"previewString":8},"host":["echo"]}}`},
 		{"cancel", Command{Op: OpCancel}, `{"op":"cancel"}`},
 		{"reply", Command{Op: OpReply, Reply: &HostReply{ID: 7, Result: json.RawMessage(`"v"`), Duration: time.Millisecond}},

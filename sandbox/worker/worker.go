@@ -292,8 +292,11 @@ var errBundleDeadline = errors.New("bundling reached the run's deadline")
 // own timeout: what is left of it is the runtime's.
 func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event), call func(pipe.HostCall), replies <-chan pipe.HostReply) pipe.Result {
 	deadline := time.Now().Add(j.Timeout)
-	if j.Timeout <= 0 {
+	switch {
+	case j.Timeout <= 0:
 		deadline = time.Now().Add(24 * time.Hour) // no limit given (a hand-made job)
+	case j.Deadline != 0:
+		deadline = time.Unix(0, j.Deadline) // the parent's: its kill counts from the same instant
 	}
 	// Say the job arrived: the parent retries a job elsewhere when a worker
 	// does not answer (stopped, dying). A cached bundle starts at once, so
@@ -329,8 +332,9 @@ func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event)
 	if rt == nil {
 		rt = js.New(jb)
 	}
-	// One deadline from the job's arrival: the runtime gets what bundling
-	// left of it, and its events announce the limit the run asked for.
+	// One deadline (the parent's, from sending the job): the runtime gets
+	// what bundling left of it, and its events announce the limit the run
+	// asked for.
 	if time.Until(deadline) <= 0 {
 		return wk.stopped(errBundleDeadline, j, emit, pipe.Stats{Bundle: bundleTime})
 	}

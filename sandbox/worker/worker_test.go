@@ -274,6 +274,31 @@ func TestOneDeadline(t *testing.T) {
 	}
 }
 
+// TestParentsDeadline: a job's Deadline (the parent's instant, from which
+// it also counts its kill) is the run's end, not Timeout from the worker's
+// taking the job: a job whose deadline has passed by the time it arrives
+// (it waited in a loaded pipe) times out before its program runs, while its
+// events still announce the limit the run asked for.
+func TestParentsDeadline(t *testing.T) {
+	c := startWorker(t)
+	j := job("console.log('ran');")
+	j.Timeout = 10 * time.Second
+	j.Deadline = time.Now().Add(-time.Millisecond).UnixNano()
+	c.send(pipe.Command{Op: pipe.OpRun, Job: j})
+	evs, res := c.result(nil)
+	if res.Outcome != pipe.OutcomeTimeout {
+		t.Errorf("outcome %s; want timeout (its deadline had passed)", res.Outcome)
+	}
+	for _, ev := range evs {
+		if ev.Kind == pipe.EventLog {
+			t.Errorf("the program ran (%+v) past its deadline", ev)
+		}
+		if ev.Error != nil && ev.Error.Kind == pipe.KindTimeout && !strings.Contains(ev.Error.Message, "10000 ms") {
+			t.Errorf("TIMEOUT error %q; want it to announce the run's 10000 ms", ev.Error.Message)
+		}
+	}
+}
+
 // TestBigIntConstantsStayOutOfCompiling: goja's compiler folds constant
 // expressions outside any run's limits; `1n << 400000000n` must be
 // computed by the run (under its deadline and memory), so the run ends

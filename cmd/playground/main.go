@@ -117,7 +117,11 @@ type config struct {
 
 func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*config, error) {
 	c := &config{}
-	d := sandbox.DefaultConfig() // every default is written once, there (and in ratelimit)
+	// Every default is written once, as a named value: the pool's in
+	// sandbox.DefaultConfig, the limiter's in ratelimit.DefaultConfig, the
+	// server's own in serverDefaults below, and runs', egress's, tracing's
+	// and the API's as Default constants in those packages.
+	d := sandbox.DefaultConfig()
 	rl := ratelimit.DefaultConfig()
 	fs := flag.NewFlagSet("playground", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -140,7 +144,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.IntVar(&c.maxFiles, "max-files", d.MaxFiles, "files one run may have")
 	fs.IntVar(&c.maxSourceBytes, "max-source-bytes", d.MaxSourceBytes, "bytes of source all files of one run may hold")
 	fs.IntVar(&c.maxOutputBytes, "max-output-bytes", d.Limits.MaxOutputBytes, "bytes of output one run may send (console text, value previews, facts, host calls, errors, the output); past it the run ends output_limit")
-	fs.IntVar(&c.socketMaxOutputBytes, "socket-max-output-bytes", defaultSocketMaxOutputBytes, "a WebSocket run's output cap, below -max-output-bytes: the socket's outbox holds its whole done message")
+	fs.IntVar(&c.socketMaxOutputBytes, "socket-max-output-bytes", serverDefaults.socketMaxOutputBytes, "a WebSocket run's output cap, below -max-output-bytes: the socket's outbox holds its whole done message")
 	fs.IntVar(&c.maxInputBytes, "max-input-bytes", d.MaxInputBytes, "bytes of input JSON one run may have over the HTTP API, MCP and the CLI (a socket's input fits its message, maxMessageBytes)")
 	fs.IntVar(&c.maxEvents, "max-events", d.Limits.MaxEvents, "events (logs, facts, errors) one run may send")
 	fs.IntVar(&c.maxHostCalls, "max-host-calls", d.Limits.MaxHostCalls, "host function calls one run may make")
@@ -156,13 +160,13 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.Int64Var(&c.kvBytes, "kv-bytes", defaultKVLimits.totalBytes, "bytes the host.kv store holds in all; past it the least recently used tabs' data is dropped")
 	fs.Int64Var(&c.kvClientBytes, "kv-client-bytes", defaultKVLimits.clientBytes, "bytes one client's (IP's or API key's) tabs may hold in host.kv; past it kv.set fails")
 	fs.DurationVar(&c.kvTTL, "kv-ttl", defaultKVLimits.ttl, "how long a tab's host.kv data outlives the tab's last use (a closed tab's data expires)")
-	fs.Int64Var(&c.outboxBytes, "outbox-bytes", 256<<20, "bytes that may wait to be written to all sockets; a socket whose message would cross it is dropped as too slow")
-	fs.Int64Var(&c.outboxIPBytes, "outbox-client-bytes", 32<<20, "bytes that may wait to be written to one client IP's sockets; past it the socket is dropped as too slow (each socket also has its own 8 MiB)")
-	fs.IntVar(&c.socketsPerIP, "max-sockets-per-ip", 16, "WebSockets one client IP may hold open at once (with -redis, across all instances); past it an upgrade is 429")
-	fs.IntVar(&c.maxSockets, "max-sockets", 10_000, "WebSockets this server holds open at once, lowered at start to fit the open-file limit; past it an upgrade is 503")
-	fs.IntVar(&c.runsPerIP, "max-runs-per-ip", 8, "runs one client (IP or API key) may have queued or running at once, sockets and HTTP together; past it a run ends busy")
+	fs.Int64Var(&c.outboxBytes, "outbox-bytes", serverDefaults.outboxBytes, "bytes that may wait to be written to all sockets; a socket whose message would cross it is dropped as too slow")
+	fs.Int64Var(&c.outboxIPBytes, "outbox-client-bytes", serverDefaults.outboxClientBytes, "bytes that may wait to be written to one client IP's sockets; past it the socket is dropped as too slow (each socket also has its own 8 MiB)")
+	fs.IntVar(&c.socketsPerIP, "max-sockets-per-ip", serverDefaults.socketsPerIP, "WebSockets one client IP may hold open at once (with -redis, across all instances); past it an upgrade is 429")
+	fs.IntVar(&c.maxSockets, "max-sockets", serverDefaults.sockets, "WebSockets this server holds open at once, lowered at start to fit the open-file limit; past it an upgrade is 503")
+	fs.IntVar(&c.runsPerIP, "max-runs-per-ip", serverDefaults.runsPerClient, "runs one client (IP or API key) may have queued or running at once, sockets and HTTP together; past it a run ends busy")
 	fs.DurationVar(&c.drainDelay, "drain-delay", 0, "on SIGTERM, how long /readyz fails while new sockets and runs are still accepted, before the drain refuses them: set it to the load balancer's health-check interval when the balancer does not retry a refused upgrade elsewhere (Caddy)")
-	fs.DurationVar(&c.drainTimeout, "drain-timeout", 10*time.Second, "on SIGTERM, how long the whole drain takes: runs in flight may finish until its last quarter (at most 1 s), then are cancelled; each gets its done on every transport before it ends")
+	fs.DurationVar(&c.drainTimeout, "drain-timeout", serverDefaults.drainTimeout, "on SIGTERM, how long the whole drain takes: runs in flight may finish until its last quarter (at most 1 s), then are cancelled; each gets its done on every transport before it ends")
 	fs.StringVar(&c.publicURL, "public-url", "", "the page's public `URL` (e.g. https://play.example.com/), for the share links the MCP tool returns; empty: from each request's Host")
 	fs.Float64Var(&c.mcpRate, "mcp-rate", api.DefaultCallsPerSecond, "JSON-RPC calls per second each client (IP or API key) may make to /mcp, every method and each call of a batch counted (a batch holds at most "+fmt.Sprint(api.MaxBatchCalls)+" calls); past it a POST is 429")
 	fs.IntVar(&c.mcpBurst, "mcp-burst", api.DefaultCallBurst, "JSON-RPC calls a client may make to /mcp at once (the -mcp-rate bucket's size)")
@@ -251,10 +255,25 @@ func envName(flagName string) string {
 // meaning to, so `await sleep(100)` and `await echo(x)` run as written.
 const defaultHostGlobals = "echo,sleep"
 
-// defaultSocketMaxOutputBytes is -socket-max-output-bytes: the output cap
-// every transport had before the HTTP API's grew for data (1 MiB), which a
-// socket's 8 MiB outbox holds beside the facts.
-const defaultSocketMaxOutputBytes = 1 << 20
+// serverDefaults are the defaults of the server's own limits (the flags
+// of the same names), in one block as the pool's are in
+// sandbox.DefaultConfig.
+var serverDefaults = struct {
+	outboxBytes, outboxClientBytes int64 // -outbox-bytes, -outbox-client-bytes
+	sockets, socketsPerIP          int   // -max-sockets, -max-sockets-per-ip
+	runsPerClient                  int   // -max-runs-per-ip
+	drainTimeout                   time.Duration
+	// socketMaxOutputBytes is -socket-max-output-bytes: the output cap
+	// every transport had before the HTTP API's grew for data (1 MiB),
+	// which a socket's 8 MiB outbox holds beside the facts.
+	socketMaxOutputBytes int
+}{
+	outboxBytes: 256 << 20, outboxClientBytes: 32 << 20,
+	sockets: 10_000, socketsPerIP: 16,
+	runsPerClient:        8,
+	drainTimeout:         10 * time.Second,
+	socketMaxOutputBytes: 1 << 20,
+}
 
 // maxFactsBytes bounds -max-facts-bytes: half a socket's outbox.
 const maxFactsBytes = 4 << 20

@@ -192,7 +192,7 @@ func (e *Runtime) Preload(uses []bundle.LibraryUse) {
 	if len(uses) > 0 {
 		// Library code may reach anything: everything is installed before
 		// it runs, as for a program that imports a library (usage.go).
-		e.install(needAll)
+		e.install(needAll, nil)
 	}
 	for _, u := range uses {
 		args := []goja.Value{e.vm.ToValue(u.Name)}

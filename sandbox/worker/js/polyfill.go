@@ -100,9 +100,9 @@ type polyfills struct {
 // any other name passes through to the old prototype. The first read of a
 // lazy name evaluates its group and defines the name on the holder itself,
 // so the Proxy is not consulted for it again, also after a delete.
-func (e *Runtime) installPolyfills(n need) {
+func (e *Runtime) installPolyfills(n need, loops []string) {
 	vm := e.vm
-	e.installGuards(n)
+	e.installGuards(n, loops)
 	if n&needNativeToString != 0 {
 		e.parity.InstallNativeToString()
 	}

@@ -206,8 +206,7 @@ func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pip
 	e.emit, e.timeout, e.input, e.call, e.replies = emit, j.Timeout, j.Input, j.Call, j.Replies
 	e.globals = j.Globals
 	e.script, e.entry = j.Mode == pipe.ModeScript, j.Entry
-	e.parity.Loops = loopGuardsOf(j.Program)
-	e.install(e.needsOf(j)) // before any of the program's code
+	e.install(e.needsOf(j), loopGuardsOf(j.Program)) // before any of the program's code
 	mode := pipe.ModeModule
 	if e.script {
 		mode = pipe.ModeScript
@@ -375,8 +374,7 @@ func (e *Runtime) setup(j Job) {
 	e.deterministic = j.Deterministic
 	e.facts = newFactStore(e)
 	if j.Program != nil {
-		e.parity.Loops = loopGuardsOf(j.Program)
-		e.install(e.needsOf(j))
+		e.install(e.needsOf(j), loopGuardsOf(j.Program))
 	}
 }
 
@@ -395,7 +393,7 @@ func (e *Runtime) needsOf(j Job) need {
 // a runtime with everything gets, so that the global object's properties
 // are listed in the same order however they were installed (only a
 // program that needs everything can list them).
-func (e *Runtime) install(n need) {
+func (e *Runtime) install(n need, loops []string) {
 	n &= installable &^ e.installed
 	if n == 0 && e.consoleSet {
 		return
@@ -470,7 +468,7 @@ func (e *Runtime) install(n need) {
 	if perf != nil {
 		e.parity.NameNatives(perf) // console and crypto name theirs (setNative)
 	}
-	e.installPolyfills(n)
+	e.installPolyfills(n, loops)
 	if n&needFactsGlobal != 0 {
 		e.facts.defineGlobal()
 	}

@@ -53,8 +53,9 @@ func (e *Runtime) callOriginal(f goja.Callable, this goja.Value, args ...goja.Va
 	return v
 }
 
-// installGuards installs the guards of package parity that n names.
-func (e *Runtime) installGuards(n need) {
+// installGuards installs the guards of package parity that n names, the
+// loop guards of loops only (nil: every one; parity.LoopGuardNames).
+func (e *Runtime) installGuards(n need, loops []string) {
 	var g parity.Guards
 	for _, m := range [...]struct {
 		need  need
@@ -66,5 +67,5 @@ func (e *Runtime) installGuards(n need) {
 			g |= m.guard
 		}
 	}
-	e.parity.InstallGuards(g)
+	e.parity.InstallGuards(g, loops)
 }

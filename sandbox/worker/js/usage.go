@@ -225,7 +225,7 @@ type summary struct {
 	// native is among rewrite.DefineNatives' too.
 	loops bool
 	// loopGuards are the parity.LoopGuardNames the program spells, sorted
-	// (what parity.Patcher.Loops installs; every one when needs is
+	// (what parity.Patcher.InstallGuards installs; every one when needs is
 	// needAll).
 	loopGuards []string
 	// errorSites are where the program makes a TypeError by its name
@@ -260,7 +260,7 @@ func usageOf(prg *goja.Program) need {
 }
 
 // loopGuardsOf are the loop guards prg's run installs
-// (parity.Patcher.Loops): the names it spells, or nil (every one) when
+// (parity.Patcher.InstallGuards): the names it spells, or nil (every one) when
 // Compile did not summarise it or it may reach anything. Script mode
 // installs everything else (needsOf) but these by the program's names too:
 // a library it requires calls such a method on what the program hands it,

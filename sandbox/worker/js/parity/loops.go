@@ -112,7 +112,7 @@ var loopMethods = []struct {
 
 // LoopGuardNames are the names of the built-ins installLoopGuards can
 // replace: loopMethods, concat, Object.freeze and seal ("freeze",
-// "seal"), String.raw ("raw") and Array.from ("from"). Patcher.Loops picks
+// "seal"), String.raw ("raw") and Array.from ("from"). InstallGuards picks
 // among them.
 var LoopGuardNames = func() []string {
 	names := []string{"concat", "freeze", "seal", "raw", "from"}
@@ -123,23 +123,21 @@ var LoopGuardNames = func() []string {
 	return names
 }()
 
-// loops reports whether the guard of name is wanted (Patcher.Loops).
-func (p *Patcher) loops(name string) bool {
-	_, ok := slices.BinarySearch(p.Loops, name)
-	return p.Loops == nil || ok
-}
-
 // installLoopGuards replaces those of loopMethods, concat, Object.freeze and seal,
 // String.raw, and Array.from (%TypedArray%.from and set are InstallTypedArrayFrom's)
-// that Patcher.Loops wants.
-func (p *Patcher) installLoopGuards(original func(*goja.Object, string) goja.Callable) {
+// that loops names (nil: every one).
+func (p *Patcher) installLoopGuards(original func(*goja.Object, string) goja.Callable, loops []string) {
+	want := func(name string) bool {
+		_, ok := slices.BinarySearch(loops, name)
+		return loops == nil || ok
+	}
 	arr := p.vm.NewArray().Prototype()
 	for _, m := range loopMethods {
-		if p.loops(m.name) {
+		if want(m.name) {
 			p.installLoopMethod(arr, m.name, m.length, m.callback, original)
 		}
 	}
-	if p.loops("concat") {
+	if want("concat") {
 		concat := original(arr, "concat")
 		p.replace(arr, "concat", 1, func(c goja.FunctionCall) goja.Value { return p.guardedConcat(concat, c) })
 	}
@@ -148,7 +146,7 @@ func (p *Patcher) installLoopGuards(original func(*goja.Object, string) goja.Cal
 	// the array holds, as the specification's OwnPropertyKeys gives them.
 	object := p.vm.Get("Object").ToObject(p.vm)
 	for _, name := range []string{"freeze", "seal"} {
-		if !p.loops(name) {
+		if !want(name) {
 			continue
 		}
 		orig := original(object, name)
@@ -165,10 +163,10 @@ func (p *Patcher) installLoopGuards(original func(*goja.Object, string) goja.Cal
 	// proxy. raw is read here, once, as the specification reads it, and
 	// handed on in a fresh template object (the template's own may be frozen:
 	// a Proxy over it must answer its own raw).
-	if p.loops("raw") {
+	if want("raw") {
 		p.installRaw(original)
 	}
-	if p.loops("from") {
+	if want("from") {
 		array := arr.Get("constructor").ToObject(p.vm)
 		from := original(array, "from")
 		p.replace(array, "from", 1, func(c goja.FunctionCall) goja.Value {

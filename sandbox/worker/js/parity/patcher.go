@@ -33,10 +33,6 @@ type Patcher struct {
 	// json parses JSON.parse's plain calls (InstallJSONParse), made at
 	// the first.
 	json *jsonvalue.Parser
-	// Loops are the LoopGuardNames whose built-ins InstallGuards(GuardLoops)
-	// replaces (the ones a program spells), sorted; nil: every one. Each
-	// costs a runtime about 25 allocations.
-	Loops []string
 	// Indices, when set, makes the d flag a RegExp constructed without it
 	// and decorated (package regexpidx); unset, the flag is a SyntaxError.
 	Indices func(re *goja.Object, flags string) *goja.Object

@@ -93,24 +93,28 @@ func (d *dateData) pattern(key string) (string, bool) {
 
 var dateLocaleList = []string{"en-US", "en-GB", "de-DE"}
 
+// gunzipData returns the inflated bytes of an embedded data file (a
+// generator's committed output, data/*.gz). A missing or corrupt one is a
+// build that is broken, not a run's error: it panics, naming the file.
+func gunzipData(name string) []byte {
+	gz, err := dataFS.ReadFile(name)
+	if err == nil {
+		var r *gzip.Reader
+		if r, err = gzip.NewReader(bytes.NewReader(gz)); err == nil {
+			var b []byte
+			if b, err = io.ReadAll(r); err == nil {
+				return b
+			}
+		}
+	}
+	panic(fmt.Sprintf("intl: %s: %v", name, err))
+}
+
 var dateCache sync.Map // locale → func() *dateData
 
 func loadDates(locale string) *dateData {
 	f, _ := dateCache.LoadOrStore(locale, sync.OnceValue(func() *dateData {
-		gz, err := dataFS.ReadFile("data/dates-" + locale + ".txt.gz")
-		if err != nil {
-			panic(fmt.Sprintf("intl: no date data for %s: %v", locale, err))
-		}
-		r, err := gzip.NewReader(bytes.NewReader(gz))
-		if err != nil {
-			panic(err)
-		}
-		var b strings.Builder
-		b.Grow(1 << 20) // each file inflates to about 0.8 MB
-		if _, err := io.Copy(&b, r); err != nil {
-			panic(err)
-		}
-		return parseDates(b.String())
+		return parseDates(string(gunzipData("data/dates-" + locale + ".txt.gz")))
 	}))
 	return f.(func() *dateData)()
 }

@@ -1,10 +1,7 @@
 package intl
 
 import (
-	"bytes"
-	"compress/gzip"
 	"encoding/json"
-	"io"
 	"regexp"
 	"strings"
 	"sync"
@@ -49,20 +46,8 @@ func (s *styledNames) name(style, code string) (string, bool) {
 }
 
 var loadNames = sync.OnceValue(func() *namesData {
-	gz, err := dataFS.ReadFile("data/names.json.gz")
-	if err != nil {
-		panic(err)
-	}
-	r, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		panic(err)
-	}
-	b, err := io.ReadAll(r)
-	if err != nil {
-		panic(err)
-	}
 	var d namesData
-	if err := json.Unmarshal(b, &d); err != nil {
+	if err := json.Unmarshal(gunzipData("data/names.json.gz"), &d); err != nil {
 		panic("intl: data/names.json.gz: " + err.Error())
 	}
 	return &d

@@ -1,10 +1,6 @@
 package intl
 
 import (
-	"bytes"
-	"compress/gzip"
-	"fmt"
-	"io"
 	"strings"
 	"sync"
 	"time"
@@ -22,19 +18,7 @@ var rangeCache sync.Map // locale → func() *dateData
 
 func loadRanges(locale string) *dateData {
 	f, _ := rangeCache.LoadOrStore(locale, sync.OnceValue(func() *dateData {
-		gz, err := dataFS.ReadFile("data/ranges-" + locale + ".txt.gz")
-		if err != nil {
-			panic(fmt.Sprintf("intl: no range data for %s: %v", locale, err))
-		}
-		r, err := gzip.NewReader(bytes.NewReader(gz))
-		if err != nil {
-			panic(err)
-		}
-		b, err := io.ReadAll(r)
-		if err != nil {
-			panic(err)
-		}
-		return parseDates(string(b))
+		return parseDates(string(gunzipData("data/ranges-" + locale + ".txt.gz")))
 	}))
 	return f.(func() *dateData)()
 }

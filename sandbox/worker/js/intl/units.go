@@ -1,10 +1,7 @@
 package intl
 
 import (
-	"bytes"
-	"compress/gzip"
 	"encoding/json"
-	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -47,20 +44,8 @@ type compactData struct {
 }
 
 var loadUnits = sync.OnceValue(func() *unitsData {
-	gz, err := dataFS.ReadFile("data/units.json.gz")
-	if err != nil {
-		panic(err)
-	}
-	r, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		panic(err)
-	}
-	b, err := io.ReadAll(r)
-	if err != nil {
-		panic(err)
-	}
 	var d unitsData
-	if err := json.Unmarshal(b, &d); err != nil {
+	if err := json.Unmarshal(gunzipData("data/units.json.gz"), &d); err != nil {
 		panic("intl: data/units.json.gz: " + err.Error())
 	}
 	return &d

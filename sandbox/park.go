@@ -216,7 +216,7 @@ type parker struct {
 
 	inflight int       // host calls the server is executing
 	sent     int       // host replies sent to the worker
-	runEnd   time.Time // the worker's deadline (from its acceptance); zero: none
+	runEnd   time.Time // the run's deadline (pipe.Job.Deadline, from the job's hand-off); zero: none
 	// idleUntil is when the worker's announced idle wait (pipe.Idle) ends:
 	// its next timer; zero when it is not known to be idle.
 	idleUntil time.Time

@@ -75,8 +75,9 @@ type Request struct {
 	// Input is the run's input JSON, exposed read-only as `input`. Empty
 	// means undefined.
 	Input json.RawMessage `json:"input,omitempty"`
-	// Timeout bounds the run from the worker's taking it: bundling,
-	// compiling and executing (the worker counts each against it). It is
+	// Timeout bounds the run from the instant the pool hands it to a
+	// worker (pipe.Job.Deadline): bundling, compiling and executing (the
+	// worker counts each against it), not its wait in the queue. It is
 	// clamped into [Config.MinTimeout, Config.MaxTimeout]; zero means
 	// Config.DefaultTimeout.
 	Timeout time.Duration `json:"timeout"`

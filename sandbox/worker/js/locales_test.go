@@ -1,6 +1,10 @@
 package js_test
 
 import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -77,4 +81,60 @@ func TestDateFnsLocaleRefused(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestDateFnsLocalesGoldenIsFresh re-records the goldens under Node 20
+// (testdata/locales/record.mjs, into a temporary directory) and fails when
+// one differs from the committed file: the snippets and their goldens go
+// together. It needs node and sandbox/libs/node_modules (npm ci there),
+// as the other comparisons with Node do.
+func TestDateFnsLocalesGoldenIsFresh(t *testing.T) {
+	needNode20(t, "../../libs/node_modules/date-fns")
+	into := t.TempDir()
+	cmd := exec.Command("node", "record.mjs")
+	cmd.Dir = "testdata/locales"
+	cmd.Env = append(os.Environ(), "RECORD_INTO="+into)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("node record.mjs: %v\n%s", err, out)
+	}
+	goldens, err := filepath.Glob("testdata/locales/*.golden")
+	if err != nil || len(goldens) < 15 {
+		t.Fatalf("%d goldens (%v); want at least 15", len(goldens), err)
+	}
+	more, _ := filepath.Glob("testdata/locales/script/*.golden")
+	for _, g := range append(goldens, more...) {
+		committed, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recorded, err := os.ReadFile(filepath.Join(into, strings.TrimPrefix(g, "testdata/locales/")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(recorded) != string(committed) {
+			t.Errorf("%s is stale: run `cd sandbox/worker/js/testdata/locales && node record.mjs`\n--- node now\n%s--- committed\n%s", g, recorded, committed)
+		}
+	}
+}
+
+// needNode20 skips t when node (major version 20) or path, a package of
+// sandbox/libs/node_modules, is missing (a fresh clone: go test ./... needs
+// no npm), and fails it instead under scripts/test.sh, which installs the
+// packages and sets PLAYGROUND_REQUIRE_NPM, so that CI never skips it.
+func needNode20(t *testing.T, path string) {
+	t.Helper()
+	_, err := os.Stat(path)
+	if err == nil {
+		var out []byte
+		if out, err = exec.Command("node", "--version").Output(); err == nil && !strings.HasPrefix(string(out), "v20.") {
+			err = fmt.Errorf("node is %s; the goldens are Node 20's", strings.TrimSpace(string(out)))
+		}
+	}
+	if err == nil {
+		return
+	}
+	if os.Getenv("PLAYGROUND_REQUIRE_NPM") != "" {
+		t.Fatalf("PLAYGROUND_REQUIRE_NPM is set but %v (npm ci in sandbox/libs; scripts/test.sh does it)", err)
+	}
+	t.Skipf("needs Node 20 and the npm packages of sandbox/libs (%v)", err)
 }

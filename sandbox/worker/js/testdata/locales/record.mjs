@@ -7,8 +7,11 @@
 //
 //	node record.mjs            (node --version: v20.x; TZ=UTC is set here,
 //	                            the playground's only time zone)
+//
+// With RECORD_INTO=dir it writes the goldens below dir instead (dir/ and
+// dir/script/), for TestDateFnsLocalesGoldenIsFresh.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -17,10 +20,12 @@ if (!process.version.startsWith("v20.")) {
   process.exit(1);
 }
 const modules = resolve("../../../../libs/node_modules");
+const into = process.env.RECORD_INTO ?? ".";
 const tmp = mkdtempSync(join(tmpdir(), "locales-"));
 symlinkSync(modules, join(tmp, "node_modules"), "dir");
 try {
   for (const [dir, ext] of [[".", ".mjs"], ["script", ".cjs"]]) {
+    mkdirSync(join(into, dir), { recursive: true });
     for (const f of readdirSync(dir).filter((f) => f.endsWith(".js")).sort()) {
       const file = join(tmp, f.replace(/\.js$/, ext));
       copyFileSync(join(dir, f), file);
@@ -30,7 +35,7 @@ try {
       } catch (e) {
         out = e.stdout + "UNCAUGHT: " + String(e.stderr).split("\n").find((l) => /Error/.test(l)) + "\n";
       }
-      writeFileSync(join(dir, f.replace(/\.js$/, ".golden")), out);
+      writeFileSync(join(into, dir, f.replace(/\.js$/, ".golden")), out);
     }
   }
 } finally {

@@ -181,7 +181,7 @@ func TestHostileRunsLeaveServerUp(t *testing.T) {
 func TestRuntimeOverWebSocket(t *testing.T) {
 	c := dial(t, server(t, "-rate", "100", "-burst", "100"))
 	mods, _ := c.hello["modules"].([]any)
-	if fmt.Sprint(mods) != "[playground date-fns jstat lodash mathjs papaparse uuid validator zod]" {
+	if fmt.Sprint(mods) != "[playground date-fns date-fns/locale jstat lodash mathjs papaparse uuid validator zod]" {
 		t.Errorf("hello.modules = %v", mods)
 	}
 	t.Run("input and output", func(t *testing.T) {

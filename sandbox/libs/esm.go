@@ -413,7 +413,7 @@ func (s *Set) ESM(name string) (*ESMSource, bool) {
 		return nil, false
 	}
 	f, _ := esmSources.LoadOrStore(name, sync.OnceValues(func() (*ESMSource, error) {
-		b, err := dist.ReadFile("dist/" + name + ".esm.json")
+		b, err := dist.ReadFile("dist/" + DistName(name) + ".esm.json")
 		if err != nil {
 			return nil, err
 		}

@@ -12,7 +12,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -33,6 +32,9 @@ import (
 var esmEntries = map[string]func(dir string, exports []string) (string, error){
 	"validator": validatorEntry,
 	"lodash":    func(string, []string) (string, error) { return `export * from "lodash-es";`, nil },
+	"date-fns/locale": func(dir string, exports []string) (string, error) {
+		return subpathEntry(dir, "date-fns/locale", exports)
+	},
 }
 
 // sourceOnly are packages of package.json that are not importable
@@ -119,10 +121,11 @@ var lighterSame = map[string][]string{
 
 // Library is one entry of dist/manifest.json.
 type Library struct {
-	Name    string   `json:"name"`
-	Version string   `json:"version"`
-	License string   `json:"license"`
-	Exports []string `json:"exports"`
+	Name     string            `json:"name"`
+	Version  string            `json:"version"`
+	License  string            `json:"license"`
+	Exports  []string          `json:"exports"`
+	Subpaths map[string]string `json:"subpaths,omitempty"`
 }
 
 var identifier = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
@@ -149,6 +152,12 @@ func run() error {
 		if _, ok := sourceOnly[n]; !ok {
 			names = append(names, n)
 		}
+	}
+	for n, of := range subpathLibraries {
+		if _, ok := pkg.Dependencies[of]; !ok {
+			return fmt.Errorf("%s: its package %s is not in package.json", n, of)
+		}
+		names = append(names, n)
 	}
 	slices.Sort(names)
 	dist := filepath.Join(dir, "dist")
@@ -199,7 +208,8 @@ func build(dir, dist, name string) (Library, error) {
 		return Library{}, fmt.Errorf("esbuild: %s", res.Errors[0].Text)
 	}
 	code := hexTable(globalThisLookup(res.OutputFiles[0].Contents))
-	deps, err := bundledPackages(res.Metafile, name)
+	pkg := packageOf(name) // the package whose package.json and license it has
+	deps, err := bundledPackages(res.Metafile, pkg)
 	if err != nil {
 		return Library{}, err
 	}
@@ -220,14 +230,14 @@ func build(dir, dist, name string) (Library, error) {
 	slices.Sort(exports)
 
 	var meta struct{ Version, License string }
-	mb, err := os.ReadFile(filepath.Join(dir, "node_modules", name, "package.json"))
+	mb, err := os.ReadFile(filepath.Join(dir, "node_modules", pkg, "package.json"))
 	if err != nil {
 		return Library{}, err
 	}
 	if err := json.Unmarshal(mb, &meta); err != nil {
 		return Library{}, err
 	}
-	license, err := findLicense(filepath.Join(dir, "node_modules", name))
+	license, err := findLicense(filepath.Join(dir, "node_modules", pkg))
 	if err != nil {
 		return Library{}, err
 	}
@@ -252,17 +262,24 @@ func build(dir, dist, name string) (Library, error) {
 		}
 		license = fmt.Appendf(license, "\n---\n%s (bundled with %s):\n\n%s", d, name, l)
 	}
-	header := fmt.Sprintf("// %s %s (%s), bundled for the playground by sandbox/libs/gen.go; license in %s.LICENSE\n", name, meta.Version, meta.License, name)
-	if err := os.WriteFile(filepath.Join(dist, name+".js"), append([]byte(header), code...), 0o644); err != nil {
+	file := libs.DistName(name)
+	header := fmt.Sprintf("// %s %s (%s), bundled for the playground by sandbox/libs/gen.go; license in %s.LICENSE\n", name, meta.Version, meta.License, file)
+	if err := os.WriteFile(filepath.Join(dist, file+".js"), append([]byte(header), code...), 0o644); err != nil {
 		return Library{}, err
 	}
-	if err := os.WriteFile(filepath.Join(dist, name+".LICENSE"), license, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dist, file+".LICENSE"), license, 0o644); err != nil {
 		return Library{}, err
 	}
 	if err := buildESM(dir, dist, name, exports); err != nil {
 		return Library{}, fmt.Errorf("esm source: %w", err)
 	}
-	return Library{Name: name, Version: meta.Version, License: meta.License, Exports: exports}, nil
+	lib := Library{Name: name, Version: meta.Version, License: meta.License, Exports: exports}
+	if _, ok := subpathLibraries[name]; ok {
+		if lib.Subpaths, err = subpathMembers(dir, name, exports); err != nil {
+			return Library{}, err
+		}
+	}
+	return lib, nil
 }
 
 func findLicense(pkgDir string) ([]byte, error) {
@@ -345,7 +362,7 @@ func writeESM(dist, name string, src *libs.ESMSource) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dist, name+".esm.json"), append(out, '\n'), 0o644)
+	return os.WriteFile(filepath.Join(dist, libs.DistName(name)+".esm.json"), append(out, '\n'), 0o644)
 }
 
 // name2namespace is the named export of a sectioned package that is the
@@ -355,175 +372,6 @@ func name2namespace(exports []string) string {
 		return "jStat"
 	}
 	return ""
-}
-
-var (
-	reSectionStart = regexp.MustCompile(`^(?:\(function\(jStat, Math\) \{|jStat\.models = \(function\(\)\{)$`)
-	reFactoryStart = regexp.MustCompile(`^\}\)\(this, function \(\) \{$`)
-	reSectionRef   = regexp.MustCompile(`(?:\bjStat(?:\.fn|\.utils)?|\bthis)\.([A-Za-z_$][\w$]*)`)
-)
-
-// sections cuts script (a UMD factory: `(function (window, factory) {…})(this,
-// function () { <core> <sections> jStat.jStat = jStat; return jStat; });`)
-// into a libs.ESMWrapper: a CommonJS module whose export is the factory's
-// result, with a part per section after the first sectionBase. A part's
-// Methods are the names whose paths (to depth 2 below jStat: jStat.x,
-// jStat.normal.cdf, jStat.fn.x) it adds, plus those of the sections that
-// need it (needs). It proves, in goja, that every subset it can produce
-// evaluates and gives each path the same function (by its source text)
-// as the whole script, and it refuses a section whose text reads a name
-// (jStat.x, jStat.fn.x, this.x) that only a section outside its needs
-// defines.
-func sections(dir, script string, needs map[int][]int) (*libs.ESMWrapper, error) {
-	code, err := os.ReadFile(filepath.Join(dir, "node_modules", script))
-	if err != nil {
-		return nil, err
-	}
-	lines := strings.SplitAfter(string(code), "\n")
-	start, end := -1, -1
-	for i, l := range lines {
-		t := strings.TrimRight(l, "\n")
-		if start < 0 && reFactoryStart.MatchString(t) {
-			start = i + 1
-		}
-		if t == "  jStat.jStat = jStat;" {
-			end = i
-		}
-	}
-	if start < 0 || end < start {
-		return nil, fmt.Errorf("%s: not the expected UMD factory", script)
-	}
-	var secs []string
-	for _, l := range lines[start:end] {
-		if reSectionStart.MatchString(strings.TrimRight(l, "\n")) || len(secs) == 0 {
-			secs = append(secs, "")
-		}
-		secs[len(secs)-1] += l
-	}
-	if len(secs) != 7 {
-		return nil, fmt.Errorf("%s: %d sections; want 7 (core, vector, special, distribution, linalg, test, models)", script, len(secs))
-	}
-	const head, tail = "module.exports = (function () {\n", "  jStat.jStat = jStat;\n  return jStat;\n})();\n"
-	eval := func(keep func(i int) bool) (map[string]string, error) {
-		var b strings.Builder
-		b.WriteString("(function () {\n")
-		for i, sec := range secs {
-			if keep(i) {
-				b.WriteString(sec)
-			}
-		}
-		b.WriteString(`  var out = {}, seen = new Set();
-  function walk(o, path, d) {
-    if (o == null || (typeof o != "object" && typeof o != "function") || seen.has(o) || d > 2) return;
-    seen.add(o);
-    Object.getOwnPropertyNames(o).forEach(function (k) {
-      var v; try { v = o[k]; } catch (e) { return; }
-      out[path + k] = typeof v == "function" ? String(v) : typeof v;
-      walk(v, path + k + ".", d + 1);
-    });
-    if (typeof o == "function" && o.prototype) walk(o.prototype, path + "prototype.", d + 1);
-  }
-  walk(jStat, "", 0);
-  return out;
-})()`)
-		v, err := goja.New().RunString(b.String())
-		if err != nil {
-			return nil, err
-		}
-		var out map[string]string
-		return out, goja.New().ExportTo(v, &out)
-	}
-	closure := func(i int) map[int]bool {
-		c := map[int]bool{i: true}
-		for changed := true; changed; {
-			changed = false
-			for j := range c {
-				for _, k := range needs[j] {
-					if !c[k] {
-						c[k], changed = true, true
-					}
-				}
-			}
-		}
-		return c
-	}
-	whole, err := eval(func(int) bool { return true })
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", script, err)
-	}
-	prev, err := eval(func(i int) bool { return i < sectionBase }) // the base's paths
-	if err != nil {
-		return nil, fmt.Errorf("%s: the first %d sections: %w", script, sectionBase, err)
-	}
-	defines := map[int]map[string]bool{} // section → the last names of the paths it adds
-	base := map[string]bool{}
-	for p := range prev {
-		base[p[strings.LastIndexByte(p, '.')+1:]] = true
-	}
-	for i := sectionBase; i < len(secs); i++ {
-		c := closure(i)
-		got, err := eval(func(j int) bool { return j < sectionBase || c[j] })
-		if err != nil {
-			return nil, fmt.Errorf("%s: section %d with its needs: %w", script, i, err)
-		}
-		without, err := eval(func(j int) bool { return j < sectionBase || c[j] && j != i })
-		if err != nil {
-			return nil, fmt.Errorf("%s: the needs of section %d: %w", script, i, err)
-		}
-		defines[i] = map[string]bool{}
-		for p, v := range got {
-			if whole[p] != v {
-				return nil, fmt.Errorf("%s: section %d with its needs gives %s another value than the whole script", script, i, p)
-			}
-			if _, ok := without[p]; ok {
-				continue
-			}
-			// A snippet reaches a new path through its first new part:
-			// jStat.models.ols by models, jStat(xs).add by add.
-			q := p
-			for k := range strings.Count(p, ".") + 1 {
-				q = strings.Join(strings.SplitN(p, ".", k+2)[:k+1], ".")
-				if _, ok := without[q]; !ok {
-					break
-				}
-			}
-			defines[i][q[strings.LastIndexByte(q, '.')+1:]] = true
-		}
-	}
-	for i, sec := range secs { // every name a section reads is defined by it, its needs or the base
-		c := closure(i)
-		for _, m := range reSectionRef.FindAllStringSubmatch(sec, -1) {
-			n := m[1]
-			if base[n] || i >= sectionBase && defines[i][n] {
-				continue
-			}
-			ok, elsewhere := false, false
-			for j, d := range defines {
-				if d[n] {
-					elsewhere = true
-					ok = ok || c[j] && (i >= sectionBase || j < sectionBase)
-				}
-			}
-			if elsewhere && !ok {
-				return nil, fmt.Errorf("%s: section %d reads %q, defined only by sections it does not need (sectionNeeds)", script, i, n)
-			}
-		}
-	}
-	w := &libs.ESMWrapper{Path: script, Call: "jStat", Always: true}
-	w.Parts = append(w.Parts, libs.ESMPart{Text: head + strings.Join(secs[:sectionBase], "")})
-	for i := sectionBase; i < len(secs); i++ {
-		methods := map[string]bool{}
-		for j := sectionBase; j < len(secs); j++ {
-			if closure(j)[i] { // j needs i (or is i): j's names keep i
-				for n := range defines[j] {
-					methods[n] = true
-				}
-			}
-		}
-		w.Parts = append(w.Parts, libs.ESMPart{Methods: slices.Sorted(maps.Keys(methods)), Text: secs[i]})
-	}
-	w.Parts = append(w.Parts, libs.ESMPart{Text: tail})
-	return w, nil
 }
 
 // collectESM bundles entry with a metafile and adds every input module to

@@ -1,4 +1,4 @@
-//go:generate go run gen.go
+//go:generate go run gen.go gen_sections.go gen_subpaths.go
 
 // Package libs is the set of modules a snippet may import by bare name: the
 // "playground" runtime module, the npm packages vendored into dist/ by
@@ -34,7 +34,16 @@ type Library struct {
 	Version string   `json:"version"`
 	License string   `json:"license"`
 	Exports []string `json:"exports"`
+	// Subpaths, when set, maps each member subpath of the library (the
+	// <code> of date-fns/locale/<code>) to the export it stands for
+	// (zh-CN: zhCN), where the module's name is not the export's.
+	Subpaths map[string]string `json:"subpaths,omitempty"`
 }
+
+// DistName is the base name of library name's files in dist/: its name
+// with "/" as "~" (date-fns/locale: date-fns~locale.js), a character no
+// npm package name has.
+func DistName(name string) string { return strings.ReplaceAll(name, "/", "~") }
 
 // vendored are the embedded libraries, read once.
 var vendored = func() []Library {
@@ -98,7 +107,7 @@ func (s *Set) Source(name string) (string, error) {
 	if src, ok := s.operator[name]; ok {
 		return src, nil
 	}
-	b, err := dist.ReadFile("dist/" + name + ".js")
+	b, err := dist.ReadFile("dist/" + DistName(name) + ".js")
 	if err != nil {
 		return "", err
 	}
@@ -110,7 +119,9 @@ func (s *Set) Source(name string) (string, error) {
 // what Node resolves): a whole alias is the package itself under another
 // name; a member prefix names one export per module, its default export
 // (and a named one), as lodash's per-method modules, date-fns's
-// per-function modules and validator's lib/ modules do.
+// per-function modules and validator's lib/ modules do. A package's
+// subpath that is a library of its own (date-fns/locale, vendored by
+// gen.go as a library) is not here: Lookup finds it.
 var (
 	wholeAliases = map[string]string{
 		"zod/v4": "zod", // zod 4's classic API, under both names
@@ -121,6 +132,7 @@ var (
 		required    RequireShape
 	}{
 		{"lodash/", "lodash", RequireExport},
+		{"date-fns/locale/", "date-fns/locale", RequireObject}, // before date-fns/: the longer prefix
 		{"date-fns/", "date-fns", RequireObject},
 		{"validator/lib/", "validator", RequireSelfDefault},
 		{"validator/es/lib/", "validator", RequireSelfDefault},
@@ -144,9 +156,12 @@ const (
 )
 
 // Subpath resolves spec, a subpath of a vendored package ("zod/v4",
-// "lodash/groupBy", "date-fns/addDays.js", "validator/lib/isEmail"). ok
-// is false for any other spec, also a subpath the playground does not
-// serve (date-fns/locale).
+// "lodash/groupBy", "date-fns/addDays.js", "validator/lib/isEmail",
+// "date-fns/locale/zh-CN"). ok is false for any other spec, also a subpath
+// the playground does not serve (date-fns/fp, date-fns/locale/xx). As for
+// every member prefix, a ".js" suffix is accepted (date-fns/locale/de.js),
+// which date-fns 4's exports map refuses in Node; a library that is a
+// subpath itself (date-fns/locale) is Lookup's, not Subpath's.
 func (s *Set) Subpath(spec string) (m SubpathModule, ok bool) {
 	if l, ok := wholeAliases[spec]; ok {
 		if _, have := s.Lookup(l); have {
@@ -160,10 +175,17 @@ func (s *Set) Subpath(spec string) (m SubpathModule, ok bool) {
 		}
 		rest = strings.TrimSuffix(rest, ".js")
 		l, have := s.Lookup(p.lib)
-		if !have || s.operator[p.lib] != "" || !slices.Contains(l.Exports, rest) {
+		if !have || s.operator[p.lib] != "" {
 			return SubpathModule{}, false
 		}
-		return SubpathModule{Lib: p.lib, Export: rest, Required: p.required}, true
+		export := rest
+		if l.Subpaths != nil {
+			export = l.Subpaths[rest] // "" for a name that is no module of it
+		}
+		if !slices.Contains(l.Exports, export) {
+			return SubpathModule{}, false
+		}
+		return SubpathModule{Lib: p.lib, Export: export, Required: p.required}, true
 	}
 	return SubpathModule{}, false
 }

@@ -30,7 +30,7 @@ func TestVendoredLibraries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(s.Modules(), " "); got != "playground date-fns jstat lodash mathjs papaparse uuid validator zod" {
+	if got := strings.Join(s.Modules(), " "); got != "playground date-fns date-fns/locale jstat lodash mathjs papaparse uuid validator zod" {
 		t.Errorf("modules = %q", got)
 	}
 	l, ok := s.Lookup("lodash")
@@ -55,7 +55,7 @@ func TestOperatorDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(s.Modules(), " "); got != "playground @acme/tools date-fns greeter jstat lodash mathjs papaparse uuid validator zod" {
+	if got := strings.Join(s.Modules(), " "); got != "playground @acme/tools date-fns date-fns/locale greeter jstat lodash mathjs papaparse uuid validator zod" {
 		t.Errorf("modules = %s", got)
 	}
 	l, _ := s.Lookup("@acme/tools")
@@ -130,7 +130,14 @@ func TestSubpath(t *testing.T) {
 		{"date-fns/addDays", "date-fns", "addDays"},
 		{"validator/lib/isEmail", "validator", "isEmail"},
 		{"validator/es/lib/isEmail", "validator", "isEmail"},
-		{"date-fns/locale", "", ""},
+		{"date-fns/locale/de", "date-fns/locale", "de"},
+		{"date-fns/locale/zh-CN", "date-fns/locale", "zhCN"},
+		{"date-fns/locale/pt-BR.js", "date-fns/locale", "ptBR"},
+		{"date-fns/locale", "", ""},      // a library itself (Lookup), not a subpath
+		{"date-fns/locale/zhCN", "", ""}, // the export's name, not its module's
+		{"date-fns/locale/xx", "", ""},
+		{"date-fns/locale/_lib/buildMatchFn", "", ""},
+		{"date-fns/fp", "", ""},
 		{"lodash/nope", "", ""},
 		{"lodash/fp/map", "", ""},
 		{"zod/mini", "", ""},
@@ -160,4 +167,45 @@ func needNodeModules(t *testing.T, path string) {
 		t.Fatalf("PLAYGROUND_REQUIRE_NPM is set but %v (npm ci in sandbox/libs; scripts/test.sh does it)", err)
 	}
 	t.Skipf("needs the npm packages of sandbox/libs and node (%v): npm ci there, or run scripts/test.sh, which does", err)
+}
+
+// TestLocaleLibrary: date-fns/locale is vendored as a library of its own,
+// its exports the locales (as Node's require("date-fns/locale") has
+// them), each member module date-fns/locale/<code> mapped to its locale,
+// and its ES module source re-exports each by name, so that a chunk can
+// be cut to the locales a run names.
+func TestLocaleLibrary(t *testing.T) {
+	set, err := New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, ok := set.Lookup("date-fns/locale")
+	if !ok || len(l.Exports) < 90 || l.License != "MIT" {
+		t.Fatalf("date-fns/locale = %+v, %v; want the locales, MIT", l, ok)
+	}
+	d, _ := set.Lookup("date-fns")
+	if l.Version != d.Version {
+		t.Errorf("date-fns/locale %s, date-fns %s; want date-fns's version", l.Version, d.Version)
+	}
+	for _, code := range []string{"de", "fr", "es", "ja", "zh-CN", "ar", "ru", "pt-BR", "en-GB", "en-US", "sr-Latn", "be-tarask"} {
+		e, ok := l.Subpaths[code]
+		if !ok || !slices.Contains(l.Exports, e) || e != strings.ReplaceAll(strings.ReplaceAll(code, "-t", "T"), "-", "") {
+			t.Errorf("Subpaths[%q] = %q, %v; want its camel-cased export", code, e, ok)
+		}
+	}
+	if len(l.Subpaths) != len(l.Exports) {
+		t.Errorf("%d subpaths for %d exports; want one each", len(l.Subpaths), len(l.Exports))
+	}
+	src, ok := set.ESM("date-fns/locale")
+	if !ok || !slices.Equal(src.Exports, l.Exports) {
+		t.Fatalf("ESM(date-fns/locale) = %v; want the same exports as the whole script", ok)
+	}
+	kept, ok := reexportsOf(src.Entry, []string{"de", "zhCN"})
+	if !ok || kept != "export { de } from \"date-fns/locale/de\";\nexport { zhCN } from \"date-fns/locale/zh-CN\";\n" {
+		t.Errorf("the entry cut to de, zhCN = %q, %v; want their two re-exports", kept, ok)
+	}
+	script, err := set.Source("date-fns/locale")
+	if err != nil || !strings.Contains(script, "zh-CN") {
+		t.Errorf("Source(date-fns/locale) = %d bytes, %v", len(script), err)
+	}
 }

@@ -22,6 +22,7 @@ var librarySnippets = []struct{ name, src string }{
 	{"lodash", "import _ from 'lodash';\nconsole.log(_.chunk([1, 2, 3], 2).length);"},
 	{"lodash-chain", "const _ = require('lodash');\noutput = _.chain([1, 2, 3]).map((x) => x * 2).sum().value();"},
 	{"date-fns", "import { addDays } from 'date-fns';\nconsole.log(addDays(0, 1).getTime());"},
+	{"date-fns-locale", "import { format } from 'date-fns';\nimport { de } from 'date-fns/locale';\nconsole.log(format(0, 'PPPP', { locale: de }));"},
 	{"uuid", "import { v4 } from 'uuid';\nconsole.log(v4().length);"},
 	{"papaparse", "import Papa from 'papaparse';\nconsole.log(Papa.parse('a,b').data.length);"},
 	{"zod", "import { z } from 'zod';\nconsole.log(z.string().parse('x'));"},

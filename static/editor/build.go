@@ -17,6 +17,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -44,6 +45,13 @@ var typePackages = map[string]string{
 	"mathjs":    "mathjs",
 	"validator": "@types/validator",
 }
+
+// typeSubpaths are the subpaths of a typePackages package that the
+// playground serves as libraries of their own (sandbox/libs, gen.go's
+// subpathLibraries), whose declaration files its "exports" entry "."
+// does not reach: date-fns/locale and date-fns/locale/<code>. The types of
+// each exports key that is one of them, or below one, are added too.
+var typeSubpaths = map[string][]string{"date-fns": {"./locale"}}
 
 // typeDependencies are packages whose declaration files a typePackages
 // entry imports by bare name (mathjs's types import decimal.js and
@@ -213,7 +221,7 @@ func addPackage(out map[string]string, pkg string) error {
 	if err := json.Unmarshal(raw, &meta); err != nil {
 		return err
 	}
-	queue := typesEntries(meta.Types, meta.Typings, meta.Exports)
+	queue := typesEntries(meta.Types, meta.Typings, meta.Exports, typeSubpaths[pkg])
 	if len(queue) == 0 {
 		queue = []string{"index.d.ts"}
 	}
@@ -245,8 +253,9 @@ func addPackage(out map[string]string, pkg string) error {
 }
 
 // typesEntries lists the declaration files a package's "types", "typings"
-// and "exports"["."] (any condition's "types") name.
-func typesEntries(types, typings string, exports json.RawMessage) []string {
+// and "exports"["."] (any condition's "types") name, and those of each
+// exports key that is one of subpaths or below one, in key order.
+func typesEntries(types, typings string, exports json.RawMessage, subpaths []string) []string {
 	var entries []string
 	for _, t := range []string{types, typings} {
 		if t != "" {
@@ -271,6 +280,13 @@ func typesEntries(types, typings string, exports json.RawMessage) []string {
 			}
 		}
 		walk(byPath["."])
+		for _, key := range slices.Sorted(maps.Keys(byPath)) {
+			for _, sub := range subpaths {
+				if key == sub || strings.HasPrefix(key, sub+"/") {
+					walk(byPath[key])
+				}
+			}
+		}
 	}
 	return entries
 }

@@ -37,8 +37,11 @@ export const compilerOptions = {
 // script mode allows a top-level return.
 const TOP_LEVEL_RETURN = 1108;
 const MODULE_MODE = "// module mode: no script globals (input is the \"playground\" module's export)\nexport {};\n";
-// typed reports whether the worker holds a module's published types.
-const typed = (m) => `/node_modules/${m}/package.json` in typeFiles || `/node_modules/@types/${m}/package.json` in typeFiles;
+// typed reports whether the worker holds a module's published types: a
+// package's, or those of a subpath served as a library of its own
+// (date-fns/locale: build.go's typeSubpaths), which TypeScript finds
+// through its package's exports.
+const typed = (m) => `/node_modules/${m}/package.json` in typeFiles || `/node_modules/@types/${m}/package.json` in typeFiles || `/node_modules/${m}.d.ts` in typeFiles;
 
 // What the server's hello announced, and the snippet's files (path → code)
 // as the page last sent them: they decide script mode.

@@ -346,8 +346,8 @@ func resolve(files map[string]string, entry string, set *libs.Set, args api.OnRe
 	case isHostModule(args.Path):
 		return resolveError(pipe.KindSecurity, fmt.Sprintf("cannot %s %q: host modules are not available in the playground; importable modules: %s and relative files", verb, args.Path, strings.Join(set.Modules(), ", ")))
 	default:
-		if root, _, _ := strings.Cut(args.Path, "/"); isLibrary(set, root) {
-			return resolveError(pipe.KindBundle, fmt.Sprintf("cannot %s %q: the playground serves %s itself and the subpaths of one export each (%s), not this one", verb, args.Path, root, subpathExample(root)))
+		if root, ok := libraryOf(set, args.Path); ok {
+			return resolveError(pipe.KindBundle, fmt.Sprintf("cannot %s %q: the playground serves %s itself and the subpaths of one export each (%s), not this one%s", verb, args.Path, root, subpathExample(root), subpathsAvailable(set, root)))
 		}
 		return resolveError(pipe.KindBundle, fmt.Sprintf("cannot %s %q: not an allowed module; importable modules: %s and relative files", verb, args.Path, strings.Join(set.Modules(), ", ")))
 	}
@@ -363,8 +363,8 @@ func refuseAsScript(r api.OnResolveResult, set *libs.Set, args api.OnResolveArgs
 		return r
 	}
 	msg := RefusedModule(args.Path, set.Modules())
-	if root, _, _ := strings.Cut(args.Path, "/"); isLibrary(set, root) {
-		msg += fmt.Sprintf(", and of %s the subpaths %s", root, subpathExample(root))
+	if root, ok := libraryOf(set, args.Path); ok {
+		msg += fmt.Sprintf(", and of %s the subpaths %s%s", root, subpathExample(root), subpathsAvailable(set, root))
 	} else if isHostModule(args.Path) {
 		msg += "; Node's built-in modules are the host's, not the playground's"
 	}
@@ -379,6 +379,30 @@ func RefusedModule(name string, modules []string) string {
 		loads = strings.Join(modules, ", ")
 	}
 	return fmt.Sprintf("Module '%s' is not allowed; require() loads: %s", name, loads)
+}
+
+// libraryOf is the library spec is a subpath of: the longest library
+// name that spec continues with "/" (date-fns/locale for
+// "date-fns/locale/xx", date-fns for "date-fns/fp").
+func libraryOf(set *libs.Set, spec string) (string, bool) {
+	for i := strings.LastIndexByte(spec, '/'); i > 0; i = strings.LastIndexByte(spec[:i], '/') {
+		if isLibrary(set, spec[:i]) {
+			return spec[:i], true
+		}
+	}
+	return "", false
+}
+
+// subpathsAvailable lists, for a refused subpath of library root, the
+// member names root serves when its modules are not named by its exports
+// (date-fns/locale/<name>: "; <name> is one of af, ar, ar-DZ, …"); "" for
+// the others, whose member names are their exports.
+func subpathsAvailable(set *libs.Set, root string) string {
+	l, _ := set.Lookup(root)
+	if len(l.Subpaths) == 0 {
+		return ""
+	}
+	return "; <name> is one of " + strings.Join(slices.Sorted(maps.Keys(l.Subpaths)), ", ")
 }
 
 func isSubpath(set *libs.Set, spec string) bool {

@@ -68,7 +68,7 @@ func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
 		}
 		aliases, prefixes := libs.SubpathPrefixes(name)
 		for _, f := range files {
-			if sub := subpathNames(f.Source, prefixes, set); len(sub) > 0 {
+			if sub := subpathNames(f.Source, name, prefixes, set); len(sub) > 0 {
 				seen = true
 				names = append(names, sub...)
 			}
@@ -130,11 +130,12 @@ func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
 }
 
 // subpathNames are the exports that the subpath literals of src name
-// ('lodash/groupBy': groupBy; libs.Set.Subpath), for the library whose
+// ('lodash/groupBy': groupBy; libs.Set.Subpath), for library lib, whose
 // member prefixes are prefixes. Such a module holds just its one export,
 // however it is imported; a literal that is not an import names one
-// export too many, which is harmless.
-func subpathNames(src string, prefixes []string, set *libs.Set) []string {
+// export too many, which is harmless. A literal of another library's
+// longer prefix ('date-fns/locale/de' for date-fns) is that library's.
+func subpathNames(src, lib string, prefixes []string, set *libs.Set) []string {
 	var out []string
 	for _, p := range prefixes {
 		if !strings.Contains(src, p) {
@@ -152,7 +153,7 @@ func subpathNames(src string, prefixes []string, set *libs.Set) []string {
 					break
 				}
 				off = i + end
-				if m, ok := set.Subpath(src[i : i+end]); ok && m.Export != "" {
+				if m, ok := set.Subpath(src[i : i+end]); ok && m.Lib == lib && m.Export != "" {
 					out = append(out, m.Export)
 				}
 			}

@@ -208,7 +208,8 @@ console.log(want.length, want[255]);
 // TestLibrarySubpaths: the subpath imports Node code writes (lodash's
 // per-method modules, date-fns's per-function modules, validator's lib/,
 // zod/v4) run as in Node, also required in script mode; a subpath the
-// playground does not serve is a BUNDLE_ERROR that says which it does.
+// playground does not serve (date-fns/fp) is a BUNDLE_ERROR that says
+// which it does. date-fns/locale is locales_test.go's.
 func TestLibrarySubpaths(t *testing.T) {
 	p := newHarness(t, Config{})
 	res, rec := run(t, p, Request{Files: files("main.ts", `import groupBy from "lodash/groupBy";
@@ -230,10 +231,10 @@ return [Object.keys(groupBy(input.values, (v) => v % 2)), addDays(0, 1).getTime(
 	if string(res.Output) != `[["0","1"],86400000,true,true]` {
 		t.Errorf("script output %s; want [[\"0\",\"1\"],86400000,true,true]", res.Output)
 	}
-	res, rec = run(t, p, Request{Files: files("main.ts", `import { de } from "date-fns/locale";
-console.log(de);`)})
+	res, rec = run(t, p, Request{Files: files("main.ts", `import { format } from "date-fns/fp";
+console.log(format);`)})
 	if errs := rec.Errors(); res.Outcome != OutcomeError || len(errs) != 1 || errs[0].Kind != KindBundle || !strings.Contains(errs[0].Message, "date-fns/<name>") {
-		t.Errorf("date-fns/locale: outcome %s, errors %+v; want a BUNDLE_ERROR naming the subpaths served", res.Outcome, errs)
+		t.Errorf("date-fns/fp: outcome %s, errors %+v; want a BUNDLE_ERROR naming the subpaths served", res.Outcome, errs)
 	}
 }
 

@@ -285,3 +285,23 @@ func BenchmarkAppendStringEncodingJSON(b *testing.B) {
 		_, _ = json.Marshal(src)
 	}
 }
+
+// FuzzAppendFloat: any finite float64 is written byte for byte as
+// encoding/json writes it.
+func FuzzAppendFloat(f *testing.F) {
+	f.Add(uint64(0x3ff0000000000000))
+	f.Fuzz(func(t *testing.T, bits uint64) {
+		x := math.Float64frombits(bits)
+		got, ok := AppendFloat(nil, x)
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			if ok {
+				t.Errorf("%v: taken; want refused", x)
+			}
+			return
+		}
+		want, _ := json.Marshal(x)
+		if !ok || string(got) != string(want) {
+			t.Errorf("%v: got %s (%v), want %s", x, got, ok, want)
+		}
+	})
+}

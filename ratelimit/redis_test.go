@@ -495,8 +495,20 @@ func TestHalfDeadRedisIsSlowNotDead(t *testing.T) {
 	// enough for the probes below.
 	s := newStore(t, r.URL(), ratelimit.StoreConfig{ProbeInterval: time.Hour, Timeout: 500 * time.Millisecond})
 	lim := ratelimit.NewShared(s, "runs", ratelimit.Config{PerSecond: slow, Burst: 100})
-	if ok, _ := lim.Allow("k"); !ok || s.Status() != nil {
-		t.Fatalf("Allow on a live Redis: %v, Status %v", ok, s.Status())
+	// Live first. A loaded machine may spend the 500 ms on one script:
+	// then the store is slow until a probe, as it should be; probe until
+	// a decision is shared (each take of a 100-token burst is harmless).
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		if ok, _ := lim.Allow("k"); !ok {
+			t.Fatal("Allow on a live Redis: false")
+		}
+		if s.Status() == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Allow on a live Redis: Status %v for 30 s", s.Status())
+		}
+		_ = s.Probe(t.Context())
 	}
 	admin := redis.NewClient(&redis.Options{Addr: r.Addr()})
 	defer admin.Close()
@@ -530,7 +542,13 @@ func TestHalfDeadRedisIsSlowNotDead(t *testing.T) {
 	if err := admin.Do(t.Context(), "CLIENT", "UNPAUSE").Err(); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Probe(t.Context()); err != nil || s.Status() != nil {
-		t.Errorf("after UNPAUSE: probe %v, Status %v; want shared again", err, s.Status())
+	// Scripts answer again: a probe puts it back (a few, should one meet
+	// a loaded machine's slow moment).
+	var err error
+	for range 5 {
+		if err = s.Probe(t.Context()); err == nil && s.Status() == nil {
+			return
+		}
 	}
+	t.Errorf("after UNPAUSE: 5 probes, the last %v, Status %v; want shared again", err, s.Status())
 }

@@ -115,8 +115,10 @@ func (p *Pool) exec(ctx context.Context, w *proc, req Request, job *pipe.Job, em
 					pk.runEnd = runEnd
 				}
 				// Bundling and compiling count against the run's own
-				// timeout (the worker gives the runtime what is left).
-				deadline.Reset(time.Until(runEnd) + p.cfg.KillGrace)
+				// timeout (the worker gives the runtime what is left). An
+				// accepted line that comes after runEnd (a loaded machine)
+				// still leaves the worker KillGrace to send its own TIMEOUT.
+				deadline.Reset(max(time.Until(runEnd), 0) + p.cfg.KillGrace)
 				continue
 			}
 			if m.Result != nil {

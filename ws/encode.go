@@ -121,9 +121,6 @@ type enc struct {
 }
 
 func (e *enc) header(h *RunHeader) {
-	if e.b == nil {
-		e.b = make([]byte, 0, 256)
-	}
 	e.b = append(e.b, `{"type":`...)
 	e.str(h.Type)
 	e.b = append(e.b, `,"id":`...)

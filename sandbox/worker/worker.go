@@ -296,7 +296,12 @@ func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event)
 	case j.Timeout <= 0:
 		deadline = time.Now().Add(24 * time.Hour) // no limit given (a hand-made job)
 	case j.Deadline != 0:
-		deadline = time.Unix(0, j.Deadline) // the parent's: its kill counts from the same instant
+		// The parent's instant (its kill counts from it), turned into this
+		// process's monotonic clock once, so that a step of the wall clock
+		// during the run moves neither; never later than Timeout from now.
+		if d := time.Now().Add(time.Until(time.Unix(0, j.Deadline))); d.Before(deadline) {
+			deadline = d
+		}
 	}
 	// Say the job arrived: the parent retries a job elsewhere when a worker
 	// does not answer (stopped, dying). A cached bundle starts at once, so

@@ -136,7 +136,9 @@ func TestReplayEndpoint(t *testing.T) {
 	b, _ = io.ReadAll(resp.Body)
 	s.check("a replay with its messages", s.responseOf("post", "/api/v1/replay", 200, "application/json"), b)
 	var shown api.ReplayResult
-	json.Unmarshal(b, &shown)
+	if err := json.Unmarshal(b, &shown); err != nil || len(shown.Replayed) == 0 {
+		t.Fatalf("replay with messages = %s (%v); want its messages", b, err)
+	}
 	var notQueued int // a busy pool may queue the replay first: the tape has no queued message
 	for _, m := range shown.Replayed {
 		if !strings.Contains(string(m), `"type":"queued"`) {

@@ -33,6 +33,9 @@ type hardStop struct {
 // hardStops are the offenders of goja's built-ins this runtime guards
 // (parity/loops.go, parity/scan.go, parity/typedarray.go).
 var hardStops = []hardStop{
+	// A global d-flag RegExp: goja's replace loop calls the decorated exec
+	// once per match, each converting the whole input (regexpidx).
+	{`"a".repeat(1e5).replace(/a/gd, "b")`, "returns in ms", "timeout"},
 	{"Array.prototype.reverse.call(H)", "runs", "timeout"},
 	{"S.reverse()", "runs", "timeout"},
 	{`Object.defineProperty([], "length", { value: 2 ** 32 - 1 }).reverse()`, "runs", "timeout"},

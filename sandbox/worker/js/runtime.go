@@ -56,8 +56,9 @@ type Job struct {
 	Input     json.RawMessage
 	// Timeout is the run's time limit as its request announced it (the
 	// started event and a TIMEOUT error say it); Deadline, when set, is
-	// when that limit ends, counted from the job's arrival (bundling
-	// spent part of it), and otherwise Timeout counts from Execute.
+	// when that limit ends, counted from the parent's sending of the job
+	// (pipe.Job.Deadline; bundling spent part of it), and otherwise
+	// Timeout counts from Execute.
 	Timeout       time.Duration
 	Deadline      time.Time
 	Deterministic bool

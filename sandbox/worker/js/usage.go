@@ -463,6 +463,10 @@ func (u *usage) result() *summary {
 			s.idents = append(s.idents, id)
 		}
 		slices.Sort(s.idents)
+		// Not nil (nil is every guard): a program that spells none of
+		// them gets none, also when the polyfills' own names set
+		// needLoopGuards (closeNeeds).
+		s.loopGuards = []string{}
 		for name := range u.loopGuards {
 			s.loopGuards = append(s.loopGuards, name)
 		}

@@ -480,3 +480,26 @@ func TestUsageNamesHaveNoDigits(t *testing.T) {
 		t.Error("hasNumberText is wrong")
 	}
 }
+
+// TestLoopGuardsOfAProgram: a program's loop guards are the names it
+// spells, none when it spells none (also when the polyfills it reaches
+// name some), and every one (nil) when it may reach anything.
+func TestLoopGuardsOfAProgram(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want []string // nil: every one
+	}{
+		{`(async function (rt) { console.log(structuredClone({ a: 1 })); })`, []string{}},
+		{`(async function (rt) { console.log([1, 2].map((x) => x).join("-")); })`, []string{"join", "map"}},
+		{`(async function (rt) { console.log([1, 2]["rev" + "erse"]()); })`, nil},
+	} {
+		prg, err := Compile(c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := loopGuardsOf(prg)
+		if (got == nil) != (c.want == nil) || !slices.Equal(got, c.want) {
+			t.Errorf("%s: loop guards %q (nil %v); want %q (nil %v)", c.src, got, got == nil, c.want, c.want == nil)
+		}
+	}
+}

@@ -126,7 +126,7 @@ func (e *Encoder) value(v goja.Value, depth int) {
 			e.fail()
 			return
 		}
-		e.buf = appendFloat(e.buf, x)
+		e.buf, _ = jsonwire.AppendFloat(e.buf, x) // finite: checked above
 	default: // a symbol, a BigInt
 		e.fail()
 	}
@@ -198,26 +198,6 @@ func (e *Encoder) array(o *goja.Object, depth int) {
 		}
 	}
 	e.buf = append(e.buf, ']')
-}
-
-// appendFloat writes f as encoding/json writes a float64 (its floatEncoder:
-// %f between 1e-6 and 1e21, else %e with a two-digit exponent's leading
-// zero removed).
-func appendFloat(b []byte, f float64) []byte {
-	abs := math.Abs(f)
-	format := byte('f')
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if format == 'e' {
-		n := len(b)
-		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b
 }
 
 // str writes s as encoding/json writes a string (jsonwire.AppendString),

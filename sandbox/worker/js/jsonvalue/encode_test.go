@@ -2,36 +2,12 @@ package jsonvalue
 
 import (
 	"encoding/json"
-	"math"
 	"strings"
 	"testing"
 
 	"github.com/dop251/goja"
 	"github.com/google/go-cmp/cmp"
 )
-
-func TestAppendFloatIsEncodingJSON(t *testing.T) {
-	for _, f := range []float64{0, 1, -1, 0.1, 1.5, 1e-6, 9.99e-7, 1e-7, 1e20, 1e21, 1.7976931348623157e308, 5e-324, 123456789.123, -2.5e-10, 1e100, 0.000001234} {
-		want, _ := json.Marshal(f)
-		if got := appendFloat(nil, f); string(got) != string(want) {
-			t.Errorf("%v: got %s, want %s", f, got, want)
-		}
-	}
-}
-
-func FuzzAppendFloat(f *testing.F) {
-	f.Add(uint64(0x3ff0000000000000))
-	f.Fuzz(func(t *testing.T, bits uint64) {
-		x := math.Float64frombits(bits)
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return
-		}
-		want, _ := json.Marshal(x)
-		if got := appendFloat(nil, x); string(got) != string(want) {
-			t.Errorf("%v: got %s, want %s", x, got, want)
-		}
-	})
-}
 
 // TestEncodePlainData: plain data is written as JSON.stringify writes it
 // (the same JSON value), and everything else is refused.

@@ -21,11 +21,13 @@ func (p *Patcher) InstallRegExp() {
 	target := g.Get("RegExp").ToObject(vm)
 	construct, _ := goja.AssertConstructor(target) // no Reflect: a plain run need not build it
 	call, _ := goja.AssertFunction(target)
-	indices := "" // the flags of a d-flag RegExp p.Indices decorates (regexpidx)
-	fix := func(args []goja.Value) []goja.Value {
-		indices = ""
+	// fix returns the arguments goja's RegExp takes, and indices: the flags
+	// of a d-flag RegExp for p.Indices to decorate (regexpidx), "" for any
+	// other. Per call, not shared: the constructor may run snippet code
+	// (a pattern's toString) that builds another RegExp.
+	fix := func(args []goja.Value) (_ []goja.Value, indices string) {
 		if len(args) == 0 {
-			return args
+			return args, ""
 		}
 		flags := ""
 		if len(args) > 1 && !goja.IsUndefined(args[1]) {
@@ -43,7 +45,7 @@ func (p *Patcher) InstallRegExp() {
 		}
 		s, ok := intrinsic.PrimitiveString(args[0]) // an object is never exported (getters, cycles)
 		if !ok || !strings.Contains(flags, "u") || !strings.Contains(s, `\p{`) && !strings.Contains(s, `\P{`) {
-			return args
+			return args, indices
 		}
 		out, err := RewriteUnicodeProperties(s)
 		if err != nil {
@@ -51,12 +53,12 @@ func (p *Patcher) InstallRegExp() {
 		}
 		args = slices.Clone(args)
 		args[0] = vm.ToValue(out)
-		return args
+		return args, indices
 	}
 	var self *goja.Object // the Proxy: `new RegExp` passes it as newTarget
 	proxy := vm.NewProxy(target, &goja.ProxyTrapConfig{
 		Construct: func(t *goja.Object, args []goja.Value, newTarget *goja.Object) *goja.Object {
-			args = fix(args)
+			args, indices := fix(args)
 			if indices != "" {
 				v, err := construct(newTarget, args...)
 				if err != nil {
@@ -76,7 +78,7 @@ func (p *Patcher) InstallRegExp() {
 			return v
 		},
 		Apply: func(t *goja.Object, this goja.Value, args []goja.Value) goja.Value {
-			args = fix(args)
+			args, indices := fix(args)
 			if indices != "" {
 				v, err := construct(self, args...)
 				if err != nil {

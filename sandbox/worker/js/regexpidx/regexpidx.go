@@ -110,7 +110,12 @@ func (x *Indices) Decorate(re *goja.Object, flags string) *goja.Object {
 // %RegExpStringIterator%'s next.
 func (x *Indices) matchAll(re *goja.Object, plain, flags string, arg goja.Value) goja.Value {
 	vm := x.vm
-	s := arg.ToString()
+	// ToString of a number is the number itself in goja: a string value
+	// for advance (matchAll(5) on a pattern that matches empty).
+	s, ok := arg.ToString().(goja.String)
+	if !ok {
+		s = vm.ToValue(arg.ToString().String()).(goja.String)
+	}
 	clone, err := x.construct(re, vm.ToValue(plain))
 	if err != nil {
 		panic(err)
@@ -148,13 +153,18 @@ func (x *Indices) matchAll(re *goja.Object, plain, flags string, arg goja.Value)
 		}
 		if m.ToObject(vm).Get("0").String() == "" {
 			i := toLength(clone.Get("lastIndex"))
-			must(clone.Set("lastIndex", advance(s.(goja.String), i, unicode)))
+			must(clone.Set("lastIndex", advance(s, i, unicode)))
 		}
 		return result(m, false)
 	}), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
 	must(it.DefineDataPropertySymbol(goja.SymToStringTag, vm.ToValue("RegExp String Iterator"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
 	return it
 }
+
+// interruptCheck is a one-instruction program: goja looks at the
+// runtime's interrupt before running it. Programs are immutable and
+// shared by every runtime of the process.
+var interruptCheck = goja.MustCompile("", "0", true)
 
 // addIndices sets res.indices (after index, input and groups, as V8
 // orders them).
@@ -163,6 +173,13 @@ func (x *Indices) addIndices(m *matcher, res *goja.Object) {
 	input, ok := res.Get("input").ToString().(goja.String)
 	if !ok {
 		panic(vm.NewTypeError("RegExp match indices: the match has no input string"))
+	}
+	// Each match converts the whole input again (regexp2 matches runes),
+	// and goja's own loops (replace, match, split with g) call exec once per
+	// match in Go: stop at the runtime's interrupt here, as snippet code
+	// would, so that a long input cannot hold the run past its deadline.
+	if _, err := vm.RunProgram(interruptCheck); err != nil {
+		panic(err)
 	}
 	index := int(res.Get("index").ToInteger())
 	spans, names, err := m.spans(input, index)

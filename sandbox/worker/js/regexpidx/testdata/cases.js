@@ -22,6 +22,8 @@ const cases = [
   ["global lastIndex", () => { const re = /(\d)/dg; const out = []; let m; while ((m = re.exec("a1b22")) !== null) out.push([m.indices, re.lastIndex]); return out; }],
   ["sticky", () => { const re = /(a)/dy; re.lastIndex = 1; const m = re.exec("ba"); const n = re.exec("ba"); return [m.indices, n, re.lastIndex]; }],
   ["matchAll", () => [..."a1b2c3".matchAll(/(?<l>[a-z])(\d)/dg)].map((m) => [m.index, m.indices, m.indices.groups])],
+  ["matchAll of a number, empty matches", () => [...(/a*/gd)[Symbol.matchAll](5)].map((m) => [m.index, m.indices[0]])],
+  ["a pattern whose toString builds another RegExp", () => { const re = new RegExp({ toString() { RegExp("x"); return "A"; } }, "gid"); return [re.flags, re.exec("xa").indices]; }],
   ["matchAll non-global throws", () => { try { "a".matchAll(/a/d); return "no"; } catch (e) { return e.name; } }],
   ["String.prototype.match", () => "xyz".match(/(y)(z)/d).indices],
   ["match global: no indices", () => "a1a2".match(/a(\d)/dg)],

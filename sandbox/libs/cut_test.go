@@ -2,11 +2,11 @@ package libs
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/parser"
 	"github.com/evanw/esbuild/pkg/api"
 )
@@ -107,15 +107,12 @@ func cuttable(s *ESMSource) bool {
 	return false
 }
 
-// renamed matches a name with a number at its end: esbuild renames a
+// sameStatements reports when chunks got and want differ in their final
+// export clause or in the multiset of their other top-level statements,
+// each with its top-level names numbered (numbered): esbuild renames a
 // top-level name that collides with one of another module it parsed
 // (_typeof, _typeof2), so a build that parses fewer modules may number
 // fewer of them.
-var renamed = regexp.MustCompile(`\b([A-Za-z_$][\w$]*?)[0-9]+\b`)
-
-// sameStatements reports when chunks got and want differ in their final
-// export clause or in the multiset of their other top-level statements,
-// names compared without the numbers esbuild's renaming adds (renamed).
 func sameStatements(t *testing.T, what, got, want string) {
 	t.Helper()
 	if got == want {
@@ -130,12 +127,13 @@ func sameStatements(t *testing.T, what, got, want string) {
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
+		top := topLevelNames(prg)
 		var stmts []string
 		for _, st := range prg.Body {
-			stmts = append(stmts, renamed.ReplaceAllString(chunk[st.Idx0()-1:st.Idx1()-1], "$1"))
+			stmts = append(stmts, numbered(chunk[st.Idx0()-1:st.Idx1()-1], top))
 		}
 		slices.Sort(stmts)
-		return stmts, chunk[i:]
+		return stmts, numbered(chunk[i:], top)
 	}
 	g, gx := split(got)
 	w, wx := split(want)
@@ -147,6 +145,107 @@ func sameStatements(t *testing.T, what, got, want string) {
 			}
 		}
 		t.Errorf("%s: the cut build differs: %d statements, exports %q; want %d, %q", what, len(g), gx, len(w), wx)
+	}
+}
+
+// topLevelNames returns the names prg's top-level declarations bind
+// (function, class, var/let/const of an identifier): the only names
+// esbuild renames when modules collide.
+func topLevelNames(prg *ast.Program) map[string]bool {
+	top := map[string]bool{}
+	bind := func(list []*ast.Binding) {
+		for _, b := range list {
+			if id, ok := b.Target.(*ast.Identifier); ok {
+				top[id.Name.String()] = true
+			}
+		}
+	}
+	for _, st := range prg.Body {
+		switch d := st.(type) {
+		case *ast.FunctionDeclaration:
+			top[d.Function.Name.Name.String()] = true
+		case *ast.ClassDeclaration:
+			top[d.Class.Name.Name.String()] = true
+		case *ast.VariableStatement:
+			bind(d.List)
+		case *ast.LexicalDeclaration:
+			bind(d.List)
+		}
+	}
+	return top
+}
+
+// numbered writes each top-level name in src (outside string literals) as
+// its stem, without esbuild's number, and the order in which that stem's
+// distinct names first appear in src: `_typeof2(x)===_typeof(y)` and
+// `_typeof(x)===_typeof3(y)` are both `_typeof#0(x)===_typeof#1(y)`, while
+// a string or a name that is not top-level is compared as written.
+func numbered(src string, top map[string]bool) string {
+	var b strings.Builder
+	seen := map[string]int{}  // a name → its number among its stem's
+	stems := map[string]int{} // a stem → how many of its names were seen
+	ident := func(c byte) bool {
+		return c == '_' || c == '$' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c == '"' || c == '\'' || c == '`':
+			j := i + 1
+			for j < len(src) && src[j] != c {
+				if src[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j+1, len(src))
+			b.WriteString(src[i:j])
+			i = j
+		case ident(c) && (i == 0 || !ident(src[i-1]) && src[i-1] != '.'):
+			j := i
+			for j < len(src) && ident(src[j]) {
+				j++
+			}
+			name := src[i:j]
+			if !top[name] {
+				b.WriteString(name)
+			} else {
+				stem := strings.TrimRight(name, "0123456789")
+				n, ok := seen[name]
+				if !ok {
+					n = stems[stem]
+					seen[name], stems[stem] = n, n+1
+				}
+				fmt.Fprintf(&b, "%s#%d", stem, n)
+			}
+			i = j
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String()
+}
+
+func TestNumbered(t *testing.T) {
+	top := map[string]bool{"_typeof": true, "_typeof2": true, "_typeof3": true, "a1": true}
+	for _, c := range []struct{ a, b string }{
+		{`_typeof2(x)===_typeof(y)`, `_typeof(x)===_typeof3(y)`},
+		{`a1+"_typeof2"`, `a1+"_typeof2"`},
+	} {
+		if x, y := numbered(c.a, top), numbered(c.b, top); x != y {
+			t.Errorf("numbered(%q) = %q, numbered(%q) = %q; want them equal", c.a, x, c.b, y)
+		}
+	}
+	for _, c := range []struct{ a, b string }{
+		{`a1+"_typeof2"`, `a1+"_typeof3"`},                      // a string is compared as written
+		{`_typeof(x)===_typeof(y)`, `_typeof(x)===_typeof2(y)`}, // one name against two
+		{`o._typeof2`, `o._typeof3`},                            // a property, not the top-level name
+		{`b1(x)`, `b2(x)`},                                      // not top-level
+	} {
+		if x, y := numbered(c.a, top), numbered(c.b, top); x == y {
+			t.Errorf("numbered(%q) = numbered(%q) = %q; want them to differ", c.a, c.b, x)
+		}
 	}
 }
 
@@ -168,15 +267,71 @@ func TestReexportsOf(t *testing.T) {
 		}
 	}
 	for _, other := range []string{
-		"export * from \"./x.js\";\n",                   // a star: its names are unknown here
-		"export { a } from \"./x.js\";\nconst b = 1;\n", // a declaration
-		"// comment\nexport { a } from \"./x.js\";\n",   // a comment
-		"export { \"a-b\" as a } from \"./x.js\";\n",    // a string-named export
-		"export { a } from \"./x\\\".js\";\n",           // an escape in the specifier
-		"export { a }\n",                                // no from
+		"export * from \"./x.js\";\n",                                         // a star: its names are unknown here
+		"export { a } from \"./x.js\";\nconst b = 1;\n",                       // a declaration
+		"// comment\nexport { a } from \"./x.js\";\n",                         // a comment
+		"export { \"a-b\" as a } from \"./x.js\";\n",                          // a string-named export
+		"export { a } from \"./x\\\".js\";\n",                                 // an escape in the specifier
+		"export { a }\n",                                                      // no from
+		"export { a } from \"./x.js\";\nexport { b as a } from \"./y.js\";\n", // a exported twice
 	} {
 		if got, ok := reexportsOf(other, []string{"a"}); ok || got != other {
 			t.Errorf("reexportsOf(%q) = %q, %v; want it unchanged and false", other, got, ok)
+		}
+	}
+}
+
+// TestCutEntriesByWhatTheyImport: a module an entry re-exports from is cut
+// to the names the entry imports from it (left of `as`), per module: an
+// aliased re-export builds (it failed with "No matching export" when the
+// module was cut to the entry's own names) and an entry re-exporting from
+// two modules of re-exports cuts both.
+func TestCutEntriesByWhatTheyImport(t *testing.T) {
+	s := &ESMSource{
+		Entry:   "export { x as y } from \"m\";\nexport { z } from \"n\";\n",
+		Exports: []string{"y", "z"},
+		Files: map[string]string{
+			"m/index.js": "export { y } from \"./y.js\";\nexport { x } from \"./x.js\";\n",
+			"m/x.js":     "export const x = \"x of m\";",
+			"m/y.js":     "export const y = \"y of m\";",
+			"n/index.js": "export { z } from \"./z.js\";\nexport { w } from \"./w.js\";\n",
+			"n/z.js":     "export const z = \"z of n\";",
+			"n/w.js":     "throw new Error(\"w is read\");",
+		},
+		Resolve: map[string]map[string]string{
+			"<stdin>":    {"m": "m/index.js", "n": "n/index.js"},
+			"m/index.js": {"./x.js": "m/x.js", "./y.js": "m/y.js"},
+			"n/index.js": {"./z.js": "n/z.js", "./w.js": "n/w.js"},
+		},
+	}
+	read := map[string]bool{}
+	spy := api.Plugin{Name: "spy", Setup: func(b api.PluginBuild) {
+		b.OnLoad(api.OnLoadOptions{Filter: `.*`}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			read[a.Path] = true
+			return api.OnLoadResult{}, nil // on to the library's plugin
+		})
+	}}
+	for _, names := range [][]string{{"y"}, {"y", "z"}, {"z"}} {
+		clear(read)
+		res := api.Build(api.BuildOptions{
+			Stdin: &api.StdinOptions{Contents: "export { " + strings.Join(names, ", ") + " } from \"" + ESMEntry + "\";\n",
+				Sourcefile: "library-chunk.js", Loader: api.LoaderJS},
+			Bundle: true, Write: false, Format: api.FormatESModule, TreeShaking: api.TreeShakingTrue,
+			LogLevel: api.LogLevelSilent, Plugins: []api.Plugin{spy, s.PluginFor("library", names)},
+		})
+		if len(res.Errors) > 0 {
+			t.Fatalf("%v: %s", names, res.Errors[0].Text)
+		}
+		out := string(res.OutputFiles[0].Contents)
+		for _, n := range names {
+			if want := map[string]string{"y": "x of m", "z": "z of n"}[n]; !strings.Contains(out, want) {
+				t.Errorf("%v: the chunk lacks %q:\n%s", names, want, out)
+			}
+		}
+		for p := range read {
+			if strings.HasSuffix(p, "y.js") || strings.HasSuffix(p, "w.js") {
+				t.Errorf("%v: read %s, which no name reaches", names, p)
+			}
 		}
 	}
 }

@@ -256,10 +256,13 @@ func (s *ESMSource) PluginWrapper(ns string, methods []string) api.Plugin {
 
 // plugin serves s. With cut, a module an entry re-exports names from (or
 // that the wrapper imports by name only) is resolved into namespace only
-// (ns+esmOnly), where it is loaded as reexportsOf(its source, those
-// names); a module importing the same path otherwise gets the whole one,
-// in namespace mod (a second copy of a module of re-exports only, which
-// holds no state).
+// (ns+esmOnly) under its path and the names it is cut to (cutPath), where
+// it is loaded as reexportsOf(its source, those names); a module importing
+// the same path otherwise gets the whole one, in namespace mod (a second
+// copy of a module of re-exports only, which holds no state). The names
+// asked of a module are the ones its importer imports from it: the left
+// of `as` in the cut entry's statements (entryImports), or the wrapper's
+// named imports (namedImports).
 func (s *ESMSource) plugin(ns, wrapper string, names []string, cut bool) api.Plugin {
 	mod, only := ns+esmModule, ns+esmOnly
 	var wanted map[string][]string // by specifier: what the wrapper imports by name only
@@ -267,8 +270,14 @@ func (s *ESMSource) plugin(ns, wrapper string, names []string, cut bool) api.Plu
 		wrapper = s.withoutUnusedImports(wrapper)
 		wanted = namedImports(wrapper)
 	}
-	var mu sync.Mutex
-	cuts := map[string][]string{} // by module path in namespace only: the names it is cut to
+	entries := map[string]string{ESMEntry: s.Entry, ESMLighter: s.Lighter}
+	var fromEntry map[string]map[string][]string // by entry, then specifier: the names it imports
+	if cut && names != nil {
+		fromEntry = map[string]map[string][]string{}
+		for e, src := range entries {
+			fromEntry[e] = entryImports(src, names)
+		}
+	}
 	load := func(src string, p string) api.OnLoadResult {
 		loader := api.LoaderJS
 		if path.Ext(p) == ".json" {
@@ -290,10 +299,12 @@ func (s *ESMSource) plugin(ns, wrapper string, names []string, cut bool) api.Plu
 				return api.OnResolveResult{}, fmt.Errorf("%q is not part of the library", a.Path)
 			}
 			from := a.Importer
-			switch from {
-			case ESMEntry, ESMLighter:
+			switch {
+			case a.Namespace == only:
+				from, _ = splitCutPath(from)
+			case from == ESMEntry || from == ESMLighter:
 				from = "<stdin>"
-			case ESMWrapped:
+			case from == ESMWrapped:
 				from = s.Wrapper.Path
 			}
 			p, ok := s.Resolve[from][a.Path]
@@ -305,16 +316,14 @@ func (s *ESMSource) plugin(ns, wrapper string, names []string, cut bool) api.Plu
 			switch {
 			case !cut || a.Namespace != mod:
 			case a.Importer == ESMEntry || a.Importer == ESMLighter:
-				want = names
+				want = fromEntry[a.Importer][a.Path]
 			case a.Importer == ESMWrapped:
 				want = wanted[a.Path]
 			}
-			if _, ok := reexportsOf(s.Files[p], want); ok && want != nil {
-				mu.Lock()
-				if prev, seen := cuts[p]; !seen || slices.Equal(prev, want) {
-					cuts[p], r.Namespace = want, only
+			if want != nil {
+				if _, ok := reexportsOf(s.Files[p], want); ok {
+					r.Path, r.Namespace = cutPath(p, want), only
 				}
-				mu.Unlock()
 			}
 			if _, pure := slices.BinarySearch(s.Pure, p); pure {
 				r.SideEffects = api.SideEffectsFalse
@@ -322,19 +331,15 @@ func (s *ESMSource) plugin(ns, wrapper string, names []string, cut bool) api.Plu
 			return r, nil
 		})
 		b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: only}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-			mu.Lock()
-			want := cuts[a.Path]
-			mu.Unlock()
-			src, _ := reexportsOf(s.Files[a.Path], want)
-			return load(src, a.Path), nil
+			p, want := splitCutPath(a.Path)
+			src, _ := reexportsOf(s.Files[p], want)
+			return load(src, p), nil
 		})
 		b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: mod}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			var src string
 			switch a.Path {
-			case ESMEntry:
-				src = s.Entry
-			case ESMLighter:
-				src = s.Lighter
+			case ESMEntry, ESMLighter:
+				src = entries[a.Path]
 			case ESMWrapped:
 				src = wrapper
 			default:
@@ -351,6 +356,52 @@ func (s *ESMSource) plugin(ns, wrapper string, names []string, cut bool) api.Plu
 			return load(src, a.Path), nil
 		})
 	}}
+}
+
+// cutMark separates a module's path from the names it is cut to in the
+// path of namespace only: each (module, names) is a module of its own, so
+// the modules a build reads never depend on the order esbuild resolves
+// imports in.
+const cutMark = "?names="
+
+func cutPath(p string, names []string) string { return p + cutMark + strings.Join(names, ",") }
+
+// splitCutPath undoes cutPath (names are identifiers: no comma in one).
+func splitCutPath(cp string) (p string, names []string) {
+	p, list, _ := strings.Cut(cp, cutMark)
+	return p, strings.Split(list, ",")
+}
+
+// entryImports returns, by specifier, the names an entry whose source is
+// src imports from each module when a build takes names from it: the local
+// names (left of `as`) of the statements reexportsOf keeps, or names for
+// the module of an entry that is one `export * from "m"` statement; nil for
+// any other entry (nothing of it is cut).
+func entryImports(src string, names []string) map[string][]string {
+	if kept, ok := reexportsOf(src, names); ok {
+		out := map[string][]string{}
+		r := reexportScanner{s: kept}
+		for r.space(); r.i < len(r.s); r.space() {
+			specs, from, _ := r.statement()
+			for _, sp := range specs {
+				out[from[1:len(from)-1]] = append(out[from[1:len(from)-1]], sp.local)
+			}
+		}
+		for from, locals := range out {
+			out[from] = slices.Compact(slices.Sorted(slices.Values(locals)))
+		}
+		return out
+	}
+	r := reexportScanner{s: src}
+	if r.word("export") && r.word("*") && r.word("from") {
+		if from, ok := r.specifier(); ok {
+			r.word(";")
+			if r.space(); r.i == len(r.s) {
+				return map[string][]string{from[1 : len(from)-1]: names}
+			}
+		}
+	}
+	return nil
 }
 
 // EntryFor returns the specifier a build's stdin imports names from: the
@@ -477,6 +528,7 @@ type reexportScanner struct {
 
 type reexportSpec struct {
 	text     string // "a" or "a as b", as written
+	local    string // a: the name in the module it is imported from
 	exported string // b
 }
 
@@ -523,14 +575,14 @@ func (r *reexportScanner) statement() (specs []reexportSpec, from string, ok boo
 		if name == "" {
 			return nil, "", false
 		}
-		sp := reexportSpec{text: name, exported: name}
+		sp := reexportSpec{text: name, local: name, exported: name}
 		save := r.i
 		if r.word("as") && r.i < len(r.s) && strings.IndexByte(" \t\r\n", r.s[r.i]) >= 0 {
 			alias := r.ident()
 			if alias == "" {
 				return nil, "", false
 			}
-			sp = reexportSpec{text: name + " as " + alias, exported: alias}
+			sp = reexportSpec{text: name + " as " + alias, local: name, exported: alias}
 		} else {
 			r.i = save
 		}
@@ -545,17 +597,26 @@ func (r *reexportScanner) statement() (specs []reexportSpec, from string, ok boo
 	if !r.word("from") {
 		return nil, "", false
 	}
+	if from, ok = r.specifier(); !ok {
+		return nil, "", false
+	}
+	r.word(";")
+	return specs, from, true
+}
+
+// specifier reads a module specifier: a string literal in single or
+// double quotes without escapes or line breaks, returned as written.
+func (r *reexportScanner) specifier() (string, bool) {
 	r.space()
 	if r.i == len(r.s) || r.s[r.i] != '"' && r.s[r.i] != '\'' {
-		return nil, "", false
+		return "", false
 	}
 	q := r.s[r.i]
 	end := strings.IndexByte(r.s[r.i+1:], q)
 	if end < 0 || strings.ContainsAny(r.s[r.i+1:r.i+1+end], "\\\n") {
-		return nil, "", false
+		return "", false
 	}
-	from = r.s[r.i : r.i+2+end]
+	spec := r.s[r.i : r.i+2+end]
 	r.i += 2 + end
-	r.word(";")
-	return specs, from, true
+	return spec, true
 }

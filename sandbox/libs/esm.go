@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,9 +37,9 @@ type ESMSource struct {
 	Namespace string `json:"namespace,omitempty"`
 	// Whole lists names that need the whole package evaluated.
 	Whole []string `json:"whole,omitempty"`
-	// Wrapper, when set, is the module that builds the package's callable
-	// default export (lodash's _) cut into parts per method, so that a
-	// chunk can build it with only the methods a run names (WrapperSource).
+	// Wrapper, when set, is the script that builds the package's callable
+	// default export (jstat's jStat) cut into parts, so that a chunk can
+	// build it with only the methods a run names (WrapperSource).
 	Wrapper *ESMWrapper `json:"wrapper,omitempty"`
 	// Files maps a module path (below node_modules) to its minified source.
 	Files map[string]string `json:"files"`
@@ -52,44 +51,33 @@ type ESMSource struct {
 	Pure []string `json:"pure"`
 }
 
-// ESMWrapper is a module that makes a package's callable default export
-// (lodash-es's lodash.default.js: _ with every method, on _ and on its
-// chain wrapper's prototype; jstat's script: jStat with every section)
-// with parts that can be left out, so that a chunk builds it with just
-// the methods a run names.
+// ESMWrapper is the script of a package with no ES modules that makes its
+// callable default export (jstat's dist/jstat.js: jStat with every
+// section), with parts that can be left out, so that a chunk builds it
+// with just the methods a run names. Every chunk of such a package is
+// this module.
 type ESMWrapper struct {
-	// Path is the module's path below node_modules: its imports resolve
-	// as that module's (ESMSource.Resolve).
+	// Path is the script's path below node_modules.
 	Path string `json:"path"`
 	// Call is the name a call of the callable export counts as a use of
-	// (lodash's "chain": _(xs) wraps as _.chain(xs) does).
+	// (jstat's "jStat": jStat(xs)).
 	Call string `json:"call"`
-	// Always: every chunk of the package is this module (a package with
-	// no ES modules, cut in sections: jstat); else only a chunk whose
-	// names have Call.
-	Always bool `json:"always,omitempty"`
 	// Parts are the module's text in order: a part with Methods is kept
 	// when a run names one of them; one without is always kept.
 	Parts []ESMPart `json:"parts"`
-	// Implies maps a method to others that must come with it; the methods
-	// under "" come always (lodash: push, sort and unshift on a chain call
-	// tap; first's prototype method is copied from head's).
-	Implies map[string][]string `json:"implies,omitempty"`
 }
 
-// ESMPart is a piece of an ESMWrapper's module: Text, and when it is
-// kept, Import among the module's imports.
+// ESMPart is a piece of an ESMWrapper's module.
 type ESMPart struct {
 	Methods []string `json:"methods,omitempty"`
-	Import  string   `json:"import,omitempty"`
 	Text    string   `json:"text"`
 }
 
-// Wraps reports whether a chunk of names is s's Wrapper module (the
-// callable export with just those methods, WrapperSource) rather than
+// Wraps reports whether every chunk of s is its Wrapper module (the
+// callable export with just a run's methods, WrapperSource) rather than
 // the named exports of its ES modules.
-func (s *ESMSource) Wraps(names []string) bool {
-	return s.Wrapper != nil && (s.Wrapper.Always || slices.Contains(names, s.Wrapper.Call))
+func (s *ESMSource) Wraps() bool {
+	return s.Wrapper != nil
 }
 
 // Knows reports whether name is a method of a part of s's Wrapper.
@@ -106,112 +94,28 @@ func (s *ESMSource) Knows(name string) bool {
 }
 
 // WrapperSource returns the source of s.Wrapper's module with the parts
-// of methods (and of those they need) only; "" when s has no Wrapper.
-// The module's default export is the callable export (lodash's _,
-// jstat's jStat), with those methods as the whole package has them:
-// every value a snippet makes with those methods equals the whole
-// package's (bundle's TestLodashWrapperMatchesWholeLodash and
-// TestJstatSectionsMatchWholeJstat check it under Node).
+// of methods only (a part lists, with its own methods, those of every
+// part that needs it: gen_sections.go); "" when s has no Wrapper. The module's default
+// export is the callable export (jstat's jStat), with those methods as
+// the whole package has them: every value a snippet makes with those
+// methods equals the whole package's (bundle's
+// TestJstatSectionsMatchWholeJstat checks it under Node).
 func (s *ESMSource) WrapperSource(methods []string) string {
 	if s.Wrapper == nil {
 		return ""
 	}
 	want := map[string]bool{}
-	for _, m := range append(slices.Clone(methods), s.Wrapper.Implies[""]...) {
+	for _, m := range methods {
 		want[m] = true
-		for _, n := range s.Wrapper.Implies[m] {
-			want[n] = true
-		}
 	}
-	var imports, b strings.Builder
+	var b strings.Builder
 	for _, p := range s.Wrapper.Parts {
 		if len(p.Methods) == 0 || slices.ContainsFunc(p.Methods, func(m string) bool { return want[m] }) {
-			imports.WriteString(p.Import)
 			b.WriteString(p.Text)
 		}
 	}
-	return imports.String() + b.String()
+	return b.String()
 }
-
-// withoutUnusedImports leaves out of a wrapper's source each default import
-// that esbuild finds unused, when its module is side-effect free (Pure):
-// esbuild would drop it from the chunk anyway, but only after parsing it
-// and every module it imports (lodash's lodash.default.js imports each
-// category's object, array.js…util.js, which a chunk with a few methods
-// never uses: 600 modules read for 30 kept). To learn which are used,
-// esbuild bundles the source alone with every import external and side-effect
-// free, which keeps exactly the imports the code uses.
-func (s *ESMSource) withoutUnusedImports(src string) string {
-	res := api.Build(api.BuildOptions{
-		Stdin:       &api.StdinOptions{Contents: src, Sourcefile: "wrapper.js", Loader: api.LoaderJS},
-		Bundle:      true,
-		Write:       false,
-		Format:      api.FormatESModule,
-		TreeShaking: api.TreeShakingTrue,
-		LogLevel:    api.LogLevelSilent,
-		Plugins: []api.Plugin{{Name: "external", Setup: func(b api.PluginBuild) {
-			b.OnResolve(api.OnResolveOptions{Filter: `.*`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-				return api.OnResolveResult{Path: a.Path, External: true, SideEffects: api.SideEffectsFalse}, nil
-			})
-		}}},
-	})
-	if len(res.Errors) > 0 || len(res.OutputFiles) != 1 {
-		return src // esbuild will say what is wrong when it bundles the chunk
-	}
-	used := map[string]bool{} // specifiers whose default import the code uses
-	for _, m := range anyImport.FindAllStringSubmatch(string(res.OutputFiles[0].Contents), -1) {
-		if c := m[1]; c != "" && c[0] != '{' && c[0] != '*' {
-			used[m[3]] = true
-		}
-	}
-	return defaultImport.ReplaceAllStringFunc(src, func(line string) string {
-		m := defaultImport.FindStringSubmatch(line)
-		p, ok := s.Resolve[s.Wrapper.Path][m[3]]
-		if _, pure := slices.BinarySearch(s.Pure, p); !ok || !pure || used[m[3]] {
-			return line
-		}
-		return ""
-	})
-}
-
-// defaultImport matches a wrapper's line `import name from './module.js';`.
-var defaultImport = regexp.MustCompile(`(?m)^import ([A-Za-z_$][\w$]*) from (['"])([^'"\n]+)['"];?\n?`)
-
-// namedImports returns, for each specifier a module's source imports
-// only by name (`import { a as b } from "m";`, in any number of
-// statements), the names it imports from it; a specifier also imported
-// another way (a default or namespace import, a bare import) is left out.
-func namedImports(src string) map[string][]string {
-	named := map[string][]string{}
-	other := map[string]bool{}
-	for _, m := range anyImport.FindAllStringSubmatch(src, -1) {
-		spec := m[3]
-		if !strings.HasPrefix(m[1], "{") {
-			other[spec] = true
-			continue
-		}
-		for _, sp := range strings.Split(strings.Trim(m[1], "{} "), ",") {
-			f := strings.Fields(sp)
-			if len(f) != 1 && (len(f) != 3 || f[1] != "as") {
-				other[spec] = true
-				break
-			}
-			named[spec] = append(named[spec], f[0])
-		}
-	}
-	for spec := range other {
-		delete(named, spec)
-	}
-	for spec, ns := range named {
-		slices.Sort(ns)
-		named[spec] = slices.Compact(ns)
-	}
-	return named
-}
-
-// anyImport matches an import statement on its own line: its clause
-// (`{ a as b }`, `x`, `* as x`) and its specifier.
-var anyImport = regexp.MustCompile(`(?m)^import\s+(\{[^}]*\}|[^'"\n]*?)\s*from\s*(['"])([^'"\n]+)['"]`)
 
 // The esbuild namespaces of an ESMSource's plugin.
 const (
@@ -225,7 +129,7 @@ const (
 // Plugin serves the modules of s to esbuild, in namespace ns+"-module":
 // the build's stdin may import ESMEntry (Entry) or ESMLighter (Lighter), whose imports resolve through
 // Resolve. An import Resolve does not know is an error.
-func (s *ESMSource) Plugin(ns string) api.Plugin { return s.plugin(ns, "", nil, false) }
+func (s *ESMSource) Plugin(ns string) api.Plugin { return s.plugin(ns, "", nil) }
 
 // PluginFor is Plugin for a build whose stdin imports only names (not
 // nil) from ESMEntry or ESMLighter, and reads only the modules those names
@@ -239,40 +143,30 @@ func (s *ESMSource) Plugin(ns string) api.Plugin { return s.plugin(ns, "", nil, 
 // drops anyway (an unused re-export of a side-effect-free module), so the
 // chunk is the same byte for byte (TestCutModulesBuildTheSameChunks).
 func (s *ESMSource) PluginFor(ns string, names []string) api.Plugin {
-	return s.plugin(ns, "", names, true)
+	return s.plugin(ns, "", names)
 }
 
 // PluginWrapper is Plugin that also serves ESMWrapped: the module
 // WrapperSource(methods) returns, whose imports resolve as s.Wrapper.Path's.
-// It is Plugin when s has no Wrapper. It reads only the modules the
-// wrapper's code uses: a default import the code does not use is left out
-// of the wrapper (withoutUnusedImports), and a module the wrapper imports
-// only by name that is nothing but named re-exports (lodash-es's
-// array.js…util.js) is served with the statements of those names, as
-// PluginFor does.
+// It is Plugin when s has no Wrapper.
 func (s *ESMSource) PluginWrapper(ns string, methods []string) api.Plugin {
-	return s.plugin(ns, s.WrapperSource(methods), nil, true)
+	return s.plugin(ns, s.WrapperSource(methods), nil)
 }
 
-// plugin serves s. With cut, a module an entry re-exports names from (or
-// that the wrapper imports by name only) is resolved into namespace only
-// (ns+esmOnly) under its path and the names it is cut to (cutPath), where
-// it is loaded as reexportsOf(its source, those names); a module importing
-// the same path otherwise gets the whole one, in namespace mod (a second
-// copy of a module of re-exports only, which holds no state). The names
-// asked of a module are the ones its importer imports from it: the left
-// of `as` in the cut entry's statements (entryImports), or the wrapper's
-// named imports (namedImports).
-func (s *ESMSource) plugin(ns, wrapper string, names []string, cut bool) api.Plugin {
+// plugin serves s, and wrapper (when not "") as ESMWrapped. With names
+// (not nil: a build that imports only those from an entry), the entry is
+// served as reexportsOf(its source, names) when it is named re-exports
+// only, and a module it re-exports from is resolved into namespace only
+// (ns+esmOnly) under its path and the names the entry imports from it
+// (entryImports; cutPath), where it is loaded as reexportsOf(its source,
+// those names); a module importing the same path otherwise gets the whole
+// one, in namespace mod (a second copy of a module of re-exports only,
+// which holds no state).
+func (s *ESMSource) plugin(ns, wrapper string, names []string) api.Plugin {
 	mod, only := ns+esmModule, ns+esmOnly
-	var wanted map[string][]string // by specifier: what the wrapper imports by name only
-	if cut && wrapper != "" {
-		wrapper = s.withoutUnusedImports(wrapper)
-		wanted = namedImports(wrapper)
-	}
 	entries := map[string]string{ESMEntry: s.Entry, ESMLighter: s.Lighter}
 	var fromEntry map[string]map[string][]string // by entry, then specifier: the names it imports
-	if cut && names != nil {
+	if names != nil {
 		fromEntry = map[string]map[string][]string{}
 		for e, src := range entries {
 			fromEntry[e] = entryImports(src, names)
@@ -312,15 +206,7 @@ func (s *ESMSource) plugin(ns, wrapper string, names []string, cut bool) api.Plu
 				return api.OnResolveResult{}, fmt.Errorf("%s imports %q, which was not vendored", from, a.Path)
 			}
 			r := api.OnResolveResult{Path: p, Namespace: mod}
-			var want []string
-			switch {
-			case !cut || a.Namespace != mod:
-			case a.Importer == ESMEntry || a.Importer == ESMLighter:
-				want = fromEntry[a.Importer][a.Path]
-			case a.Importer == ESMWrapped:
-				want = wanted[a.Path]
-			}
-			if want != nil {
+			if want := fromEntry[a.Importer][a.Path]; want != nil && a.Namespace == mod {
 				if _, ok := reexportsOf(s.Files[p], want); ok {
 					r.Path, r.Namespace = cutPath(p, want), only
 				}
@@ -348,7 +234,7 @@ func (s *ESMSource) plugin(ns, wrapper string, names []string, cut bool) api.Plu
 					return api.OnLoadResult{}, fmt.Errorf("no module %s", a.Path)
 				}
 			}
-			if cut && names != nil && (a.Path == ESMEntry || a.Path == ESMLighter) {
+			if names != nil && (a.Path == ESMEntry || a.Path == ESMLighter) {
 				if kept, ok := reexportsOf(src, names); ok {
 					src = kept
 				}

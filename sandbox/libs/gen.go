@@ -48,25 +48,22 @@ var sourceOnly = map[string]string{"lodash-es": "lodash"}
 var defaultIsExports = map[string]bool{"lodash": true, "validator": true}
 
 // wholeFor lists names that need a package's whole evaluation
-// (libs.ESMSource.Whole): lodash's chain and its wrapper get their
-// methods from the full lodash object only; mixin and runInContext change
-// or copy it; template compiles code that reads any method of _ by a
-// name the program does not spell (<% _.forEach(xs, …) %>).
+// (libs.ESMSource.Whole): lodash's chain (and a call of _ itself, which
+// the usage scan counts as whole) wraps a value whose methods are read by
+// name from the full lodash object; mixin and runInContext change or copy
+// it; template compiles code that reads any method of _ by a name the
+// program does not spell (<% _.forEach(xs, …) %>). A chain used to get a
+// chunk of lodash-es's lodash.default.js cut to the methods the run
+// spells: 18–24 ms of esbuild and compiling for each new set of methods
+// (every agent's run) against 12 ms of compiling the whole library once
+// per worker and 2–3 ms of evaluating it per run (docs/benchmarks.md,
+// "Libraries: cold and warm").
 // namespaceExports names a package's named export that is an object of
 // its other named exports (zod's z: z.object is object), so `z.name` is
 // read as the named export name (libs.ESMSource.Namespace).
 var namespaceExports = map[string]string{"zod": "z"}
 
-var wholeFor = map[string][]string{"lodash": {"mixin", "runInContext", "template", "templateSettings"}}
-
-// wrapperModules are the modules that build a package's callable default
-// export by assigning its methods one statement each (lodash-es's
-// lodash.default.js: the _ of _(xs) and _.chain(xs), whose wrapper calls
-// the methods by name). gen.go cuts it into parts per method
-// (libs.ESMSource.Wrapper, wrapperParts), so that a chunk can build _ with
-// just the methods a run names: _.chain(…).groupBy(…).value() no longer
-// needs the whole package.
-var wrapperModules = map[string]string{"lodash": "lodash-es/lodash.default.js"}
+var wholeFor = map[string][]string{"lodash": {"chain", "mixin", "runInContext", "template", "templateSettings"}}
 
 // sectionScripts are CommonJS packages with no ES modules whose script is
 // a core followed by sections that each add methods to the core object:
@@ -332,11 +329,6 @@ func buildESM(dir, dist, name string, exports []string) error {
 		return err
 	}
 	src.DefaultIsExports, src.Whole, src.Namespace = defaultIsExports[name], wholeFor[name], namespaceExports[name]
-	if mod, ok := wrapperModules[name]; ok {
-		if src.Wrapper, err = wrapperParts(dir, mod, &src); err != nil {
-			return err
-		}
-	}
 	if lighter, ok := lighterEntries[name]; ok {
 		le := "export * from " + strconvQuote(lighter) + ";"
 		if _, err := collectESM(dir, le, &src); err != nil {
@@ -461,80 +453,6 @@ func collectESM(dir, entry string, src *libs.ESMSource) ([]string, error) {
 	slices.Sort(src.Pure)
 	src.Pure = slices.Compact(src.Pure)
 	return paths, nil
-}
-
-// A statement of lodash.default.js that adds one method: `lodash.name = category.name;`.
-var reMethodLine = regexp.MustCompile(`^lodash\.([A-Za-z_$][\w$]*) = ([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*);$`)
-
-// An import of lodash.default.js: `import category from './category.js';`.
-var reDefaultImport = regexp.MustCompile(`^import ([A-Za-z_$][\w$]*) from ('[^']+');$`)
-
-// wrapperParts cuts module mod (lodash-es/lodash.default.js) into the
-// parts of a libs.ESMWrapper: each `lodash.name = category.fn;` line is
-// the part of method name, which imports fn by name from the category's
-// module (whose default export, an object of all its functions, would
-// keep every function in a chunk); everything else is kept always, with two
-// statements adapted so that leaving methods out is safe: the
-// templateSettings line is the part of "template" (template reads
-// templateSettings.imports._), and the placeholder loop skips a method
-// that is not there. It fails when the module is not shaped as expected
-// (a new lodash version: look at the module again).
-func wrapperParts(dir, mod string, src *libs.ESMSource) (*libs.ESMWrapper, error) {
-	if _, ok := src.Files[mod]; !ok {
-		return nil, fmt.Errorf("wrapper module %s is not among the collected modules", mod)
-	}
-	code, err := os.ReadFile(filepath.Join(dir, "node_modules", mod))
-	if err != nil {
-		return nil, err
-	}
-	const (
-		templateLine    = "(lodash.templateSettings = string.templateSettings).imports._ = lodash;"
-		placeholderLine = "  lodash[methodName].placeholder = lodash;"
-	)
-	w := &libs.ESMWrapper{Path: mod, Call: "chain", Implies: map[string][]string{"": {"chain", "tap"}, "first": {"head"}}}
-	var fixed strings.Builder
-	flush := func() {
-		if fixed.Len() > 0 {
-			w.Parts = append(w.Parts, libs.ESMPart{Text: fixed.String()})
-			fixed.Reset()
-		}
-	}
-	found := 0
-	imports := map[string]string{} // category → its module's specifier
-	for line := range strings.Lines(string(code)) {
-		text := strings.TrimSuffix(line, "\n")
-		if m := reDefaultImport.FindStringSubmatch(text); m != nil {
-			imports[m[1]] = m[2]
-		}
-		switch m := reMethodLine.FindStringSubmatch(text); {
-		case m != nil:
-			spec, ok := imports[m[2]]
-			if !ok {
-				return nil, fmt.Errorf("%s: %q: %s is not imported above it", mod, text, m[2])
-			}
-			flush()
-			local := "__lodash_" + m[1]
-			w.Parts = append(w.Parts, libs.ESMPart{
-				Methods: []string{m[1]},
-				Import:  "import { " + m[3] + " as " + local + " } from " + spec + ";\n",
-				Text:    "lodash." + m[1] + " = " + local + ";\n",
-			})
-		case text == templateLine:
-			flush()
-			w.Parts = append(w.Parts, libs.ESMPart{Methods: []string{"template"}, Text: line})
-			found++
-		case text == placeholderLine:
-			fixed.WriteString("  if (lodash[methodName]) lodash[methodName].placeholder = lodash;\n")
-			found++
-		default:
-			fixed.WriteString(line)
-		}
-	}
-	flush()
-	if found != 2 || len(w.Parts) < 200 {
-		return nil, fmt.Errorf("%s: not the expected shape (%d method lines, %d of 2 adapted statements)", mod, len(w.Parts), found)
-	}
-	return w, nil
 }
 
 // sideEffectFree reports whether the package.json nearest to file (below

@@ -170,7 +170,7 @@ func sections(dir, script string, needs map[int][]int) (*libs.ESMWrapper, error)
 			}
 		}
 	}
-	w := &libs.ESMWrapper{Path: script, Call: "jStat", Always: true}
+	w := &libs.ESMWrapper{Path: script, Call: "jStat"}
 	w.Parts = append(w.Parts, libs.ESMPart{Text: head + strings.Join(secs[:sectionBase], "")})
 	for i := sectionBase; i < len(secs); i++ {
 		methods := map[string]bool{}

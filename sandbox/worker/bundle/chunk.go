@@ -15,9 +15,8 @@ import (
 // uses src's lighter entry when that exports every name (mathjs/number
 // for mathjs's number functions). Every name must be one of src.Exports;
 // src.Namespace among them is an object of just the other names.
-// When src.Wraps(names), the chunk evaluates to the library's callable
-// default export with just the names as methods (lodash's _ for
-// _.chain(…) and _(…); jstat's jStat, always).
+// When src.Wraps(), the chunk evaluates to the library's callable
+// default export with just the names as methods (jstat's jStat).
 // It is safe for concurrent use; it costs one esbuild build over the
 // package's modules (≈0.1–0.5 s for mathjs), so callers cache the result.
 func LibraryChunk(src *libs.ESMSource, names []string) (string, error) {
@@ -45,9 +44,9 @@ func LibraryChunk(src *libs.ESMSource, names []string) (string, error) {
 	entry := "export { " + list + " } from " + jsString(src.EntryFor(plain)) + ";\n"
 	value := ""                               // the chunk's value: its exports object
 	plugin := src.PluginFor("library", plain) // reads only the modules plain reach
-	if src.Wraps(names) {
-		// lodash's _ itself, with just these methods: what _(xs) and
-		// _.chain(xs) wrap calls them by name (libs.ESMSource.WrapperSource).
+	if src.Wraps() {
+		// jStat itself, with just these methods: what jStat(xs) wraps
+		// calls them by name (libs.ESMSource.WrapperSource).
 		entry = "export { default } from " + jsString(libs.ESMWrapped) + ";\n"
 		value = ".default"
 		plugin = src.PluginWrapper("library", names)

@@ -20,12 +20,13 @@ import (
 // export, which these rules rule out.
 //
 // A library with a callable export cut into parts (libs.ESMWrapper:
-// lodash's _ for _.chain(…) and _(…), jstat's jStat always) may also be
-// called (`_(xs)`, `jStat(xs)`), and its chunk gets every method named
-// after a dot anywhere in the run's files: a wrapper calls its methods by
-// those names on objects the scan does not follow. A method reached only
-// by a computed name (w[name]()) or enumerated (for…in over a lodash
-// wrapper) is outside this rule.
+// jstat's jStat) may also be called (`jStat(xs)`), and its chunk gets
+// every method named after a dot anywhere in the run's files: the object
+// it returns calls its methods by those names on objects the scan does
+// not follow. A method reached only by a computed name (w[name]()) is
+// outside this rule. lodash's chain (`_.chain(xs)`, `_(xs)`) evaluates
+// the whole library (libs.ESMSource.Whole; a call of `_` is a use the
+// rules above do not know).
 var (
 	// import { a, b as c } from 'L' / export { a } from 'L' / import type {…}
 	reNamed = regexp.MustCompile(`\b(?:import|export)\s+(type\s+)?\{([^{}]*)\}\s*from\s*$`)
@@ -95,7 +96,7 @@ func libraryUsage(files []pipe.File, set *libs.Set) map[string][]string {
 			out[name] = nil
 			continue
 		}
-		wrap := src.Wraps(names)
+		wrap := src.Wraps()
 		if wrap {
 			// A chain wrapper calls the methods by the names the code
 			// writes after a dot, on whatever object: take them all.

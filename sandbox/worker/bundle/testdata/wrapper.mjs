@@ -3,7 +3,7 @@
 // (bundle.LibraryChunk in wrapper mode), under Node.
 // Usage: node wrapper.mjs PACKAGE PARAM CASES.json, where CASES.json is
 // [{"name": …, "code": …, "chunk": path of the chunk's script}]; code is
-// a function body of PARAM (the package's export: _ for lodash, jStat for
+// a function body of PARAM (the package's export: jStat for
 // jstat) and `log` (an array callbacks may push to).
 // Prints one JSON line per case: {name, whole, chunk}, each the JSON of
 // [returned value, log] or "throws: <message>".

@@ -37,6 +37,17 @@ type ESMSource struct {
 	Namespace string `json:"namespace,omitempty"`
 	// Whole lists names that need the whole package evaluated.
 	Whole []string `json:"whole,omitempty"`
+	// Instance, when set, is a script that evaluates to an instance of
+	// the package whose members are made on their first read (mathjs's
+	// create(all): each function is a lazy property), built by the
+	// generate step (bundle.InstanceScript); InstanceNames are the
+	// exports that are members of it, sorted. A run whose names are all
+	// InstanceNames, and not all LighterExports, reads them from one
+	// instance (FromInstance): it makes only what those names reach,
+	// where a chunk of the package's named exports makes every function
+	// its names depend on at once (mathjs's evaluate: all of them).
+	Instance      string   `json:"instance,omitempty"`
+	InstanceNames []string `json:"instanceNames,omitempty"`
 	// Wrapper, when set, is the script that builds the package's callable
 	// default export (jstat's jStat) cut into parts, so that a chunk can
 	// build it with only the methods a run names (WrapperSource).
@@ -78,6 +89,25 @@ type ESMPart struct {
 // the named exports of its ES modules.
 func (s *ESMSource) Wraps() bool {
 	return s.Wrapper != nil
+}
+
+// FromInstance reports whether a run that uses names (sorted, not empty)
+// reads them from s's Instance rather than from a chunk: each is one of
+// InstanceNames, and the lighter entry does not export them all.
+func (s *ESMSource) FromInstance(names []string) bool {
+	if s.Instance == "" || len(names) == 0 {
+		return false
+	}
+	lighter := s.Lighter != ""
+	for _, n := range names {
+		if _, ok := slices.BinarySearch(s.InstanceNames, n); !ok {
+			return false
+		}
+		if _, ok := slices.BinarySearch(s.LighterExports, n); !ok {
+			lighter = false
+		}
+	}
+	return !lighter
 }
 
 // Knows reports whether name is a method of a part of s's Wrapper.

@@ -21,6 +21,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/playground-dev/playground/sandbox/libs"
+	"github.com/playground-dev/playground/sandbox/worker/bundle"
 )
 
 // esmEntries overrides the module whose ESM source a package's named
@@ -346,7 +347,69 @@ func buildESM(dir, dist, name string, exports []string) error {
 		}
 		src.LighterExports = slices.Sorted(slices.Values(lighterSame[name]))
 	}
+	if entry, ok := instanceEntries[name]; ok {
+		if src.Instance, err = bundle.InstanceScript(&src, entry); err != nil {
+			return fmt.Errorf("%s: the instance: %w", name, err)
+		}
+		if src.InstanceNames, err = instanceNames(src.Instance, src.Exports, notFromInstance[name]); err != nil {
+			return fmt.Errorf("%s: the instance: %w", name, err)
+		}
+	}
 	return writeESM(dist, name, &src)
+}
+
+// instanceEntries are modules whose default export is an instance of a
+// package that makes its members on first read (libs.ESMSource.Instance):
+// mathjs's create(all) registers every factory and makes a function when
+// a program first reads it, and what it reaches then. Importing
+// `evaluate` from mathjs's entry made every function of mathjs at once
+// (2–5 s in goja); evaluating `sqrt(3^2 + 4^2)` from an instance makes
+// the parser and the few functions the expression names (docs/benchmarks.md,
+// "mathjs from a lazy instance").
+var instanceEntries = map[string]string{
+	"mathjs": "import { create, all } from " + strconvQuote(libs.ESMEntry) + ";\nexport default create(all);\n",
+}
+
+// notFromInstance are exports that are members of the instance but not
+// the same thing as the package's export: mathjs's config, import and
+// create change or copy the instance they are called on (the package's
+// config is read-only), typed is the instance's own typed-function, and
+// the event methods are the instance's emitter.
+var notFromInstance = map[string][]string{
+	"mathjs": {"config", "create", "emit", "factory", "import", "off", "on", "once", "typed"},
+}
+
+// instanceNames evaluates script (an Instance) in goja and returns the
+// exports that are members of the instance, less excluded, sorted.
+// Reading `name in instance` makes nothing.
+func instanceNames(script string, exports, excluded []string) ([]string, error) {
+	vm := goja.New()
+	m, err := vm.RunString(script)
+	if err != nil {
+		return nil, err
+	}
+	in, err := vm.RunString("(m, n) => n in m")
+	if err != nil {
+		return nil, err
+	}
+	has, _ := goja.AssertFunction(in)
+	var out []string
+	for _, n := range exports {
+		if slices.Contains(excluded, n) {
+			continue
+		}
+		v, err := has(goja.Undefined(), m, vm.ToValue(n))
+		if err != nil {
+			return nil, err
+		}
+		if v.ToBoolean() {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no export is a member of the instance")
+	}
+	return out, nil
 }
 
 func writeESM(dist, name string, src *libs.ESMSource) error {

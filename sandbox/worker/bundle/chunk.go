@@ -65,6 +65,22 @@ func LibraryChunk(src *libs.ESMSource, names []string) (string, error) {
 		entry = "import { " + strings.Join(imports, ", ") + " } from " + jsString(src.EntryFor(plain)) + ";\n" +
 			"export { " + strings.Join(exports, ", ") + " };\nexport const " + src.Namespace + " = Object.seal({ " + strings.Join(fields, ", ") + " });\n"
 	}
+	return libraryScript(entry, value, plugin)
+}
+
+// InstanceScript bundles entry, a module importing from libs.ESMEntry whose
+// default export is an instance of src's package (mathjs's create(all)),
+// into a script that evaluates to that instance, tree-shaken and minified
+// as a chunk is. The generate step (sandbox/libs/gen.go) calls it once and
+// ships the script as libs.ESMSource.Instance, so no worker bundles it.
+func InstanceScript(src *libs.ESMSource, entry string) (string, error) {
+	return libraryScript(entry, ".default", src.Plugin("library"))
+}
+
+// libraryScript bundles entry, an ES module the plugin's modules serve,
+// into a script that evaluates to its exports object followed by value
+// ("" or a member of it: ".default").
+func libraryScript(entry, value string, plugin api.Plugin) (string, error) {
 	res := api.Build(api.BuildOptions{
 		Stdin:            &api.StdinOptions{Contents: entry, Sourcefile: "library-chunk.js", Loader: api.LoaderJS},
 		Bundle:           true,

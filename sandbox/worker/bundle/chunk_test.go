@@ -62,19 +62,7 @@ type chunkCase struct {
 // they differ or where the whole package throws.
 func runChunks(t *testing.T, set *libs.Set, pkg, param string, cases []chunkCase) []chunkCase {
 	t.Helper()
-	// Skipped in a fresh clone (go test ./... needs no npm); scripts/test.sh
-	// installs the packages and sets PLAYGROUND_REQUIRE_NPM, and then a
-	// missing package or node fails instead.
-	_, err := os.Stat("../../libs/node_modules/" + pkg)
-	if err == nil {
-		_, err = exec.LookPath("node")
-	}
-	if err != nil {
-		if os.Getenv("PLAYGROUND_REQUIRE_NPM") != "" {
-			t.Fatalf("PLAYGROUND_REQUIRE_NPM is set but %v (npm ci in sandbox/libs; scripts/test.sh does it)", err)
-		}
-		t.Skipf("needs the npm packages of sandbox/libs and node (%v): npm ci there, or run scripts/test.sh, which does", err)
-	}
+	needNode(t, pkg)
 	src, ok := set.ESM(pkg)
 	if !ok || src.Wrapper == nil {
 		t.Fatalf("%s has no wrapper module", pkg)
@@ -134,4 +122,22 @@ func runChunks(t *testing.T, set *libs.Set, pkg, param string, cases []chunkCase
 		t.Errorf("node reported %d cases; want %d", n, len(run))
 	}
 	return cases
+}
+
+// needNode skips t unless node and package pkg of sandbox/libs/node_modules
+// are there: a fresh clone's go test ./... needs no npm. scripts/test.sh
+// installs the packages and sets PLAYGROUND_REQUIRE_NPM, and then a
+// missing package or node fails instead.
+func needNode(t *testing.T, pkg string) {
+	t.Helper()
+	_, err := os.Stat("../../libs/node_modules/" + pkg)
+	if err == nil {
+		_, err = exec.LookPath("node")
+	}
+	if err != nil {
+		if os.Getenv("PLAYGROUND_REQUIRE_NPM") != "" {
+			t.Fatalf("PLAYGROUND_REQUIRE_NPM is set but %v (npm ci in sandbox/libs; scripts/test.sh does it)", err)
+		}
+		t.Skipf("needs the npm packages of sandbox/libs and node (%v): npm ci there, or run scripts/test.sh, which does", err)
+	}
 }

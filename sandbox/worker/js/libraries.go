@@ -62,39 +62,48 @@ func NewLibraries(set *libs.Set) *Libraries {
 }
 
 // chunk returns the compiled chunk of library name that exports just
-// names (sorted), bundling it on first use.
-func (l *Libraries) chunk(name string, names []string) (*goja.Program, error) {
-	key := name + "\x00" + strings.Join(names, ",")
-	if c, ok := l.chunks.Get(key); ok {
-		return c.prg, nil
-	}
+// names (sorted), bundling it on first use; with instance, the program is
+// the library's Instance (libs.ESMSource.FromInstance), which evaluates to
+// an object that has names among its members rather than just them.
+func (l *Libraries) chunk(name string, names []string) (prg *goja.Program, instance bool, err error) {
 	src, ok := l.set.ESM(name)
+	instance = ok && src.FromInstance(names)
+	key := name + "\x00" + strings.Join(names, ",")
+	if instance {
+		key = name + "\x00instance" // one program for every set of names
+	}
+	if c, ok := l.chunks.Get(key); ok {
+		return c.prg, instance, nil
+	}
 	l.mu.Lock() // one build at a time: the background preparation may want the same
 	defer l.mu.Unlock()
 	if c, ok := l.chunks.Get(key); ok {
-		return c.prg, nil
+		return c.prg, instance, nil
 	}
 	if !ok {
-		return l.programLocked(name)
+		prg, err = l.programLocked(name)
+		return prg, false, err
 	}
-	code, err := bundle.LibraryChunk(src, names)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	code := src.Instance // built by the generate step
+	if !instance {
+		if code, err = bundle.LibraryChunk(src, names); err != nil {
+			return nil, false, fmt.Errorf("%s: %w", name, err)
+		}
 	}
 	ast, err := goja.Parse(name+".js", code, parser.WithDisableSourceMaps)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	p, err := goja.CompileAST(ast, true)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	l.chunks.Add(key, cachedChunk{prg: p, size: len(code)}) // the eviction callback runs under mu too
 	l.chunkBytes += len(code)
 	for l.chunkBytes > l.maxChunkBytes && l.chunks.Len() > 1 {
 		l.chunks.RemoveOldest() // never the chunk just added: the run needs it
 	}
-	return p, nil
+	return p, instance, nil
 }
 
 // Set returns the library set.
@@ -134,7 +143,7 @@ func (l *Libraries) Warm(uses []bundle.LibraryUse) error {
 	for _, u := range uses {
 		var err error
 		if u.Names != nil {
-			_, err = l.chunk(u.Name, u.Names)
+			_, _, err = l.chunk(u.Name, u.Names)
 		} else {
 			_, err = l.program(u.Name)
 		}
@@ -168,9 +177,10 @@ func (e *Runtime) lib(c goja.FunctionCall) goja.Value {
 		e.throw("Error", "no libraries in this runtime")
 	}
 	var prg *goja.Program
+	var instance bool
 	var err error
 	if names != nil {
-		prg, err = e.registry.chunk(name, names)
+		prg, instance, err = e.registry.chunk(name, names)
 	} else {
 		prg, err = e.registry.program(name)
 	}
@@ -180,6 +190,17 @@ func (e *Runtime) lib(c goja.FunctionCall) goja.Value {
 	v, err := e.vm.RunProgram(prg)
 	if err != nil {
 		panic(err)
+	}
+	if instance {
+		// The run's names, read from the instance once each (a read
+		// makes the member and what it needs), in an object as a chunk's.
+		m, exports := v.ToObject(e.vm), e.vm.NewObject()
+		for _, n := range names {
+			if err := exports.Set(n, m.Get(n)); err != nil {
+				panic(err)
+			}
+		}
+		v = exports
 	}
 	e.libs[key] = v
 	return v

@@ -19,7 +19,7 @@ func TestChunkCacheBoundedByBytes(t *testing.T) {
 		t.Fatalf("maxChunkBytes = %d; want cachedChunkBytes", l.maxChunkBytes)
 	}
 	first := []string{"chunk"}
-	if _, err := l.chunk("lodash", first); err != nil {
+	if _, _, err := l.chunk("lodash", first); err != nil {
 		t.Fatal(err)
 	}
 	one := l.chunkBytes
@@ -28,7 +28,7 @@ func TestChunkCacheBoundedByBytes(t *testing.T) {
 	}
 	l.maxChunkBytes = 3 * one
 	for _, n := range []string{"compact", "difference", "flatten", "uniq", "zip"} {
-		if _, err := l.chunk("lodash", []string{n}); err != nil {
+		if _, _, err := l.chunk("lodash", []string{n}); err != nil {
 			t.Fatal(err)
 		}
 		if l.chunkBytes > l.maxChunkBytes {
@@ -51,10 +51,37 @@ func TestChunkCacheBoundedByBytes(t *testing.T) {
 	}
 
 	l.maxChunkBytes = 1 // every chunk is over: only the newest stays
-	if _, err := l.chunk("lodash", []string{"sortBy"}); err != nil {
+	if _, _, err := l.chunk("lodash", []string{"sortBy"}); err != nil {
 		t.Fatal(err)
 	}
 	if l.chunks.Len() != 1 || !l.chunks.Contains("lodash\x00sortBy") {
 		t.Errorf("cache holds %v; want just the chunk of sortBy", l.chunks.Keys())
+	}
+}
+
+// TestChunkFromInstance: a run's mathjs names are read from the instance
+// (one program for every set of names) unless the lighter entry has them
+// all or one is not a member of the instance.
+func TestChunkFromInstance(t *testing.T) {
+	set, err := libs.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := NewLibraries(set)
+	for _, c := range []struct {
+		names    []string
+		instance bool
+	}{
+		{[]string{"evaluate"}, true},
+		{[]string{"det", "evaluate", "mean"}, true},
+		{[]string{"mean", "std"}, false},           // the lighter entry's
+		{[]string{"createAdd", "evaluate"}, false}, // a factory: not a member of the instance
+	} {
+		if _, instance, err := l.chunk("mathjs", c.names); err != nil || instance != c.instance {
+			t.Errorf("chunk(mathjs, %v): instance %v, %v; want %v", c.names, instance, err, c.instance)
+		}
+	}
+	if !l.chunks.Contains("mathjs\x00instance") || l.chunks.Contains("mathjs\x00evaluate") {
+		t.Errorf("cached %v; want one instance program", l.chunks.Keys())
 	}
 }

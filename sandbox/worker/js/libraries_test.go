@@ -288,3 +288,23 @@ console.log(template("<%= _.upperFirst(a) %>")({ a: "hi" }));
 		t.Errorf("outcome %s, logs %q, errors %+v", res.Outcome, got, rec.Errors())
 	}
 }
+
+// TestMathjsFromInstance: mathjs names outside its number-only build
+// (evaluate, simplify, det, …) are read from one lazily made instance
+// (libs.ESMSource.FromInstance: only what they reach is made), with
+// Node's results for the same calls, recorded with
+//
+//	cd sandbox/libs && node -e 'const math = require("mathjs"); let output;
+//	  (function () { <the run's code less its first line> })(); console.log(JSON.stringify(output))'
+//
+// (TestChunkFromInstance: which runs read from it).
+func TestMathjsFromInstance(t *testing.T) {
+	h := newHarness(t, Config{})
+	res, rec := run(t, h, Request{Timeout: time.Minute, Files: files("agent.js", `const math = require('mathjs');
+output = [math.evaluate("sqrt(3^2 + 4^2)"), math.format(math.evaluate("2 inch to cm"), {precision: 6}), math.det([[1, 2], [3, 4]]), math.evaluate("[1, 2; 3, 4] * 2").toArray(), math.format(math.evaluate("bignumber(1) / 3")), math.simplify("2x + 3x").toString(), math.derivative("x^2", "x").toString(), math.evaluate("f(x) = x^2; f(4)").entries, math.mean([1, 2, 3]), math.isMatrix(math.matrix([1])), math.evaluate("a = 3; a * 2").entries];
+`)})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, rec.Errors())
+	}
+	jsonEqual(t, res.Output, `[5,"5.08 cm",-2,[[2,4],[6,8]],"0.3333333333333333333333333333333333333333333333333333333333333333","5 * x","2 * x",[16],2,true,[6]]`)
+}

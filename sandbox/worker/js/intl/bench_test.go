@@ -1,6 +1,7 @@
 package intl
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/dop251/goja"
@@ -62,14 +63,44 @@ func BenchmarkLocaleCompare(b *testing.B) {
 	}
 }
 
-// BenchmarkLoadDates is the once-per-process cost of a date locale's
-// patterns (inflating 0.8 MB and indexing about 25,000 keys).
-func BenchmarkLoadDates(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		dateCache.Delete("en-US")
-		if len(loadDates("en-US").keys) < 19000 {
-			b.Fatal("patterns")
-		}
+// BenchmarkLoad is the once-per-process cost of each piece of the
+// package's data (what Preload loads: inflating, parsing, indexing), and
+// of all of it ("all"), with the heap all of it retains (retained-B/op).
+//
+//	go test -run '^$' -bench Load -benchtime 10x ./sandbox/worker/js/intl/
+func BenchmarkLoad(b *testing.B) {
+	for _, l := range loaders {
+		b.Run(l.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				l.raw()
+			}
+		})
 	}
+	b.Run("all", func(b *testing.B) {
+		b.ReportAllocs()
+		var retained uint64
+		for b.Loop() {
+			b.StopTimer()
+			before := liveHeap()
+			b.StartTimer()
+			held := make([]any, len(loaders))
+			for i, l := range loaders {
+				held[i] = l.raw()
+			}
+			b.StopTimer()
+			retained += liveHeap() - before
+			runtime.KeepAlive(held)
+			b.StartTimer()
+		}
+		b.ReportMetric(float64(retained)/float64(b.N), "retained-B/op")
+	})
+}
+
+// liveHeap is the heap a full collection leaves.
+func liveHeap() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
 }

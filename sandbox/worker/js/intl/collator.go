@@ -3,7 +3,6 @@ package intl
 import (
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/dop251/goja"
@@ -16,7 +15,7 @@ import (
 // golang.org/x/text/collate has CLDR collation data for, alone or with a
 // region of numberLocaleList or a few more ("sv", "sv-SE"); the data is
 // that of the language.
-var collatorLocales = sync.OnceValue(func() map[string]string {
+var collatorLocales = lazy("collatorLocales", func() map[string]string {
 	m := map[string]string{}
 	for _, t := range collate.Supported() {
 		if len(t.Extensions()) == 0 && len(t.Variants()) == 0 {

@@ -9,7 +9,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 //go:embed data/data.json data/dates-*.txt.gz data/units.json.gz data/ranges-*.txt.gz data/names.json.gz
@@ -51,7 +50,7 @@ type recorded struct {
 	RTF            map[string]map[string]rtfData  // locale → "style/unit"
 }
 
-var loadData = sync.OnceValue(func() *recorded {
+var loadData = lazy("data.json", func() *recorded {
 	b, err := dataFS.ReadFile("data/data.json")
 	if err != nil {
 		panic(err)
@@ -110,14 +109,12 @@ func gunzipData(name string) []byte {
 	panic(fmt.Sprintf("intl: %s: %v", name, err))
 }
 
-var dateCache sync.Map // locale → func() *dateData
+var dateTable = newLocaleTable("dates", dateLocaleList, func(locale string) *dateData {
+	return parseDates(string(gunzipData("data/dates-" + locale + ".txt.gz")))
+})
 
-func loadDates(locale string) *dateData {
-	f, _ := dateCache.LoadOrStore(locale, sync.OnceValue(func() *dateData {
-		return parseDates(string(gunzipData("data/dates-" + locale + ".txt.gz")))
-	}))
-	return f.(func() *dateData)()
-}
+// loadDates returns the date patterns of locale, one of dateLocaleList.
+func loadDates(locale string) *dateData { return dateTable.get(locale) }
 
 // parseDates reads gen.mjs's indexed format: "=PATTERN" lines (numbered
 // from 0), "KEY\tN" lines and "names:NAME\tNAME..." lines.

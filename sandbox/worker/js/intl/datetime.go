@@ -5,7 +5,6 @@ import (
 	"math"
 	"regexp"
 	"strings"
-	"sync"
 	"time"
 	_ "time/tzdata" // IANA zones even where the worker has no /usr/share/zoneinfo
 
@@ -284,11 +283,16 @@ var icuCanonical = map[string]string{
 
 var zoneName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_+\-]*(/[A-Za-z0-9_+\-]+){0,2}$`)
 
-var zoneCache sync.Map // name → *time.Location
-
 // timeZone resolves a timeZone option: UTC's names, or an IANA name Go's
 // time package loads (case-insensitively, as ICU). Anything else is the
 // RangeError V8 throws.
+//
+// The zones loaded are cached in e, this runtime's, not in the process: a
+// process-wide cache would tell a run which zones an earlier client used
+// (a load takes microseconds, a hit nanoseconds; issue 22), and the zones
+// cannot be preloaded (the time package does not list them). Only names
+// that loaded are cached, so the cache holds at most the zone files
+// there are, whatever names a snippet tries.
 func (e *env) timeZone(s string) (string, *time.Location, bool) {
 	if utcNames[strings.ToLower(s)] {
 		return "UTC", time.UTC, true
@@ -297,11 +301,14 @@ func (e *env) timeZone(s string) (string, *time.Location, bool) {
 		e.rangeError("Invalid time zone specified: %s", s)
 	}
 	for _, name := range []string{s, titleZone(s)} {
-		if l, ok := zoneCache.Load(name); ok {
-			return canonicalZone(name), l.(*time.Location), false
+		if l, ok := e.zones[name]; ok {
+			return canonicalZone(name), l, false
 		}
 		if l, err := time.LoadLocation(name); err == nil {
-			zoneCache.Store(name, l)
+			if e.zones == nil {
+				e.zones = map[string]*time.Location{}
+			}
+			e.zones[name] = l
 			return canonicalZone(name), l, false
 		}
 	}

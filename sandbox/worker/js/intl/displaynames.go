@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/dop251/goja"
 )
@@ -45,7 +44,7 @@ func (s *styledNames) name(style, code string) (string, bool) {
 	return v, ok
 }
 
-var loadNames = sync.OnceValue(func() *namesData {
+var loadNames = lazy("names", func() *namesData {
 	var d namesData
 	if err := json.Unmarshal(gunzipData("data/names.json.gz"), &d); err != nil {
 		panic("intl: data/names.json.gz: " + err.Error())

@@ -2,7 +2,6 @@ package intl
 
 import (
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/dop251/goja"
@@ -14,14 +13,12 @@ import (
 // timeZoneName or narrow names (data/ranges-LOCALE.txt.gz), by the field
 // in which the two dates first differ.
 
-var rangeCache sync.Map // locale → func() *dateData
+var rangeTable = newLocaleTable("ranges", dateLocaleList, func(locale string) *dateData {
+	return parseDates(string(gunzipData("data/ranges-" + locale + ".txt.gz")))
+})
 
-func loadRanges(locale string) *dateData {
-	f, _ := rangeCache.LoadOrStore(locale, sync.OnceValue(func() *dateData {
-		return parseDates(string(gunzipData("data/ranges-" + locale + ".txt.gz")))
-	}))
-	return f.(func() *dateData)()
-}
+// loadRanges returns the interval patterns of locale, one of dateLocaleList.
+func loadRanges(locale string) *dateData { return rangeTable.get(locale) }
 
 // rangeLevel is the largest field in which x and y differ in the
 // format's zone ("y", "M", "d", "a" the half of the day, "h", "m", "s"),

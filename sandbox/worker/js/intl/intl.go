@@ -13,8 +13,9 @@
 // notation, the scientific exponent and formatRange's separator,
 // approximately sign and plural ranges are recorded by data/gen_units.mjs
 // (data/units.json.gz) for every NumberFormat locale. The embedded data
-// is parsed once per process, on first use, and shared read-only by every
-// runtime.
+// is parsed once per process, by Preload (which a worker calls before its
+// first run, so that no run's timing shows what an earlier one used) or on
+// first use, and shared read-only by every runtime.
 //
 // The rule of the playground: what is not supported is never silently
 // approximated. A locale without recorded data is a RangeError naming it
@@ -55,6 +56,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/dop251/goja"
 	"golang.org/x/text/collate"
@@ -76,7 +78,8 @@ type env struct {
 	pluralRulesProto, listFormatProto, relativeTimeProto  *goja.Object
 
 	collators map[collatorKey]*collate.Collator
-	wrap      goja.Callable // classWrapper, run once
+	zones     map[string]*time.Location // timeZone's, by the name that loaded
+	wrap      goja.Callable             // classWrapper, run once
 }
 
 // New builds the Intl namespace object for vm (to be installed as the

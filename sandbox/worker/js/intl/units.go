@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/dop251/goja"
 )
@@ -43,7 +42,7 @@ type compactData struct {
 	Cats map[string]template
 }
 
-var loadUnits = sync.OnceValue(func() *unitsData {
+var loadUnits = lazy("units", func() *unitsData {
 	var d unitsData
 	if err := json.Unmarshal(gunzipData("data/units.json.gz"), &d); err != nil {
 		panic("intl: data/units.json.gz: " + err.Error())

@@ -1,8 +1,24 @@
 package js
 
 import (
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/playground-dev/playground/sandbox/worker/js/intl"
 )
+
+// Preload loads every table a run could otherwise load on first use and
+// keep for the life of the process: intl's locale data (intl.Preload) and
+// the composition table of String.prototype.normalize's NFC and NFKC forms
+// (golang.org/x/text/unicode/norm builds it on first use). Loaded lazily,
+// the first run to need one paid for it and every later run on the worker,
+// anyone's, did not, so a run's timing told which locale or form an
+// earlier client had used (issue 22, item 1). The worker calls it before
+// it says ready; it takes ≈70 ms and keeps ≈23 MB of heap
+// (docs/benchmarks.md, "Intl data at worker start").
+func Preload() {
+	intl.Preload()
+	_ = norm.NFC.String("e\u0301")
+}
 
 // Locale-sensitive methods and Intl: parity.Patcher.InstallLocale replaces
 // goja's locale methods with package intl's formatters.

@@ -43,7 +43,9 @@ import (
 // TypeError for a length past 2^32 - 1 before reading an element, as Node
 // does. concat (guardedConcat) wraps the receiver and arguments it spreads;
 // Array.from and %TypedArray%.from and set (typedarray.go) the array-like
-// they read (guardedSource). The core installs the guard of each of these
+// they read (guardedSource; from leaves an array whose iterator is the
+// snippet's to it, called with the array itself). The array iterator and
+// JSON.stringify have their own (iterguard.go). The core installs the guard of each of these
 // names a program spells (GuardLoops; usage.go). A dense long array
 // (longArray) is left to goja's loop, which its data bounds (about 0.1–0.2
 // s per million elements): a deadline inside one still ends in the
@@ -118,12 +120,13 @@ var loopMethods = []struct {
 // "seal"), String.raw ("raw") and Array.from ("from"). InstallGuards picks
 // among them.
 var LoopGuardNames = func() []string {
-	names := []string{"concat", "freeze", "seal", "raw", "from"}
+	names := []string{"concat", "freeze", "seal", "raw", "from", "stringify", SpreadGuardName}
 	for _, m := range loopMethods {
 		names = append(names, m.name)
 	}
+	names = append(names, iteratorConsumers...)
 	slices.Sort(names)
-	return names
+	return slices.Compact(names)
 }()
 
 // installLoopGuards replaces those of loopMethods, concat, Object.freeze and seal,
@@ -170,11 +173,18 @@ func (p *Patcher) installLoopGuards(original func(*goja.Object, string) goja.Cal
 		p.installRaw(original)
 	}
 	if want("from") {
+		p.noteArrayValues(arr)
 		array := arr.Get("constructor").ToObject(p.vm)
 		from := original(array, "from")
 		p.replace(array, "from", 1, func(c goja.FunctionCall) goja.Value {
-			return call(from, c.This, p.guardedSource(c.Arguments, 0)...)
+			return call(from, c.This, p.guardedSource(c.Arguments, 0, true)...)
 		})
+	}
+	if slices.ContainsFunc(LoopGuardNames, func(n string) bool { return IteratorGuardName(n) && want(n) }) {
+		p.installIteratorGuard(arr)
+	}
+	if want("stringify") {
+		p.installStringifyGuard(original)
 	}
 }
 
@@ -370,12 +380,14 @@ func (p *Patcher) longArray(o *goja.Object) bool {
 const denseSamples = 24
 
 // guardedSource is args with args[i] behind a loopProxy when it is an
-// array-like Array.from or %TypedArray%.prototype.set would read element by
-// element: an ordinary array longer than loopDense, or an ordinary object
-// (a plain one, a class instance) with no Symbol.iterator on its chain. An
-// iterable one is left as it is: its iterator (a generator's, a Map's, the
-// snippet's own) needs the object itself as its receiver.
-func (p *Patcher) guardedSource(args []goja.Value, i int) []goja.Value {
+// array-like Array.from or %TypedArray%.from (iterates) or
+// %TypedArray%.prototype.set would read element by element: an ordinary
+// array longer than loopDense (for from, only one that the array iterator
+// would walk: arrayIterator), or an ordinary object (a plain one, a class
+// instance) with no Symbol.iterator on its chain. An iterable one is left
+// as it is: its iterator (a generator's, a Map's, the snippet's own) needs
+// the object itself as its receiver.
+func (p *Patcher) guardedSource(args []goja.Value, i int, iterates bool) []goja.Value {
 	if i >= len(args) {
 		return args
 	}
@@ -385,7 +397,7 @@ func (p *Patcher) guardedSource(args []goja.Value, i int) []goja.Value {
 	}
 	switch o.ClassName() {
 	case "Array":
-		if !p.longArray(o) {
+		if !p.longArray(o) || iterates && !p.arrayIterator(o) {
 			return args
 		}
 	case "Object":

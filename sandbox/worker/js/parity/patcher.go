@@ -33,6 +33,12 @@ type Patcher struct {
 	// json parses JSON.parse's plain calls (InstallJSONParse), made at
 	// the first.
 	json *jsonvalue.Parser
+	// arrayValues is the intrinsic Array.prototype.values
+	// (noteArrayValues).
+	arrayValues *goja.Object
+	// iterGuarded: %ArrayIteratorPrototype%.next is replaced
+	// (installIteratorGuard).
+	iterGuarded bool
 	// Indices, when set, makes the d flag a RegExp constructed without it
 	// and decorated (package regexpidx); unset, the flag is a SyntaxError.
 	Indices func(re *goja.Object, flags string) *goja.Object

@@ -15,6 +15,11 @@ import (
 // of 2026-11.
 func (p *Patcher) InstallTypedArrayFrom() {
 	vm := p.vm
+	arr := vm.NewArray().Prototype()
+	p.noteArrayValues(arr)
+	// The constructors iterate an iterable argument in Go: an array
+	// iterator checks the interrupt (iterguard.go).
+	p.installIteratorGuard(arr)
 	typedArray := vm.Get("Uint8Array").ToObject(vm).Prototype()
 	from := builtinFunc(typedArray, "from")
 	p.replace(typedArray, "from", 1, func(c goja.FunctionCall) goja.Value {
@@ -23,14 +28,14 @@ func (p *Patcher) InstallTypedArrayFrom() {
 		if _, isObject := src.(*goja.Object); !isObject && !goja.IsUndefined(src) && !goja.IsNull(src) {
 			args = append([]goja.Value{p.primitiveItems(src)}, args[1:]...)
 		}
-		return call(from, c.This, p.guardedSource(args, 0)...)
+		return call(from, c.This, p.guardedSource(args, 0, true)...)
 	})
 	// set of an array-like reads it element by element in Go: behind a
 	// loopProxy (loops.go), a long one stops at the run's interrupt.
 	proto := typedArray.Get("prototype").ToObject(vm)
 	set := builtinFunc(proto, "set")
 	p.replace(proto, "set", 1, func(c goja.FunctionCall) goja.Value {
-		return call(set, c.This, p.guardedSource(c.Arguments, 0)...)
+		return call(set, c.This, p.guardedSource(c.Arguments, 0, false)...)
 	})
 }
 

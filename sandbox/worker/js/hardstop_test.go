@@ -84,6 +84,15 @@ var hardStops = []hardStop{
 	{"[].concat(S)", "returns at once (a sparse array of length 2 ** 32 - 1)", "timeout"},
 	{"[1].concat({ length: 2 ** 32 - 1, [Symbol.isConcatSpreadable]: true })", "runs", "timeout"},
 	{"Array.prototype.concat.call({ length: 2 ** 53 - 1, [Symbol.isConcatSpreadable]: true })", "returns [] at once", "timeout"},
+	// The array iterator's next, which goja's spread, rest, Set and
+	// Promise.all loops call in Go (parity/iterguard.go).
+	{"[...S]", "runs", "timeout"},
+	{"Math.max(...S)", "runs", "timeout"},
+	{"(() => { const [a, ...r] = S; return r.length; })()", "runs", "timeout"},
+	{"new Set(S)", "runs", "timeout"},
+	{"Promise.all(S)", "returns a pending promise after 0.5 s", "timeout"},
+	{"Array.from(S, (x) => x)", "runs", "timeout"},
+	{"new Uint8Array(S)", "runs", "timeout"},
 }
 
 // boundedStops are built-in calls whose loop in Go is bounded (by a cap
@@ -104,16 +113,16 @@ var boundedStops = []hardStop{
 //
 //   - S + "", String(S), `${S}` when the program names none of the loop
 //     guards' methods (usage.go installs them by name; Array.prototype.toString
-//     reaches join without it) → RangeError: Invalid string length.
-//   - [...S], f(...S), new Set(S), Promise.all(S): the spread and the
-//     iteration loop inside goja's VM instructions and constructors, not
-//     in a built-in a patch can replace → runs.
+//     reaches join without it: guarding every program with a + or a
+//     template for it cost 41 allocations and 3 KB a run)
+//     → RangeError: Invalid string length.
 //   - JSON.stringify(S), JSON.stringify({a: S}) → RangeError: Invalid
-//     string length.
+//     string length (a guard cost 10–35% of every JSON.stringify:
+//     parity/iterguard.go).
 //   - [S].flat(), [[S]].join(): a long array nested in a short receiver
 //     (only the receiver and concat's arguments are guarded) → runs or
 //     RangeError.
-//   - new Uint8Array(H32), new Uint8Array(S): typed array constructors
+//   - new Uint8Array(H32): the constructor allocates 4 GB before its loop
 //     → runs (out of memory).
 //   - %TypedArray%.prototype methods on a typed array (join, sort, fill,
 //     indexOf… of 2 ** 26 elements take 0.4 to over 3 s in goja): bounded

@@ -405,6 +405,16 @@ func (u *usage) visit(n any) bool {
 				u.computedKey(x.Left)
 			}
 		}
+	case *ast.SpreadElement: // in an array, a call, new (and an object: no loop)
+		u.name(parity.SpreadGuardName)
+	case *ast.ArrayPattern:
+		if x.Rest != nil {
+			u.name(parity.SpreadGuardName)
+		}
+	case *ast.YieldExpression:
+		if x.Delegate {
+			u.name(parity.SpreadGuardName)
+		}
 	case *ast.WithStatement:
 		u.setDynamic()
 	case *ast.Binding:

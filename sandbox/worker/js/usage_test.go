@@ -492,6 +492,12 @@ func TestLoopGuardsOfAProgram(t *testing.T) {
 		{`(async function (rt) { console.log(structuredClone({ a: 1 })); })`, []string{}},
 		{`(async function (rt) { console.log([1, 2].map((x) => x).join("-")); })`, []string{"join", "map"}},
 		{`(async function (rt) { console.log([1, 2]["rev" + "erse"]()); })`, nil},
+		// Syntax that iterates in Go: spread, rest, yield* (parity.SpreadGuardName).
+		{`(async function (rt) { const a = [1]; console.log(Math.max(...a)); })`, []string{"..."}},
+		{`(async function (rt) { const [x, ...r] = [1, 2]; console.log(r); })`, []string{"..."}},
+		{`(async function (rt) { function* g() { yield* [1]; } console.log(g().next()); })`, []string{"..."}},
+		{`(async function (rt) { const [x, y] = [1, 2]; console.log(x, y); })`, []string{}},
+		{`(async function (rt) { const x = 1; console.log({ ...{ x } }); })`, []string{"..."}}, // an object's spread too: the walk does not tell them apart
 	} {
 		prg, err := Compile(c.src)
 		if err != nil {

@@ -44,8 +44,8 @@ import (
 // does. concat (guardedConcat) wraps the receiver and arguments it spreads;
 // Array.from and %TypedArray%.from and set (typedarray.go) the array-like
 // they read (guardedSource; from leaves an array whose iterator is the
-// snippet's to it, called with the array itself). The array iterator and
-// JSON.stringify have their own (iterguard.go). The core installs the guard of each of these
+// snippet's to it, called with the array itself). The array iterator has
+// its own (iterguard.go). The core installs the guard of each of these
 // names a program spells (GuardLoops; usage.go). A dense long array
 // (longArray) is left to goja's loop, which its data bounds (about 0.1–0.2
 // s per million elements): a deadline inside one still ends in the
@@ -120,7 +120,7 @@ var loopMethods = []struct {
 // "seal"), String.raw ("raw") and Array.from ("from"). InstallGuards picks
 // among them.
 var LoopGuardNames = func() []string {
-	names := []string{"concat", "freeze", "seal", "raw", "from", "stringify", SpreadGuardName}
+	names := []string{"concat", "freeze", "seal", "raw", "from", SpreadGuardName}
 	for _, m := range loopMethods {
 		names = append(names, m.name)
 	}
@@ -182,9 +182,6 @@ func (p *Patcher) installLoopGuards(original func(*goja.Object, string) goja.Cal
 	}
 	if slices.ContainsFunc(LoopGuardNames, func(n string) bool { return IteratorGuardName(n) && want(n) }) {
 		p.installIteratorGuard(arr)
-	}
-	if want("stringify") {
-		p.installStringifyGuard(original)
 	}
 }
 

@@ -16,7 +16,8 @@ import (
 // top-level sets and deletes emit fact events at once, and whose nested
 // mutations are found by flush, which re-encodes every key and emits the
 // ones that changed. flush runs whenever the run yields (after every task,
-// within a share of the run's time: taskEnd) and when it ends.
+// within a share of the run's time: taskEnd) and when it ends (final: not
+// again when the last task end scanned everything and no code ran since).
 //
 // Rapid sets of one key are coalesced: within one task a key is sent at
 // once its first factBurst times and then at most every factInterval; the
@@ -43,6 +44,11 @@ type factStore struct {
 	sentN  map[string]int // how often each key was emitted in the current task
 	// scanCost is the wall time the task-end scans took (taskEnd).
 	scanCost time.Duration
+	// scanned is whether the last task end (taskEnd) scanned every key
+	// and no fact was set or deleted since: when the run then ends by
+	// itself, no code ran after that scan and its final flush has nothing
+	// to find (final).
+	scanned bool
 }
 
 // scanShare and scanAllowance bound the task-end scans for nested changes
@@ -63,11 +69,26 @@ const (
 func (f *factStore) taskEnd() {
 	if f.e.deterministic || f.scanCost <= f.e.clock.now()/scanShare+scanAllowance {
 		start := time.Now()
-		f.flush(false)
+		f.scanned = true // a getter the scan runs may set a fact: Set clears it
+		all := f.flush(false)
+		f.scanned = f.scanned && all
 		f.scanCost += time.Since(start)
 		return
 	}
+	f.scanned = false
 	f.flush(true)
+}
+
+// final is the flush when the run ends (Execute), after the code ran
+// without an error (ended): when the last task end scanned every key,
+// which is the last thing a run that ends by itself does (afterTask), no
+// code ran since and nothing can have changed, so the facts are not
+// encoded again.
+func (f *factStore) final(ended bool) {
+	if ended && f.scanned {
+		return
+	}
+	f.flush(false)
 }
 
 // factInterval is how often one key may be sent within a single task.
@@ -117,6 +138,7 @@ func (f *factStore) Keys() []string { return slices.Clone(f.keys) }
 
 // Set implements goja.DynamicObject: it stores val and emits its fact.
 func (f *factStore) Set(key string, val goja.Value) bool {
+	f.scanned = false
 	if _, ok := f.vals[key]; !ok {
 		f.keys = append(f.keys, key)
 	}
@@ -125,7 +147,7 @@ func (f *factStore) Set(key string, val goja.Value) bool {
 	if at, ok := f.sentAt[key]; ok && f.sentN[key] >= factBurst && now-at < factInterval {
 		return true // coalesced: the next flush sends the final value
 	}
-	v, ok := f.e.jsonValue(val, f.e.lim.MaxFactsBytes+1)
+	v, owned, ok := f.e.jsonText(val, f.e.lim.MaxFactsBytes+1)
 	if !ok {
 		f.e.limit(f.e.factsLimit()) // larger than all the facts may be, or nested too deep
 		return true
@@ -133,13 +155,14 @@ func (f *factStore) Set(key string, val goja.Value) bool {
 	if !bytes.Equal(v, f.sent[key]) {
 		f.sentAt[key] = now
 		f.sentN[key]++
-		f.emit(key, v)
+		f.emit(key, v, owned)
 	}
 	return true
 }
 
 // Delete implements goja.DynamicObject: it removes key and emits a deletion.
 func (f *factStore) Delete(key string) bool {
+	f.scanned = false
 	if _, ok := f.vals[key]; !ok {
 		return true
 	}
@@ -153,8 +176,9 @@ func (f *factStore) Delete(key string) bool {
 }
 
 // emit sends key's new value unless it would take the snapshot past
-// MaxFactsBytes, which ends the run instead.
-func (f *factStore) emit(key string, v json.RawMessage) {
+// MaxFactsBytes, which ends the run instead. Unless owned, v is the
+// encoder's (jsonText), copied when it is sent.
+func (f *factStore) emit(key string, v json.RawMessage, owned bool) {
 	n := f.bytes + len(key) + len(v)
 	if old, ok := f.sent[key]; ok {
 		n -= len(key) + len(old)
@@ -162,6 +186,9 @@ func (f *factStore) emit(key string, v json.RawMessage) {
 	if n > f.e.lim.MaxFactsBytes {
 		f.e.limit(errFactsLimit)
 		return
+	}
+	if !owned {
+		v = slices.Clone(v)
 	}
 	if f.e.send(pipe.Event{Kind: pipe.EventFact, Key: key, Value: v}) {
 		f.sent[key], f.bytes = v, n
@@ -171,22 +198,27 @@ func (f *factStore) emit(key string, v json.RawMessage) {
 // flush emits the facts whose encoding changed since they were last sent:
 // nested mutations such as facts.todos.push(x), and sets that were
 // coalesced. With onlySet it looks only at the keys set in the current task.
-func (f *factStore) flush(onlySet bool) {
+// It reports whether it looked at every key and the run goes on (no limit
+// or interrupt stopped it).
+func (f *factStore) flush(onlySet bool) (all bool) {
+	all = !onlySet
 	for _, k := range f.keys {
 		if _, set := f.sentAt[k]; onlySet && !set {
 			continue
 		}
-		v, ok := f.e.jsonValue(f.vals[k], f.e.lim.MaxFactsBytes+1)
+		v, owned, ok := f.e.jsonText(f.vals[k], f.e.lim.MaxFactsBytes+1)
 		if !ok {
 			f.e.limit(f.e.factsLimit())
+			all = false
 			break
 		}
 		if !bytes.Equal(v, f.sent[k]) {
-			f.emit(k, v)
+			f.emit(k, v, owned)
 		}
 	}
 	clear(f.sentAt)
 	clear(f.sentN)
+	return all && f.e.stop == nil
 }
 
 // snapshot returns the facts as sent: what the parent's mirror of the fact

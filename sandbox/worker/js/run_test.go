@@ -347,3 +347,24 @@ const t0 = Date.now();
 		t.Errorf("outcome %s, logs %q; want the poll to see the 5 ms timer fire", res.Outcome, got)
 	}
 }
+
+// A run stopped inside a task still ends with the nested changes that task
+// made before the stop: the final flush scans again (a run that ends by
+// itself was scanned by its last task end, and is not).
+func TestFactsNestedBeforeTimeout(t *testing.T) {
+	p := newHarness(t, Config{})
+	res, rec := run(t, p, Request{Timeout: 200 * time.Millisecond, Files: files("main.ts", `
+import { facts } from "playground";
+facts.a = { n: 1 };
+await new Promise((r) => setTimeout(r, 0)); // a task end scans the facts
+facts.a.n = 2;
+facts.a.m = [1];
+for (;;) {}
+`)})
+	if res.Outcome != OutcomeTimeout {
+		t.Fatalf("outcome %s %+v; want timeout", res.Outcome, rec.Errors())
+	}
+	if got := string(res.Facts["a"]); got != `{"n":2,"m":[1]}` {
+		t.Errorf("final facts.a = %s; want the change made before the stop", got)
+	}
+}

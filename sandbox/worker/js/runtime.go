@@ -237,7 +237,7 @@ func (e *Runtime) Execute(ctx context.Context, j Job, emit func(pipe.Event)) pip
 	res.Stats = e.stats
 	res.Stats.Run = time.Since(e.clock.start)
 	res.End = e.clock.now()
-	e.facts.flush(false)
+	e.facts.final(err == nil && e.stop == nil)
 	res.Facts = e.facts.snapshot()
 
 	switch {
@@ -760,13 +760,25 @@ func (e *Runtime) endOutputCall() (out json.RawMessage, ok bool, err error) {
 // silently wrong. Plain data (jsonvalue.Encoder) is written straight from
 // the values; anything else as the preview encoder shows it.
 func (e *Runtime) jsonValue(v goja.Value, budget int) (_ json.RawMessage, ok bool) {
+	b, owned, ok := e.jsonText(v, budget)
+	if ok && !owned {
+		b = slices.Clone(b)
+	}
+	return b, ok
+}
+
+// jsonText is jsonValue without the copy: owned says whether the text is
+// the caller's; otherwise it is the encoder's buffer, valid until the next
+// jsonText or jsonValue (facts compare it with what they sent and copy
+// only what they send).
+func (e *Runtime) jsonText(v goja.Value, budget int) (_ json.RawMessage, owned, ok bool) {
 	e.jsonDeep = false
 	if _, obj := v.(*goja.Object); obj && fastJSON { // a primitive costs the preview encoder nothing
 		if e.jsonOut == nil {
 			e.jsonOut = jsonvalue.NewEncoder(e.vm)
 		}
 		if b, ok := e.jsonOut.Encode(v, budget); ok {
-			return slices.Clone(b), true
+			return b, false, true
 		}
 		if ie := e.jsonOut.Interrupted(); ie != nil {
 			// A getter was stopped (the deadline, a cancel): the run ends
@@ -781,11 +793,11 @@ func (e *Runtime) jsonValue(v goja.Value, budget int) (_ json.RawMessage, ok boo
 	p := e.jsonEn.EncodeBudget(v, budget)
 	if !e.jsonEn.Complete() {
 		e.jsonDeep = e.jsonEn.CutDeep()
-		return nil, false
+		return nil, true, false
 	}
 	b, err := json.Marshal(p)
 	if err != nil {
-		return json.RawMessage(`null`), true
+		return json.RawMessage(`null`), true, true
 	}
-	return b, true
+	return b, true, true
 }

@@ -37,6 +37,10 @@ type Encoder struct {
 	buf       []byte
 	budget    int
 	ok        bool
+	// index holds the decimal strings of array indexes, made once for all
+	// the Encoder's arrays: reading an element by its name then allocates
+	// nothing.
+	index []string
 	// interrupted is the interrupt (a deadline, a cancel) that stopped a
 	// getter during the last Encode.
 	interrupted *goja.InterruptedError
@@ -52,7 +56,12 @@ func NewEncoder(vm *goja.Runtime) *Encoder {
 	return &Encoder{vm: vm, objProto: vm.NewObject().Prototype(), arrProto: vm.NewArray().Prototype()}
 }
 
-var proxyType = reflect.TypeOf(goja.Proxy{})
+var (
+	proxyType = reflect.TypeOf(goja.Proxy{})
+	intType   = reflect.TypeOf(int64(0))
+	floatType = reflect.TypeOf(float64(0))
+	boolType  = reflect.TypeOf(false)
+)
 
 // Encode returns the JSON text of v when v is plain data of at most budget
 // bytes of text, or ok false (also when a getter threw, or was stopped by
@@ -112,16 +121,19 @@ func (e *Encoder) value(v goja.Value, depth int) {
 		e.str(s.String())
 		return
 	}
-	switch x := v.Export().(type) {
-	case bool:
-		if x {
+	// By the type Export would return, without exporting (boxing a
+	// number allocates).
+	switch v.ExportType() {
+	case boolType:
+		if v.ToBoolean() {
 			e.buf = append(e.buf, "true"...)
 		} else {
 			e.buf = append(e.buf, "false"...)
 		}
-	case int64:
-		e.buf = strconv.AppendInt(e.buf, x, 10)
-	case float64:
+	case intType:
+		e.buf = strconv.AppendInt(e.buf, v.ToInteger(), 10)
+	case floatType:
+		x := v.ToFloat()
 		if math.IsNaN(x) || math.IsInf(x, 0) || x == 0 && math.Signbit(x) {
 			e.fail()
 			return
@@ -181,13 +193,11 @@ func (e *Encoder) object(o *goja.Object, depth int) {
 func (e *Encoder) array(o *goja.Object, depth int) {
 	n := o.Get("length").ToInteger()
 	e.buf = append(e.buf, '[')
-	var idx []byte
 	for i := int64(0); i < n; i++ {
 		if i > 0 {
 			e.buf = append(e.buf, ',')
 		}
-		idx = strconv.AppendInt(idx[:0], i, 10)
-		v := o.Get(string(idx))
+		v := o.Get(e.indexName(i))
 		if v == nil || goja.IsUndefined(v) {
 			e.fail() // a hole, or undefined: the caller's encoding says which
 			return
@@ -198,6 +208,24 @@ func (e *Encoder) array(o *goja.Object, depth int) {
 		}
 	}
 	e.buf = append(e.buf, ']')
+}
+
+// maxIndexNames bounds Encoder.index: longer arrays name their later
+// elements one by one.
+const maxIndexNames = 1 << 17
+
+// indexName is i in decimal.
+func (e *Encoder) indexName(i int64) string {
+	if i < int64(len(e.index)) {
+		return e.index[i]
+	}
+	if i >= maxIndexNames {
+		return strconv.FormatInt(i, 10)
+	}
+	for j := int64(len(e.index)); j <= i; j++ {
+		e.index = append(e.index, strconv.FormatInt(j, 10))
+	}
+	return e.index[i]
 }
 
 // str writes s as encoding/json writes a string (jsonwire.AppendString),

@@ -70,9 +70,10 @@ func (c *programCache) has(key [32]byte) bool { return c.m.Contains(key) }
 // cached returns the compiled bundle of key, if cached.
 func (c *programCache) cached(key [32]byte) (*compiled, bool) { return c.m.Get(key) }
 
-// build bundles and compiles files in mode ("" detects it). It may take
+// build bundles and compiles files in mode ("" detects it), and the
+// library chunks they use for client (js.Libraries.Warm). It may take
 // long (a huge snippet, a library chunk): the caller bounds it (compile).
-func (c *programCache) build(files []pipe.File, entry, mode string) *compiled {
+func (c *programCache) build(files []pipe.File, entry, mode, client string) *compiled {
 	b := bundle.BundleMode(files, entry, mode, c.libs.Set())
 	e := &compiled{errs: b.Errors, imports: b.Uses, mode: b.Mode, bytes: 1 << 10}
 	if len(e.errs) == 0 {
@@ -84,7 +85,7 @@ func (c *programCache) build(files []pipe.File, entry, mode string) *compiled {
 		e.bytes += int64(len(b.Code)) * programBytesPerCodeByte
 		// Compile the libraries' chunks now, under the run's deadline, not
 		// inside the run. An error here is the run's to meet (lib throws it).
-		_ = c.libs.Warm(b.Uses)
+		_ = c.libs.Warm(b.Uses, client)
 	}
 	for _, er := range e.errs {
 		e.bytes += int64(len(er.Message) + len(er.File) + len(er.Stack))

@@ -378,7 +378,7 @@ func (wk *worker) compile(ctx context.Context, key [32]byte, j *pipe.Job, deadli
 		return e, nil
 	}
 	done := make(chan *compiled, 1)
-	go func() { done <- wk.cache.build(j.Files, j.Entry, j.Mode) }()
+	go func() { done <- wk.cache.build(j.Files, j.Entry, j.Mode, j.Client) }()
 	t := time.NewTimer(time.Until(deadline))
 	defer t.Stop()
 	select {

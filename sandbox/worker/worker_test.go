@@ -345,14 +345,14 @@ func TestProgramCacheIsBoundedInBytes(t *testing.T) {
 		f := src(1000 + i) // ~1 kB of code: ~17 kB estimated
 		k := bundleKey(f, "main.js", "", "")
 		keys = append(keys, k)
-		c.add(k, c.build(f, "main.js", ""))
+		c.add(k, c.build(f, "main.js", "", ""))
 	}
 	if c.size() > 100<<10 || c.has(keys[0]) || !c.has(keys[5]) {
 		t.Errorf("size %d, oldest kept %v, newest kept %v; want ≤ 100 kB, the oldest evicted", c.size(), c.has(keys[0]), c.has(keys[5]))
 	}
 	big := src(10_000) // ~160 kB estimated: over half the budget
 	k := bundleKey(big, "main.js", "", "")
-	c.add(k, c.build(big, "main.js", ""))
+	c.add(k, c.build(big, "main.js", "", ""))
 	if c.has(k) {
 		t.Error("an entry over half the budget was kept")
 	}

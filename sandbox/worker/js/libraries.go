@@ -62,13 +62,17 @@ func NewLibraries(set *libs.Set) *Libraries {
 }
 
 // chunk returns the compiled chunk of library name that exports just
-// names (sorted), bundling it on first use; with instance, the program is
-// the library's Instance (libs.ESMSource.FromInstance), which evaluates to
-// an object that has names among its members rather than just them.
-func (l *Libraries) chunk(name string, names []string) (prg *goja.Program, instance bool, err error) {
+// names (sorted), bundling it on first use for client (pipe.Job.Client):
+// which names a client's run used is its own, so a chunk is cached per
+// client, and no run is faster, or slower, for another client's names
+// (issue 22). With instance, the program is the library's Instance
+// (libs.ESMSource.FromInstance), which evaluates to an object that has
+// names among its members rather than just them; like a whole library
+// (program), it is the same for every set of names and every client.
+func (l *Libraries) chunk(client, name string, names []string) (prg *goja.Program, instance bool, err error) {
 	src, ok := l.set.ESM(name)
 	instance = ok && src.FromInstance(names)
-	key := name + "\x00" + strings.Join(names, ",")
+	key := client + "\x00" + name + "\x00" + strings.Join(names, ",")
 	if instance {
 		key = name + "\x00instance" // one program for every set of names
 	}
@@ -136,14 +140,15 @@ func (l *Libraries) programLocked(name string) (*goja.Program, error) {
 	return p, nil
 }
 
-// Warm compiles what a bundle evaluates of its libraries (uses, from
-// bundle.Result.Uses) so that its runs do not: the worker calls it while
-// bundling, under the run's deadline. It returns the first error.
-func (l *Libraries) Warm(uses []bundle.LibraryUse) error {
+// Warm compiles what a bundle of client's evaluates of its libraries
+// (uses, from bundle.Result.Uses) so that its runs do not: the worker
+// calls it while bundling, under the run's deadline. It returns the first
+// error.
+func (l *Libraries) Warm(uses []bundle.LibraryUse, client string) error {
 	for _, u := range uses {
 		var err error
 		if u.Names != nil {
-			_, _, err = l.chunk(u.Name, u.Names)
+			_, _, err = l.chunk(client, u.Name, u.Names)
 		} else {
 			_, err = l.program(u.Name)
 		}
@@ -180,7 +185,7 @@ func (e *Runtime) lib(c goja.FunctionCall) goja.Value {
 	var instance bool
 	var err error
 	if names != nil {
-		prg, instance, err = e.registry.chunk(name, names)
+		prg, instance, err = e.registry.chunk(e.client, name, names)
 	} else {
 		prg, err = e.registry.program(name)
 	}

@@ -64,8 +64,9 @@ type Job struct {
 	Deterministic bool
 	// Client is the client this runtime serves (pipe.Job.Client, an
 	// opaque token): the caches it fills for later runs — the RegExp
-	// programs (parity) — are keyed by it, so that no client hits, or
-	// times, another's entries (issue 22). New reads it.
+	// programs (parity), the library chunks of the names it uses
+	// (Libraries) — are keyed by it, so that no client hits, or times,
+	// another's entries (issue 22). New reads it.
 	Client string
 	Limits pipe.Limits
 	// Mode is the bundle's mode (bundle.Result.Mode): pipe.ModeScript
@@ -138,6 +139,7 @@ type Runtime struct {
 
 	libs     map[string]goja.Value // libraries evaluated in this run, by name
 	registry *Libraries
+	client   string // Job.Client: the key of the chunks lib asks registry for
 
 	main      *goja.Promise // the entry module's evaluation
 	output    goja.Value
@@ -190,6 +192,7 @@ func New(j Job) *Runtime {
 		calls:     map[int64]*pendingCall{},
 		libs:      map[string]goja.Value{},
 		registry:  j.Libraries,
+		client:    j.Client,
 		host:      j.Host,
 	}
 	e.clock = clock{virtual: j.Deterministic, start: time.Now(), base: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)}

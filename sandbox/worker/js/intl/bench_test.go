@@ -2,6 +2,7 @@ package intl
 
 import (
 	"runtime"
+	"runtime/metrics"
 	"testing"
 
 	"github.com/dop251/goja"
@@ -103,4 +104,44 @@ func liveHeap() uint64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
+}
+
+// BenchmarkPreloadGC is what the preloaded data costs every collection a
+// worker makes afterwards: the time of a full runtime.GC with nothing
+// loaded ("none") and with everything Preload loads held ("all"), and for
+// "all" the heap the data retains (retained-B) and how much of it the
+// collector must scan for pointers (scan-B, runtime/metrics'
+// /gc/scan/heap:bytes).
+//
+//	go test -run '^$' -bench PreloadGC -count 5 ./sandbox/worker/js/intl/
+func BenchmarkPreloadGC(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		load bool
+	}{{"none", false}, {"all", true}} {
+		b.Run(tc.name, func(b *testing.B) {
+			heap0, scan0 := liveHeap(), scanHeap()
+			var held []any
+			if tc.load {
+				for _, l := range loaders {
+					held = append(held, l.raw())
+				}
+			}
+			heap1, scan1 := liveHeap(), scanHeap()
+			for b.Loop() {
+				runtime.GC()
+			}
+			runtime.KeepAlive(held)
+			b.ReportMetric(float64(int64(heap1-heap0)), "retained-B")
+			b.ReportMetric(float64(int64(scan1-scan0)), "scan-B")
+		})
+	}
+}
+
+// scanHeap is the heap the collector scans for pointers, as of the last
+// collection.
+func scanHeap() uint64 {
+	s := []metrics.Sample{{Name: "/gc/scan/heap:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }

@@ -28,20 +28,42 @@ type localeNames struct {
 
 // styledNames are a type's names by style; Short and Narrow hold only
 // the names that differ from Long's.
-type styledNames struct{ Long, Short, Narrow map[string]string }
+type styledNames struct{ Long, Short, Narrow strMap }
+
+// UnmarshalJSON reads the recorded maps into strMaps (compact.go).
+func (s *styledNames) UnmarshalJSON(b []byte) error {
+	var j struct{ Long, Short, Narrow map[string]string }
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*s = styledNames{newStrMap(j.Long), newStrMap(j.Short), newStrMap(j.Narrow)}
+	return nil
+}
+
+// MarshalJSON writes s as recorded (TestNamesDataIsFresh compares).
+func (s *styledNames) MarshalJSON() ([]byte, error) {
+	j := struct{ Long, Short, Narrow map[string]string }{s.Long.all(), s.Short.all(), s.Narrow.all()}
+	return json.Marshal(j)
+}
+
+// style returns the names of style, or nil for "long".
+func (s *styledNames) style(style string) *strMap {
+	switch style {
+	case "short":
+		return &s.Short
+	case "narrow":
+		return &s.Narrow
+	}
+	return nil
+}
 
 func (s *styledNames) name(style, code string) (string, bool) {
-	m := s.Short
-	if style == "narrow" {
-		m = s.Narrow
-	}
-	if style != "long" {
-		if v, ok := m[code]; ok {
+	if m := s.style(style); m != nil {
+		if v, ok := m.get(code); ok {
 			return v, true
 		}
 	}
-	v, ok := s.Long[code]
-	return v, ok
+	return s.Long.get(code)
 }
 
 var loadNames = lazy("names", func() *namesData {
@@ -154,8 +176,11 @@ func (e *env) languageName(d *displayNames, n *localeNames, code string) (string
 		}
 	}
 	if d.langDisplay == "dialect" && (script == "") != (region == "") {
-		m := map[string]map[string]string{"long": n.Dialect.Long, "short": n.Dialect.Short, "narrow": n.Dialect.Narrow}[d.style]
-		if v, ok := m[canon]; ok {
+		m := n.Dialect.style(d.style)
+		if m == nil {
+			m = &n.Dialect.Long
+		}
+		if v, ok := m.get(canon); ok {
 			return v, true
 		}
 	}

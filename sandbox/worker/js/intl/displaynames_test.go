@@ -43,11 +43,11 @@ func TestNamesCoverLocales(t *testing.T) {
 			t.Errorf("%s: no names", loc)
 			continue
 		}
-		if len(n.Region.Long) < 250 || len(n.Script.Long) < 100 || len(n.Currency.Long) < 150 || len(n.Language.Long) < 500 {
-			t.Errorf("%s: %d regions, %d scripts, %d currencies, %d languages", loc, len(n.Region.Long), len(n.Script.Long), len(n.Currency.Long), len(n.Language.Long))
+		if n.Region.Long.len() < 250 || n.Script.Long.len() < 100 || n.Currency.Long.len() < 150 || n.Language.Long.len() < 500 {
+			t.Errorf("%s: %d regions, %d scripts, %d currencies, %d languages", loc, n.Region.Long.len(), n.Script.Long.len(), n.Currency.Long.len(), n.Language.Long.len())
 		}
-		if n.Pattern == "" || n.Separator == "" || len(n.Dialect.Long) == 0 {
-			t.Errorf("%s: pattern %q, separator %q, %d dialect names", loc, n.Pattern, n.Separator, len(n.Dialect.Long))
+		if n.Pattern == "" || n.Separator == "" || n.Dialect.Long.len() == 0 {
+			t.Errorf("%s: pattern %q, separator %q, %d dialect names", loc, n.Pattern, n.Separator, n.Dialect.Long.len())
 		}
 	}
 }

@@ -13,12 +13,10 @@ import (
 // timeZoneName or narrow names (data/ranges-LOCALE.txt.gz), by the field
 // in which the two dates first differ.
 
-var rangeTable = newLocaleTable("ranges", dateLocaleList, func(locale string) *dateData {
-	return parseDates(string(gunzipData("data/ranges-" + locale + ".txt.gz")))
-})
+var rangeTable = lazy("ranges", func() []*dateData { return loadDateKind("ranges") })
 
 // loadRanges returns the interval patterns of locale, one of dateLocaleList.
-func loadRanges(locale string) *dateData { return rangeTable.get(locale) }
+func loadRanges(locale string) *dateData { return dateLocale(rangeTable(), locale) }
 
 // rangeLevel is the largest field in which x and y differ in the
 // format's zone ("y", "M", "d", "a" the half of the day, "h", "m", "s"),

@@ -280,9 +280,9 @@ func (nf *numberFormat) formatPartsWith(d decimal, approx bool, unitCat string) 
 			cat = pluralCategory(nf.data, in, fr, false)
 		}
 		if compact != nil {
-			t := pick(compact.Cats, cat)
-			if one, ok := compact.Cats["=1"]; ok && in == "1" && fr == "" {
-				t = one
+			t := compact.cat(cat)
+			if one, ok := compact.Cats.get("=1"); ok && in == "1" && fr == "" {
+				t = template(one)
 			}
 			compactT = t
 		}
@@ -326,7 +326,7 @@ func (nf *numberFormat) formatPartsWith(d decimal, approx bool, unitCat string) 
 		}
 		num = append(num, part{"exponentInteger", strconv.Itoa(max(exponent, -exponent))})
 	}
-	if compactT != nil {
+	if compact != nil {
 		num = fill(compactT, nil, num)
 	}
 	// the sign
@@ -370,7 +370,7 @@ func (nf *numberFormat) formatPartsWith(d decimal, approx bool, unitCat string) 
 		if unitCat != "" {
 			cat = unitCat
 		}
-		t := pick(loadUnits().Locales[nf.data].Unit[nf.unit+"/"+nf.unitDisplay], cat)
+		t := loadUnits().Locales[nf.data].unit(nf.unit, nf.unitDisplay, cat)
 		if signed {
 			return fill(t.Neg, signParts, num)
 		}
@@ -440,10 +440,10 @@ func (nf *numberFormat) formatPartsWith(d decimal, approx bool, unitCat string) 
 	return out
 }
 
-// fill renders a recorded template: ["s"] is sign, ["n"] num; adjacent
+// fill renders a recorded template: part "s" is sign, "n" num; adjacent
 // literals merge, as ICU's do.
 func fill(t template, sign, num []part) []part {
-	out := make([]part, 0, len(t)+len(num)+len(sign))
+	out := make([]part, 0, strings.Count(string(t), "\x1f")+1+len(num)+len(sign))
 	add := func(p part) {
 		if n := len(out); n > 0 && p.typ == "literal" && out[n-1].typ == "literal" {
 			out[n-1].value += p.value
@@ -451,8 +451,10 @@ func fill(t template, sign, num []part) []part {
 		}
 		out = append(out, p)
 	}
-	for _, x := range t {
-		switch x[0] {
+	for t != "" {
+		var typ, value string
+		typ, value, t = t.next()
+		switch typ {
 		case "s":
 			for _, p := range sign {
 				add(p)
@@ -462,7 +464,7 @@ func fill(t template, sign, num []part) []part {
 				add(p)
 			}
 		default:
-			add(part{x[0], x[1]})
+			add(part{typ, value})
 		}
 	}
 	return out

@@ -136,7 +136,7 @@ func (nf *numberFormat) formatRange(x, y decimal) []rangePart {
 	if nf.style == "unit" {
 		// the unit's plural form is the range's (CLDR plural ranges)
 		ca, cb := nf.unitCategory(a), nf.unitCategory(b)
-		cat := ld.PluralRanges[ca+"/"+cb]
+		cat, _ := ld.PluralRanges.get(ca + "/" + cb)
 		if cat == "" {
 			cat = "other" // ICU's StandardPluralRanges::resolve
 		}

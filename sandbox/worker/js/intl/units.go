@@ -20,43 +20,123 @@ type unitsData struct {
 }
 
 type unitLocale struct {
-	Exponent     string                               // "E"; sv: "×10^"
-	Approx       string                               // formatRange's approximately sign ("~")
-	Range        string                               // formatRange's separator ("–")
-	Unit         map[string]map[string]signedTemplate // "kilometer/long" → plural category → patterns
-	Compact      map[string][]*compactData            // "short"/"long" → by power of ten (0–14)
-	PluralRanges map[string]string                    // "one/other" → the range's category
+	Exponent     string                    // "E"; sv: "×10^"
+	Approx       string                    // formatRange's approximately sign ("~")
+	Range        string                    // formatRange's separator ("–")
+	Unit         strMap                    // "kilometer/long/one" (unit/display/plural category) → a signedTemplate's Neg, '\x1d', Pos
+	Compact      map[string][]*compactData // "short"/"long" → by power of ten (0–14)
+	PluralRanges strMap                    // "one/other" → the range's category
 }
 
-// template is a recorded formatToParts: ["n"] the number's digits, ["s"]
-// its sign, otherwise [type, value].
-type template [][]string
+// template is a recorded formatToParts, encoded (a part is "n" the
+// number's digits, "s" its sign, otherwise type '\x1e' value; parts are
+// separated by '\x1f'): a string, which the collector does not scan.
+type template string
+
+// newTemplate encodes a recorded formatToParts (["n"], ["s"], [type, value]).
+func newTemplate(parts [][]string) template {
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteByte('\x1f')
+		}
+		for j, s := range p {
+			checkNoControl("units template", s)
+			if j > 0 {
+				b.WriteByte('\x1e')
+			}
+			b.WriteString(s)
+		}
+	}
+	return template(b.String())
+}
+
+// next returns t's first part (its type and value) and the rest.
+func (t template) next() (typ, value string, rest template) {
+	p, r, _ := strings.Cut(string(t), "\x1f")
+	typ, value, _ = strings.Cut(p, "\x1e")
+	return typ, value, template(r)
+}
 
 type signedTemplate struct{ Neg, Pos template }
+
+// unit returns the templates of unit in display ("kilometer", "long")
+// for the plural category cat, or for "other".
+func (l *unitLocale) unit(unit, display, cat string) signedTemplate {
+	v, ok := l.Unit.get(unit + "/" + display + "/" + cat)
+	if !ok {
+		v, _ = l.Unit.get(unit + "/" + display + "/other")
+	}
+	neg, pos, _ := strings.Cut(v, "\x1d")
+	return signedTemplate{template(neg), template(pos)}
+}
 
 // compactData is one power of ten's compact patterns: the number is
 // divided by 10^Div and written in the plural category's pattern. A power
 // without an entry (nil) is written in full.
 type compactData struct {
 	Div  int
-	Cats map[string]template
+	Cats strMap // plural category (or "=1") → template
+}
+
+// cat returns the template of the plural category cat, or "other"'s.
+func (c *compactData) cat(cat string) template {
+	v, ok := c.Cats.get(cat)
+	if !ok {
+		v, _ = c.Cats.get("other")
+	}
+	return template(v)
+}
+
+// unitsJSON is data/units.json.gz as recorded.
+type unitsJSON struct {
+	ICU     string
+	Units   []string
+	Locales map[string]*struct {
+		Exponent, Approx, Range string
+		Unit                    map[string]map[string]struct{ Neg, Pos [][]string }
+		Compact                 map[string][]*struct {
+			Div  int
+			Cats map[string][][]string
+		}
+		PluralRanges map[string]string
+	}
 }
 
 var loadUnits = lazy("units", func() *unitsData {
-	var d unitsData
-	if err := json.Unmarshal(gunzipData("data/units.json.gz"), &d); err != nil {
+	var j unitsJSON
+	if err := json.Unmarshal(gunzipData("data/units.json.gz"), &j); err != nil {
 		panic("intl: data/units.json.gz: " + err.Error())
 	}
-	return &d
-})
-
-// pick returns the category's template, or "other"'s.
-func pick[T any](m map[string]T, cat string) T {
-	if t, ok := m[cat]; ok {
-		return t
+	d := &unitsData{ICU: j.ICU, Units: j.Units, Locales: make(map[string]*unitLocale, len(j.Locales))}
+	for loc, jl := range j.Locales {
+		l := &unitLocale{Exponent: jl.Exponent, Approx: jl.Approx, Range: jl.Range,
+			PluralRanges: newStrMap(jl.PluralRanges), Compact: map[string][]*compactData{}}
+		unit := map[string]string{}
+		for k, cats := range jl.Unit {
+			for cat, t := range cats {
+				unit[k+"/"+cat] = string(newTemplate(t.Neg)) + "\x1d" + string(newTemplate(t.Pos))
+			}
+		}
+		l.Unit = newStrMap(unit)
+		for disp, list := range jl.Compact {
+			out := make([]*compactData, len(list))
+			for i, c := range list {
+				if c == nil {
+					continue
+				}
+				cats := map[string]string{}
+				for cat, t := range c.Cats {
+					cats[cat] = string(newTemplate(t))
+				}
+				out[i] = &compactData{Div: c.Div, Cats: newStrMap(cats)}
+			}
+			l.Compact[disp] = out
+		}
+		d.Locales[loc] = l
 	}
-	return m["other"]
-}
+	return d
+})
 
 // readUnit reads the unit option as V8 does: validated always (the
 // well-formed simple units and X-per-Y), required by style "unit". A

@@ -45,7 +45,7 @@ func TestUnitsDataCoversLocales(t *testing.T) {
 		}
 		for _, u := range d.Units {
 			for _, disp := range []string{"short", "long", "narrow"} {
-				if _, ok := l.Unit[u+"/"+disp]["other"]; !ok {
+				if _, ok := l.Unit.get(u + "/" + disp + "/other"); !ok {
 					t.Errorf("%s %s/%s: no \"other\" pattern", loc, u, disp)
 				}
 			}
@@ -55,7 +55,7 @@ func TestUnitsDataCoversLocales(t *testing.T) {
 				t.Errorf("%s compact %s: %d powers; want 15", loc, disp, n)
 			}
 			for e, c := range l.Compact[disp] {
-				if c != nil && len(c.Cats) == 0 {
+				if c != nil && c.Cats.len() == 0 {
 					t.Errorf("%s compact %s 1e%d: no patterns", loc, disp, e)
 				}
 			}

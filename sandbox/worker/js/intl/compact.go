@@ -2,52 +2,45 @@ package intl
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"sort"
 )
 
-// The preloaded data is held in forms the garbage collector need not
-// look into: each table is a few long strings (which hold no pointers)
-// and integer slices, searched by binary search, rather than maps and
-// slices of strings. Every collection a worker makes marks the live heap,
-// and Preload makes this data live in every worker (issue 22); as maps
-// of strings it was ~23 MB of pointers to follow on each collection.
+// The large tables (dates, ranges, units, names) are built when the data
+// is generated, not when a process loads it: tables_test.go compacts the
+// recorded files (data/*.gz) into data/*.bin, which are embedded as
+// strings. A table is then read-only data of the binary, shared by every
+// worker process and never on the heap: loading one only slices those
+// strings into the few small structs that point into them, so Preload
+// (which every worker runs before its first run, issue 22) costs
+// microseconds and leaves nothing for the collector to scan.
+//
+// A table file is a sequence of items in an order its loader knows
+// (tableReader): numbers (4 bytes, little-endian), strings (a number, the
+// length, then the bytes) and lists (strList: a number n, n ends, then
+// the concatenated strings). No recorded string holds a byte below
+// U+0020, which the compact forms use as separators and codes
+// (checkNoControl).
 
-// strList is a list of strings stored as one: s is their concatenation
-// and ends[i] the end of the i-th in s.
+// strList is a list of strings stored as one: s is their concatenation,
+// and ends holds the end of the i-th in s as 4 little-endian bytes at 4i.
+// Both are slices of an embedded table.
 type strList struct {
 	s    string
-	ends []uint32
+	ends string
 }
 
-// newStrList concatenates list.
-func newStrList(list []string) strList {
-	n := 0
-	for _, v := range list {
-		n += len(v)
-	}
-	if n > 1<<32-1 {
-		panic("intl: strList of more than 4 GiB")
-	}
-	b := make([]byte, 0, n)
-	ends := make([]uint32, len(list))
-	for i, v := range list {
-		b = append(b, v...)
-		ends[i] = uint32(len(b))
-	}
-	return strList{s: string(b), ends: ends}
-}
+func (l *strList) len() int { return len(l.ends) / 4 }
 
-func (l *strList) len() int { return len(l.ends) }
+// end returns the end of the i-th string in l.s.
+func (l *strList) end(i int) int { return int(le32(l.ends[4*i:])) }
 
 // at returns the i-th string, a slice of l.s.
 func (l *strList) at(i int) string {
-	start := uint32(0)
+	start := 0
 	if i > 0 {
-		start = l.ends[i-1]
+		start = l.end(i - 1)
 	}
-	return l.s[start:l.ends[i]]
+	return l.s[start:l.end(i)]
 }
 
 // search returns the index of s in l, whose strings are in order.
@@ -56,18 +49,30 @@ func (l *strList) search(s string) (int, bool) {
 	return i, i < l.len() && l.at(i) == s
 }
 
+// strings returns l's strings in a new slice (of slices of l.s).
+func (l *strList) strings() []string {
+	out := make([]string, l.len())
+	for i := range out {
+		out[i] = l.at(i)
+	}
+	return out
+}
+
+// le32 decodes the little-endian uint32 at the start of s.
+func le32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
+// le16 decodes the little-endian uint16 at the start of s.
+func le16(s string) uint16 {
+	_ = s[1]
+	return uint16(s[0]) | uint16(s[1])<<8
+}
+
 // strMap is a read-only map of strings to strings: its keys in order and
 // their values.
 type strMap struct{ keys, vals strList }
-
-func newStrMap(m map[string]string) strMap {
-	keys := slices.Sorted(maps.Keys(m))
-	vals := make([]string, len(keys))
-	for i, k := range keys {
-		vals[i] = m[k]
-	}
-	return strMap{newStrList(keys), newStrList(vals)}
-}
 
 func (m *strMap) len() int { return m.keys.len() }
 
@@ -87,12 +92,62 @@ func (m *strMap) all() map[string]string {
 	return out
 }
 
-// checkNoControl panics if s, a recorded string, holds a byte that the
-// compact forms use as a separator or code (below U+0020).
-func checkNoControl(what, s string) {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 {
-			panic(fmt.Sprintf("intl: %s: control byte %#x in %q", what, s[i], s))
-		}
+// tableReader reads the items of an embedded table file in order. Its
+// results are slices of the file. A file that ends early or has bytes
+// left over is a build that is broken (data/*.bin not regenerated after
+// its loader changed), not a run's error: the reader panics, naming it.
+type tableReader struct {
+	name string // "data/dates.bin"
+	s    string // what is left to read
+}
+
+func (r *tableReader) fail(what string) {
+	panic(fmt.Sprintf("intl: %s: %s (regenerate: go generate ./sandbox/worker/js/intl)", r.name, what))
+}
+
+// bytes returns the next n bytes.
+func (r *tableReader) bytes(n int) string {
+	if n < 0 || n > len(r.s) {
+		r.fail("truncated")
+	}
+	b := r.s[:n]
+	r.s = r.s[n:]
+	return b
+}
+
+// num reads a number.
+func (r *tableReader) num() int { return int(le32(r.bytes(4))) }
+
+// str reads a string.
+func (r *tableReader) str() string { return r.bytes(r.num()) }
+
+// list reads a strList.
+func (r *tableReader) list() strList {
+	n := r.num()
+	if n > len(r.s)/4 {
+		r.fail("truncated")
+	}
+	l := strList{ends: r.bytes(4 * n)}
+	size := 0
+	if n > 0 {
+		size = l.end(n - 1)
+	}
+	l.s = r.bytes(size)
+	return l
+}
+
+// strMap reads a strMap: its keys, then its values.
+func (r *tableReader) strMap() strMap {
+	m := strMap{r.list(), r.list()}
+	if m.keys.len() != m.vals.len() {
+		r.fail("a map with more keys than values or fewer")
+	}
+	return m
+}
+
+// done checks that the whole file was read.
+func (r *tableReader) done() {
+	if r.s != "" {
+		r.fail(fmt.Sprintf("%d bytes left after the last item", len(r.s)))
 	}
 }

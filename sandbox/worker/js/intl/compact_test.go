@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -15,7 +16,7 @@ func TestCompactDatesMatchFiles(t *testing.T) {
 	for _, kind := range []string{"dates", "ranges"} {
 		table := map[string][]*dateData{"dates": dateTable(), "ranges": rangeTable()}[kind]
 		for i, l := range dateLocaleList {
-			file := parseDates(string(gunzipData("data/" + kind + "-" + l + ".txt.gz")))
+			file := parseDates(string(read(t, "data/"+kind+"-"+l+".txt.gz")))
 			d := table[i]
 			for k := range file.keys {
 				want, _ := file.pattern(k)
@@ -40,7 +41,7 @@ func TestCompactDatesMatchFiles(t *testing.T) {
 				t.Errorf("%s-%s: %d names; want %d", kind, l, len(d.names), len(file.names))
 			}
 			for k, v := range file.names {
-				if got := d.names[k]; len(got) != len(v) || (len(v) > 0 && got[0] != v[0]) {
+				if got := d.names[k]; !slices.Equal(got, v) {
 					t.Errorf("%s-%s names %q = %q; want %q", kind, l, k, got, v)
 				}
 			}
@@ -78,16 +79,18 @@ func TestStrMap(t *testing.T) {
 // every recorded template and name of every locale.
 func TestCompactUnitsAndNamesMatchFiles(t *testing.T) {
 	var units struct {
+		Units   []string
 		Locales map[string]struct {
-			Unit    map[string]map[string]struct{ Neg, Pos [][]string }
-			Compact map[string][]*struct {
+			Exponent, Approx, Range string
+			Unit                    map[string]map[string]struct{ Neg, Pos [][]string }
+			Compact                 map[string][]*struct {
 				Div  int
 				Cats map[string][][]string
 			}
 			PluralRanges map[string]string
 		}
 	}
-	if err := json.Unmarshal(gunzipData("data/units.json.gz"), &units); err != nil {
+	if err := json.Unmarshal(read(t, "data/units.json.gz"), &units); err != nil {
 		t.Fatal(err)
 	}
 	decode := func(tp template) [][]string {
@@ -104,8 +107,31 @@ func TestCompactUnitsAndNamesMatchFiles(t *testing.T) {
 		return out
 	}
 	ud := loadUnits()
+	if !slices.Equal(ud.Units, units.Units) {
+		t.Errorf("units %q; want %q", ud.Units, units.Units)
+	}
+	if len(ud.Locales) != len(units.Locales) {
+		t.Errorf("units: %d locales; want %d", len(ud.Locales), len(units.Locales))
+	}
 	for loc, jl := range units.Locales {
 		l := ud.Locales[loc]
+		if l == nil {
+			t.Errorf("units: no locale %s", loc)
+			continue
+		}
+		if l.Exponent != jl.Exponent || l.Approx != jl.Approx || l.Range != jl.Range {
+			t.Errorf("%s: exponent, approx, range %q, %q, %q; want %q, %q, %q", loc, l.Exponent, l.Approx, l.Range, jl.Exponent, jl.Approx, jl.Range)
+		}
+		if n := len(jl.Compact); len(l.Compact) != n {
+			t.Errorf("%s: %d compact displays; want %d", loc, len(l.Compact), n)
+		}
+		n := 0
+		for _, cats := range jl.Unit {
+			n += len(cats)
+		}
+		if l.Unit.len() != n {
+			t.Errorf("%s: %d unit templates; want %d", loc, l.Unit.len(), n)
+		}
 		for k, cats := range jl.Unit {
 			unit, disp, _ := strings.Cut(k, "/")
 			for cat, want := range cats {
@@ -145,12 +171,29 @@ func TestCompactUnitsAndNamesMatchFiles(t *testing.T) {
 	var names struct {
 		Locales map[string]map[string]json.RawMessage
 	}
-	if err := json.Unmarshal(gunzipData("data/names.json.gz"), &names); err != nil {
+	if err := json.Unmarshal(read(t, "data/names.json.gz"), &names); err != nil {
 		t.Fatal(err)
 	}
 	nd := loadNames()
+	if len(nd.Locales) != len(names.Locales) {
+		t.Errorf("names: %d locales; want %d", len(nd.Locales), len(names.Locales))
+	}
 	for loc, jl := range names.Locales {
 		n := nd.Locales[loc]
+		if n == nil {
+			t.Errorf("names: no locale %s", loc)
+			continue
+		}
+		var pattern, separator string
+		if err := json.Unmarshal(jl["pattern"], &pattern); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(jl["separator"], &separator); err != nil {
+			t.Fatal(err)
+		}
+		if n.Pattern != pattern || n.Separator != separator {
+			t.Errorf("%s: pattern %q, separator %q; want %q, %q", loc, n.Pattern, n.Separator, pattern, separator)
+		}
 		for typ, sn := range map[string]*styledNames{"region": &n.Region, "script": &n.Script, "currency": &n.Currency, "language": &n.Language, "dialect": &n.Dialect} {
 			var want struct{ Long, Short, Narrow map[string]string }
 			if err := json.Unmarshal(jl[typ], &want); err != nil {

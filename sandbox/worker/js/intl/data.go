@@ -1,20 +1,30 @@
 package intl
 
 import (
-	"bytes"
-	"compress/gzip"
-	"embed"
+	_ "embed"
 	"encoding/json"
 	"fmt"
-	"io"
-	"maps"
 	"slices"
-	"strconv"
 	"strings"
 )
 
-//go:embed data/data.json data/dates-*.txt.gz data/units.json.gz data/ranges-*.txt.gz data/names.json.gz
-var dataFS embed.FS
+//go:generate go test -run ^TestTablesAreFresh$ -update
+
+//go:embed data/data.json
+var dataJSON []byte
+
+// The compact tables, generated from the recorded data/*.gz by
+// tables_test.go (compact.go).
+var (
+	//go:embed data/dates.bin
+	datesTable string
+	//go:embed data/ranges.bin
+	rangesTable string
+	//go:embed data/units.bin
+	unitsTable string
+	//go:embed data/names.bin
+	namesTable string
+)
 
 // numberData is how one locale writes numbers (data/data.json, recorded
 // from Node 20's ICU by data/gen.mjs). Patterns: {s} the sign, {n} the
@@ -53,12 +63,8 @@ type recorded struct {
 }
 
 var loadData = lazy("data.json", func() *recorded {
-	b, err := dataFS.ReadFile("data/data.json")
-	if err != nil {
-		panic(err)
-	}
 	var d recorded
-	if err := json.Unmarshal(b, &d); err != nil {
+	if err := json.Unmarshal(dataJSON, &d); err != nil {
 		panic("intl: data/data.json: " + err.Error())
 	}
 	return &d
@@ -78,14 +84,14 @@ func currencyList() []string {
 // ("month.short" → 12 names, "weekday.long" → 7 from Sunday,
 // "dayPeriod" → AM, PM).
 //
-// It is held without pointers to scan (compact.go): the keys are one
-// sorted strList shared by the locales of a kind of data (dates or
-// ranges), index gives each key's pattern, and a pattern's fields are
-// one byte each (1 + the field's number in fields), expanded when looked
-// up. The names are a small map of their own copies.
+// It is a view of an embedded table (compact.go): the keys are one sorted
+// strList shared by the locales of a kind of data (dates or ranges),
+// index gives each key's pattern, and a pattern's fields are one byte
+// each (1 + the field's number in fields), expanded when looked up. The
+// names are a small map.
 type dateData struct {
 	keys     *strList // the kind's keys, in order
-	index    []uint16 // by key: 1 + the number of its pattern in patterns; 0 none
+	index    string   // by key, 2 little-endian bytes: 1 + the number of its pattern in patterns; 0 none
 	patterns strList  // compacted
 	fields   []string // the kind's field names ("month.short"), by code-1
 	names    map[string][]string
@@ -94,17 +100,21 @@ type dateData struct {
 // pattern returns the pattern of key.
 func (d *dateData) pattern(key string) (string, bool) {
 	i, ok := d.keys.search(key)
-	if !ok || d.index[i] == 0 {
+	if !ok {
 		return "", false
 	}
-	p := d.patterns.at(int(d.index[i]) - 1)
-	n := len(p)
+	n := le16(d.index[2*i:])
+	if n == 0 {
+		return "", false
+	}
+	p := d.patterns.at(int(n) - 1)
+	size := len(p)
 	for j := 0; j < len(p); j++ {
 		if c := p[j]; c < 0x20 {
-			n += len(d.fields[c-1]) + 1
+			size += len(d.fields[c-1]) + 1
 		}
 	}
-	b := make([]byte, 0, n)
+	b := make([]byte, 0, size)
 	for j := 0; j < len(p); j++ {
 		if c := p[j]; c < 0x20 {
 			b = append(b, '{')
@@ -119,24 +129,7 @@ func (d *dateData) pattern(key string) (string, bool) {
 
 var dateLocaleList = []string{"en-US", "en-GB", "de-DE"}
 
-// gunzipData returns the inflated bytes of an embedded data file (a
-// generator's committed output, data/*.gz). A missing or corrupt one is a
-// build that is broken, not a run's error: it panics, naming the file.
-func gunzipData(name string) []byte {
-	gz, err := dataFS.ReadFile(name)
-	if err == nil {
-		var r *gzip.Reader
-		if r, err = gzip.NewReader(bytes.NewReader(gz)); err == nil {
-			var b []byte
-			if b, err = io.ReadAll(r); err == nil {
-				return b
-			}
-		}
-	}
-	panic(fmt.Sprintf("intl: %s: %v", name, err))
-}
-
-var dateTable = lazy("dates", func() []*dateData { return loadDateKind("dates") })
+var dateTable = lazy("dates", func() []*dateData { return loadDateKind("data/dates.bin", datesTable) })
 
 // loadDates returns the date patterns of locale, one of dateLocaleList.
 func loadDates(locale string) *dateData { return dateLocale(dateTable(), locale) }
@@ -152,105 +145,30 @@ func dateLocale(kind []*dateData, locale string) *dateData {
 	return kind[i]
 }
 
-// loadDateKind reads data/KIND-LOCALE.txt.gz of every dateLocaleList
-// locale into the compact form, the keys shared (the locales' key sets
-// are nearly the same).
-func loadDateKind(kind string) []*dateData {
-	files := make([]*dateLines, len(dateLocaleList))
-	all := map[string]bool{}
-	for i, l := range dateLocaleList {
-		files[i] = parseDates(string(gunzipData("data/" + kind + "-" + l + ".txt.gz")))
-		for k := range files[i].keys {
-			all[k] = true
-		}
+// loadDateKind reads a kind's table (tables_test.go's writeDateKind):
+// its fields and keys, then for each dateLocaleList locale the index,
+// patterns and names.
+func loadDateKind(name, table string) []*dateData {
+	r := &tableReader{name: name, s: table}
+	fl := r.list()
+	fields := fl.strings()
+	keys := r.list()
+	if n := r.num(); n != len(dateLocaleList) {
+		r.fail(fmt.Sprintf("%d locales; want %d", n, len(dateLocaleList)))
 	}
-	keys := newStrList(slices.Sorted(maps.Keys(all)))
-	codes := map[string]byte{}
-	var fields []string
-	out := make([]*dateData, len(files))
-	for i, f := range files {
-		if len(f.patterns) >= 1<<16-1 {
-			panic(fmt.Sprintf("intl: %s-%s: %d patterns, more than an index holds", kind, dateLocaleList[i], len(f.patterns)))
+	out := make([]*dateData, len(dateLocaleList))
+	for i, l := range dateLocaleList {
+		if got := r.str(); got != l {
+			r.fail(fmt.Sprintf("locale %q; want %q", got, l))
 		}
-		d := &dateData{keys: &keys, index: make([]uint16, keys.len()), names: map[string][]string{}}
-		compacted := make([]string, len(f.patterns))
-		for j, p := range f.patterns {
-			var b []byte
-			for _, tok := range tokens(p) {
-				if tok.field == "" {
-					checkNoControl(kind+" pattern", tok.literal)
-					b = append(b, strings.ReplaceAll(tok.literal, "{", "{{")...)
-					continue
-				}
-				c, ok := codes[tok.field]
-				if !ok {
-					if len(fields) == 0x1f {
-						panic(fmt.Sprintf("intl: %s: more than %d fields", kind, len(fields)))
-					}
-					fields = append(fields, strings.Clone(tok.field)) // not a slice of the file
-					c = byte(len(fields))
-					codes[tok.field] = c
-				}
-				b = append(b, c)
-			}
-			compacted[j] = string(b)
-		}
-		d.patterns = newStrList(compacted)
-		for j := range keys.len() {
-			if n, ok := f.keys[keys.at(j)]; ok {
-				d.index[j] = uint16(n) + 1
-			}
-		}
-		for k, v := range f.names {
-			d.names[strings.Clone(k)] = strings.Split(strings.Clone(strings.Join(v, "\t")), "\t")
+		d := &dateData{keys: &keys, index: r.bytes(2 * keys.len()), patterns: r.list(), fields: fields}
+		names := r.strMap()
+		d.names = make(map[string][]string, names.len())
+		for j := range names.len() {
+			d.names[names.keys.at(j)] = strings.Split(names.vals.at(j), "\t")
 		}
 		out[i] = d
 	}
-	for _, d := range out {
-		d.fields = fields // every locale's codes are in fields by now
-	}
+	r.done()
 	return out
-}
-
-// dateLines is a date data file as gen.mjs writes it: its patterns by
-// number, each key's pattern number, and the names. Its strings are
-// slices of the file's text.
-type dateLines struct {
-	keys     map[string]int32
-	patterns []string
-	names    map[string][]string
-}
-
-// pattern returns the pattern of key.
-func (d *dateLines) pattern(key string) (string, bool) {
-	i, ok := d.keys[key]
-	if !ok {
-		return "", false
-	}
-	return d.patterns[i], true
-}
-
-// parseDates reads gen.mjs's indexed format: "=PATTERN" lines (numbered
-// from 0), "KEY\tN" lines and "names:NAME\tNAME..." lines.
-func parseDates(s string) *dateLines {
-	d := &dateLines{keys: make(map[string]int32, 26000), patterns: make([]string, 0, 8000), names: map[string][]string{}}
-	for len(s) > 0 {
-		line, rest, _ := strings.Cut(s, "\n")
-		s = rest
-		switch {
-		case strings.HasPrefix(line, "="):
-			d.patterns = append(d.patterns, line[1:])
-		case strings.HasPrefix(line, "names:"):
-			k, v, _ := strings.Cut(line[len("names:"):], "\t")
-			d.names[k] = strings.Split(v, "\t")
-		case line != "":
-			k, n, _ := strings.Cut(line, "\t")
-			i, err := strconv.Atoi(n)
-			if err != nil || i < 0 || i >= len(d.patterns) {
-				panic(fmt.Sprintf("intl: bad date data line %q", line))
-			}
-			d.keys[k] = int32(i)
-		}
-	}
-	return d
 }

@@ -1,7 +1,6 @@
 package intl
 
 import (
-	"encoding/json"
 	"regexp"
 	"strings"
 
@@ -10,12 +9,11 @@ import (
 
 // Intl.DisplayNames for the types region, script, currency and language,
 // its names recorded from Node 20's ICU by data/gen_names.mjs
-// (data/names.json.gz): x/text's display names are CLDR's of another
-// year ("Turkey" where ICU says "Türkiye"), and a name that is not Node's
-// is a wrong value.
+// (data/names.json.gz, compacted into data/names.bin): x/text's display
+// names are CLDR's of another year ("Turkey" where ICU says "Türkiye"),
+// and a name that is not Node's is a wrong value.
 
 type namesData struct {
-	ICU     string
 	Locales map[string]*localeNames
 }
 
@@ -29,22 +27,6 @@ type localeNames struct {
 // styledNames are a type's names by style; Short and Narrow hold only
 // the names that differ from Long's.
 type styledNames struct{ Long, Short, Narrow strMap }
-
-// UnmarshalJSON reads the recorded maps into strMaps (compact.go).
-func (s *styledNames) UnmarshalJSON(b []byte) error {
-	var j struct{ Long, Short, Narrow map[string]string }
-	if err := json.Unmarshal(b, &j); err != nil {
-		return err
-	}
-	*s = styledNames{newStrMap(j.Long), newStrMap(j.Short), newStrMap(j.Narrow)}
-	return nil
-}
-
-// MarshalJSON writes s as recorded (TestNamesDataIsFresh compares).
-func (s *styledNames) MarshalJSON() ([]byte, error) {
-	j := struct{ Long, Short, Narrow map[string]string }{s.Long.all(), s.Short.all(), s.Narrow.all()}
-	return json.Marshal(j)
-}
 
 // style returns the names of style, or nil for "long".
 func (s *styledNames) style(style string) *strMap {
@@ -66,13 +48,27 @@ func (s *styledNames) name(style, code string) (string, bool) {
 	return s.Long.get(code)
 }
 
+// loadNames reads data/names.bin (tables_test.go's writeNames): each
+// locale's pattern, separator, and names of each type.
 var loadNames = lazy("names", func() *namesData {
-	var d namesData
-	if err := json.Unmarshal(gunzipData("data/names.json.gz"), &d); err != nil {
-		panic("intl: data/names.json.gz: " + err.Error())
+	r := &tableReader{name: "data/names.bin", s: namesTable}
+	d := &namesData{Locales: map[string]*localeNames{}}
+	for range r.num() {
+		loc := r.str()
+		n := &localeNames{Pattern: r.str(), Separator: r.str()}
+		for _, sn := range n.types() {
+			*sn = styledNames{r.strMap(), r.strMap(), r.strMap()}
+		}
+		d.Locales[loc] = n
 	}
-	return &d
+	r.done()
+	return d
 })
+
+// types returns n's names by type, in the order of names.bin.
+func (n *localeNames) types() []*styledNames {
+	return []*styledNames{&n.Region, &n.Script, &n.Currency, &n.Language, &n.Dialect}
+}
 
 var displayNamesLocales = localeMap(numberLocaleList)
 

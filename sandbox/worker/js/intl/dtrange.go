@@ -10,10 +10,10 @@ import (
 // DateTimeFormat.prototype.formatRange and formatRangeToParts: ICU's
 // interval formats, recorded from Node 20 by data/gen_ranges.mjs for
 // dateStyle/timeStyle and the component combinations without
-// timeZoneName or narrow names (data/ranges-LOCALE.txt.gz), by the field
-// in which the two dates first differ.
+// timeZoneName or narrow names (data/ranges-LOCALE.txt.gz, compacted into
+// data/ranges.bin), by the field in which the two dates first differ.
 
-var rangeTable = lazy("ranges", func() []*dateData { return loadDateKind("ranges") })
+var rangeTable = lazy("ranges", func() []*dateData { return loadDateKind("data/ranges.bin", rangesTable) })
 
 // loadRanges returns the interval patterns of locale, one of dateLocaleList.
 func loadRanges(locale string) *dateData { return dateLocale(rangeTable(), locale) }

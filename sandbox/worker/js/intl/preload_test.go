@@ -3,7 +3,7 @@ package intl
 import (
 	"go/parser"
 	gotoken "go/token"
-	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -78,25 +78,34 @@ func TestPreloadLeavesNothingToLoad(t *testing.T) {
 }
 
 // TestEveryDataFileHasALoader: Preload loads every embedded data file
-// (data.json, names, units, and each locale's dates and ranges), under
-// the loader names that BenchmarkLoad reports.
+// (data.json and each generated table, data/*.bin), under the loader
+// names that BenchmarkLoad reports, and the recorded files that are
+// compacted into the tables (data/*.gz) are not embedded.
 func TestEveryDataFileHasALoader(t *testing.T) {
 	var names []string
 	for _, l := range loaders {
 		names = append(names, l.name)
 	}
-	files, err := fs.Glob(dataFS, "data/*")
+	files, err := filepath.Glob("data/*.bin")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range files {
-		name := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(filepath.Base(f), ".gz"), ".txt"), ".json")
-		if name == "data" {
-			name = "data.json"
-		}
-		kind, _, _ := strings.Cut(name, "-") // dates-en-US: all locales' dates load together
-		if !slices.Contains(names, name) && !slices.Contains(names, kind) {
+	if len(files) == 0 {
+		t.Fatal("no data/*.bin")
+	}
+	for _, f := range append(files, "data/data.json") {
+		name := strings.TrimSuffix(filepath.Base(f), ".bin")
+		if !slices.Contains(names, name) {
 			t.Errorf("embedded %s has no loader (loaders: %q)", f, names)
+		}
+	}
+	src, err := os.ReadFile("data.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(src), "\n") {
+		if strings.HasPrefix(line, "//go:embed") && strings.Contains(line, ".gz") {
+			t.Errorf("data.go embeds a recorded file (%s): embed its table, data/*.bin", line)
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package intl
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 
@@ -9,12 +8,11 @@ import (
 )
 
 // unitsData is data/units.json.gz, recorded from Node 20's ICU by
-// data/gen_units.mjs: for each NumberFormat locale, the unit style's
-// patterns, compact notation's patterns, the scientific exponent
-// separator and formatRange's separator, approximately sign and plural
-// ranges.
+// data/gen_units.mjs (and compacted into data/units.bin): for each
+// NumberFormat locale, the unit style's patterns, compact notation's
+// patterns, the scientific exponent separator and formatRange's
+// separator, approximately sign and plural ranges.
 type unitsData struct {
-	ICU     string
 	Units   []string // the sanctioned simple units
 	Locales map[string]*unitLocale
 }
@@ -32,24 +30,6 @@ type unitLocale struct {
 // number's digits, "s" its sign, otherwise type '\x1e' value; parts are
 // separated by '\x1f'): a string, which the collector does not scan.
 type template string
-
-// newTemplate encodes a recorded formatToParts (["n"], ["s"], [type, value]).
-func newTemplate(parts [][]string) template {
-	var b strings.Builder
-	for i, p := range parts {
-		if i > 0 {
-			b.WriteByte('\x1f')
-		}
-		for j, s := range p {
-			checkNoControl("units template", s)
-			if j > 0 {
-				b.WriteByte('\x1e')
-			}
-			b.WriteString(s)
-		}
-	}
-	return template(b.String())
-}
 
 // next returns t's first part (its type and value) and the rest.
 func (t template) next() (typ, value string, rest template) {
@@ -88,53 +68,29 @@ func (c *compactData) cat(cat string) template {
 	return template(v)
 }
 
-// unitsJSON is data/units.json.gz as recorded.
-type unitsJSON struct {
-	ICU     string
-	Units   []string
-	Locales map[string]*struct {
-		Exponent, Approx, Range string
-		Unit                    map[string]map[string]struct{ Neg, Pos [][]string }
-		Compact                 map[string][]*struct {
-			Div  int
-			Cats map[string][][]string
-		}
-		PluralRanges map[string]string
-	}
-}
-
+// loadUnits reads data/units.bin (tables_test.go's writeUnits): the
+// units, then each locale's data.
 var loadUnits = lazy("units", func() *unitsData {
-	var j unitsJSON
-	if err := json.Unmarshal(gunzipData("data/units.json.gz"), &j); err != nil {
-		panic("intl: data/units.json.gz: " + err.Error())
-	}
-	d := &unitsData{ICU: j.ICU, Units: j.Units, Locales: make(map[string]*unitLocale, len(j.Locales))}
-	for loc, jl := range j.Locales {
-		l := &unitLocale{Exponent: jl.Exponent, Approx: jl.Approx, Range: jl.Range,
-			PluralRanges: newStrMap(jl.PluralRanges), Compact: map[string][]*compactData{}}
-		unit := map[string]string{}
-		for k, cats := range jl.Unit {
-			for cat, t := range cats {
-				unit[k+"/"+cat] = string(newTemplate(t.Neg)) + "\x1d" + string(newTemplate(t.Pos))
-			}
-		}
-		l.Unit = newStrMap(unit)
-		for disp, list := range jl.Compact {
-			out := make([]*compactData, len(list))
-			for i, c := range list {
-				if c == nil {
-					continue
+	r := &tableReader{name: "data/units.bin", s: unitsTable}
+	units := r.list()
+	d := &unitsData{Units: units.strings(), Locales: map[string]*unitLocale{}}
+	for range r.num() {
+		loc := r.str()
+		l := &unitLocale{Exponent: r.str(), Approx: r.str(), Range: r.str(), Unit: r.strMap(), PluralRanges: r.strMap(),
+			Compact: map[string][]*compactData{}}
+		for range r.num() {
+			disp := r.str()
+			list := make([]*compactData, r.num())
+			for i := range list {
+				if div := r.num(); div > 0 { // 1 + Div; 0 none
+					list[i] = &compactData{Div: div - 1, Cats: r.strMap()}
 				}
-				cats := map[string]string{}
-				for cat, t := range c.Cats {
-					cats[cat] = string(newTemplate(t))
-				}
-				out[i] = &compactData{Div: c.Div, Cats: newStrMap(cats)}
 			}
-			l.Compact[disp] = out
+			l.Compact[disp] = list
 		}
 		d.Locales[loc] = l
 	}
+	r.done()
 	return d
 })
 

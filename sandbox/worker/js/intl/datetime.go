@@ -283,6 +283,20 @@ var icuCanonical = map[string]string{
 
 var zoneName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_+\-]*(/[A-Za-z0-9_+\-]+){0,2}$`)
 
+// notZone reports whether s names a file of the zoneinfo directories that
+// Go's time package loads and ICU does not know as a zone: the host's own
+// zone (localtime: a snippet would read the server's time zone), the
+// default rules (posixrules), Factory, and the posix/ and right/ trees
+// (Node 20: "RangeError: Invalid time zone specified" for each).
+func notZone(s string) bool {
+	first, _, _ := strings.Cut(strings.ToLower(s), "/")
+	switch first {
+	case "local", "localtime", "posixrules", "factory", "posix", "right":
+		return true
+	}
+	return false
+}
+
 // timeZone resolves a timeZone option: UTC's names, or an IANA name Go's
 // time package loads (case-insensitively, as ICU). Anything else is the
 // RangeError V8 throws.
@@ -297,7 +311,7 @@ func (e *env) timeZone(s string) (string, *time.Location, bool) {
 	if utcNames[strings.ToLower(s)] {
 		return "UTC", time.UTC, true
 	}
-	if len(s) > 64 || !zoneName.MatchString(s) || strings.EqualFold(s, "local") {
+	if len(s) > 64 || !zoneName.MatchString(s) || notZone(s) {
 		e.rangeError("Invalid time zone specified: %s", s)
 	}
 	for _, name := range []string{s, titleZone(s)} {

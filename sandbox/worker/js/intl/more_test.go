@@ -103,13 +103,13 @@ func TestUnsupportedDatesAndOthers(t *testing.T) {
 		{`new Intl.DateTimeFormat("en").format(Date.parse("0000-06-01T00:00:00Z"))`, `dates before year 1`},
 		{`new Date(0).toLocaleDateString("ja-JP")`, `Date.prototype.toLocaleDateString: the locale "ja-JP" is not supported`},
 		{`new Date(0).toLocaleString("en", {timeZone: "Nowhere/City"})`, `RangeError: Invalid time zone specified: Nowhere/City`},
-		{`new Date(0).toLocaleString("en", {timeZone: "localtime"})`, `RangeError: Invalid time zone specified: localtime`}, // a zoneinfo file, not a zone (as Node 20)
-		{`new Date(0).toLocaleString("en", {timeZone: "Local"})`, `RangeError: Invalid time zone specified: Local`}, // a zoneinfo file, not a zone (as Node 20)
-		{`new Date(0).toLocaleString("en", {timeZone: "posixrules"})`, `RangeError: Invalid time zone specified: posixrules`}, // a zoneinfo file, not a zone (as Node 20)
-		{`new Date(0).toLocaleString("en", {timeZone: "Factory"})`, `RangeError: Invalid time zone specified: Factory`}, // a zoneinfo file, not a zone (as Node 20)
+		{`new Date(0).toLocaleString("en", {timeZone: "localtime"})`, `RangeError: Invalid time zone specified: localtime`},                   // a zoneinfo file, not a zone (as Node 20)
+		{`new Date(0).toLocaleString("en", {timeZone: "Local"})`, `RangeError: Invalid time zone specified: Local`},                           // a zoneinfo file, not a zone (as Node 20)
+		{`new Date(0).toLocaleString("en", {timeZone: "posixrules"})`, `RangeError: Invalid time zone specified: posixrules`},                 // a zoneinfo file, not a zone (as Node 20)
+		{`new Date(0).toLocaleString("en", {timeZone: "Factory"})`, `RangeError: Invalid time zone specified: Factory`},                       // a zoneinfo file, not a zone (as Node 20)
 		{`new Date(0).toLocaleString("en", {timeZone: "posix/Europe/Paris"})`, `RangeError: Invalid time zone specified: posix/Europe/Paris`}, // a zoneinfo file, not a zone (as Node 20)
-		{`new Date(0).toLocaleString("en", {timeZone: "right/UTC"})`, `RangeError: Invalid time zone specified: right/UTC`}, // a zoneinfo file, not a zone (as Node 20)
-		{`new Date(0).toLocaleString("en", {timeZone: "POSIX/UTC"})`, `RangeError: Invalid time zone specified: POSIX/UTC`}, // a zoneinfo file, not a zone (as Node 20)
+		{`new Date(0).toLocaleString("en", {timeZone: "right/UTC"})`, `RangeError: Invalid time zone specified: right/UTC`},                   // a zoneinfo file, not a zone (as Node 20)
+		{`new Date(0).toLocaleString("en", {timeZone: "POSIX/UTC"})`, `RangeError: Invalid time zone specified: POSIX/UTC`},                   // a zoneinfo file, not a zone (as Node 20)
 		{`new Intl.Collator("en", {caseFirst: "upper"})`, `caseFirst "upper" is not supported`},
 		{`new Intl.Collator("en", {usage: "search"})`, `usage "search" is not supported`},
 		{`new Intl.Collator("en", {collation: "phonebk"})`, `collation "phonebk" is not supported`},

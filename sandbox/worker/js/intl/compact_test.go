@@ -78,18 +78,7 @@ func TestStrMap(t *testing.T) {
 // TestCompactUnitsAndNamesMatchFiles: the compact units and names give
 // every recorded template and name of every locale.
 func TestCompactUnitsAndNamesMatchFiles(t *testing.T) {
-	var units struct {
-		Units   []string
-		Locales map[string]struct {
-			Exponent, Approx, Range string
-			Unit                    map[string]map[string]struct{ Neg, Pos [][]string }
-			Compact                 map[string][]*struct {
-				Div  int
-				Cats map[string][][]string
-			}
-			PluralRanges map[string]string
-		}
-	}
+	var units unitsJSON // tables_test.go's
 	if err := json.Unmarshal(read(t, "data/units.json.gz"), &units); err != nil {
 		t.Fatal(err)
 	}

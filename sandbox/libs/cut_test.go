@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/dop251/goja/ast"
@@ -282,10 +283,13 @@ func TestCutEntriesByWhatTheyImport(t *testing.T) {
 			"n/index.js": {"./z.js": "n/z.js", "./w.js": "n/w.js"},
 		},
 	}
+	var mu sync.Mutex // esbuild loads modules on several goroutines
 	read := map[string]bool{}
 	spy := api.Plugin{Name: "spy", Setup: func(b api.PluginBuild) {
 		b.OnLoad(api.OnLoadOptions{Filter: `.*`}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			mu.Lock()
 			read[a.Path] = true
+			mu.Unlock()
 			return api.OnLoadResult{}, nil // on to the library's plugin
 		})
 	}}

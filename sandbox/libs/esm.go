@@ -40,7 +40,7 @@ type ESMSource struct {
 	// Instance, when set, is a script that evaluates to an instance of
 	// the package whose members are made on their first read (mathjs's
 	// create(all): each function is a lazy property), built by the
-	// generate step (bundle.InstanceScript); InstanceNames are the
+	// generate step (InstanceScript); InstanceNames are the
 	// exports that are members of it, sorted. A run whose names are all
 	// InstanceNames, and not all LighterExports, reads them from one
 	// instance (FromInstance): it makes only what those names reach,
@@ -177,8 +177,8 @@ func (s *ESMSource) PluginFor(ns string, names []string) api.Plugin {
 }
 
 // PluginWrapper is Plugin that also serves ESMWrapped: the module
-// WrapperSource(methods) returns, whose imports resolve as s.Wrapper.Path's.
-// It is Plugin when s has no Wrapper.
+// WrapperSource(methods) returns (an import in it would resolve as
+// s.Wrapper.Path's). It is Plugin when s has no Wrapper.
 func (s *ESMSource) PluginWrapper(ns string, methods []string) api.Plugin {
 	return s.plugin(ns, s.WrapperSource(methods), nil)
 }
@@ -299,8 +299,9 @@ func entryImports(src string, names []string) map[string][]string {
 		r := reexportScanner{s: kept}
 		for r.space(); r.i < len(r.s); r.space() {
 			specs, from, _ := r.statement()
+			m := unquote(from)
 			for _, sp := range specs {
-				out[from[1:len(from)-1]] = append(out[from[1:len(from)-1]], sp.local)
+				out[m] = append(out[m], sp.local)
 			}
 		}
 		for from, locals := range out {
@@ -313,12 +314,15 @@ func entryImports(src string, names []string) map[string][]string {
 		if from, ok := r.specifier(); ok {
 			r.word(";")
 			if r.space(); r.i == len(r.s) {
-				return map[string][]string{from[1 : len(from)-1]: names}
+				return map[string][]string{unquote(from): names}
 			}
 		}
 	}
 	return nil
 }
+
+// unquote is a specifier (reexportScanner.specifier) without its quotes.
+func unquote(spec string) string { return spec[1 : len(spec)-1] }
 
 // EntryFor returns the specifier a build's stdin imports names from: the
 // lighter entry when it exports every one of names, else the full one.
@@ -521,7 +525,8 @@ func (r *reexportScanner) statement() (specs []reexportSpec, from string, ok boo
 }
 
 // specifier reads a module specifier: a string literal in single or
-// double quotes without escapes or line breaks, returned as written.
+// double quotes without escapes or line breaks, returned as written
+// (unquote strips its quotes).
 func (r *reexportScanner) specifier() (string, bool) {
 	r.space()
 	if r.i == len(r.s) || r.s[r.i] != '"' && r.s[r.i] != '\'' {

@@ -21,7 +21,6 @@ import (
 	"github.com/dop251/goja"
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/playground-dev/playground/sandbox/libs"
-	"github.com/playground-dev/playground/sandbox/worker/bundle"
 )
 
 // esmEntries overrides the module whose ESM source a package's named
@@ -348,7 +347,7 @@ func buildESM(dir, dist, name string, exports []string) error {
 		src.LighterExports = slices.Sorted(slices.Values(lighterSame[name]))
 	}
 	if entry, ok := instanceEntries[name]; ok {
-		if src.Instance, err = bundle.InstanceScript(&src, entry); err != nil {
+		if src.Instance, err = src.InstanceScript(entry); err != nil {
 			return fmt.Errorf("%s: the instance: %w", name, err)
 		}
 		if src.InstanceNames, err = instanceNames(src.Instance, src.Exports, notFromInstance[name]); err != nil {
@@ -371,12 +370,11 @@ var instanceEntries = map[string]string{
 }
 
 // notFromInstance are exports that are members of the instance but not
-// the same thing as the package's export: mathjs's config, import and
-// create change or copy the instance they are called on (the package's
-// config is read-only), typed is the instance's own typed-function, and
-// the event methods are the instance's emitter.
+// the same thing as the package's export: mathjs's config and create
+// change or copy the instance they are called on (the package's config is
+// read-only), factory and typed are the instance's own.
 var notFromInstance = map[string][]string{
-	"mathjs": {"config", "create", "emit", "factory", "import", "off", "on", "once", "typed"},
+	"mathjs": {"config", "create", "factory", "typed"},
 }
 
 // instanceNames evaluates script (an Instance) in goja and returns the

@@ -85,7 +85,7 @@ func Main(r io.Reader, w io.Writer) int {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		return 1
 	}
-	js.Preload() // before ready: no run pays for it, and none can time it
+	js.LoadTables() // before ready: no run pays for it, and none can time it
 	wk := newWorker(w, mem, set)
 	go wk.watchdog() // lives as long as the process; it may end it (memory limit)
 	return wk.serveAll(r)

@@ -6,7 +6,7 @@ import (
 	"github.com/playground-dev/playground/sandbox/worker/js/intl"
 )
 
-// Preload loads every table a run could otherwise load on first use and
+// LoadTables loads every table a run could otherwise load on first use and
 // keep for the life of the process: intl's locale data (intl.Preload) and
 // the composition table of String.prototype.normalize's NFC and NFKC forms
 // (golang.org/x/text/unicode/norm builds it on first use). Loaded lazily,
@@ -15,7 +15,7 @@ import (
 // earlier client had used (issue 22, item 1). The worker calls it before
 // it says ready; it takes ≈2 ms and keeps ≈0.4 MB of heap (intl's large
 // tables are embedded read-only data, not loaded: intl.Preload).
-func Preload() {
+func LoadTables() {
 	intl.Preload()
 	_ = norm.NFC.String("e\u0301")
 }

@@ -2,6 +2,7 @@ package jsonvalue
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -85,5 +86,40 @@ func BenchmarkEncodeRows(b *testing.B) {
 		if _, ok := en.Encode(v, 1<<30); !ok {
 			b.Fatal("not taken")
 		}
+	}
+}
+
+// TestEncodeArrayPastIndexNames: an array longer than the names the
+// Encoder keeps (maxIndexNames) is written whole and in order, its later
+// elements named one by one, by the same Encoder before and after.
+func TestEncodeArrayPastIndexNames(t *testing.T) {
+	vm := goja.New()
+	en := NewEncoder(vm)
+	n := maxIndexNames + 3
+	v, err := vm.RunString("Array.from({length: " + strconv.Itoa(n) + "}, (_, i) => i % 7 === 0 ? 'x' + i : i)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		got, ok := en.Encode(v, 1<<24)
+		if !ok {
+			t.Fatal("not taken")
+		}
+		var xs []any
+		if err := json.Unmarshal(got, &xs); err != nil || len(xs) != n {
+			t.Fatalf("%d elements, %v; want %d", len(xs), err, n)
+		}
+		for _, i := range []int{0, 1, maxIndexNames - 1, maxIndexNames, n - 1} {
+			want := any(float64(i))
+			if i%7 == 0 {
+				want = "x" + strconv.Itoa(i)
+			}
+			if xs[i] != want {
+				t.Errorf("element %d = %v; want %v", i, xs[i], want)
+			}
+		}
+	}
+	if len(en.index) != maxIndexNames {
+		t.Errorf("%d index names kept; want maxIndexNames (%d)", len(en.index), maxIndexNames)
 	}
 }

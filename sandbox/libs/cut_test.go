@@ -12,19 +12,12 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 )
 
-// chunkOf builds what bundle.LibraryChunk builds for names (with the same
-// tree shaking and minification): the exports names of the entry, served
-// by plugin.
+// chunkOf builds what Script builds for names, before it turns the
+// export clause into an object: the exports names of the entry, served by
+// plugin.
 func chunkOf(t *testing.T, s *ESMSource, names []string, plugin api.Plugin) string {
 	t.Helper()
-	entry := "export { " + strings.Join(names, ", ") + " } from \"" + s.EntryFor(names) + "\";\n"
-	res := api.Build(api.BuildOptions{
-		Stdin:  &api.StdinOptions{Contents: entry, Sourcefile: "library-chunk.js", Loader: api.LoaderJS},
-		Bundle: true, Write: false, Format: api.FormatESModule, Platform: api.PlatformBrowser,
-		Target: Target, Supported: EngineFeatures(), TreeShaking: api.TreeShakingTrue,
-		MinifySyntax: true, MinifyWhitespace: true, LegalComments: api.LegalCommentsNone, Charset: api.CharsetUTF8,
-		LogLevel: api.LogLevelSilent, Plugins: []api.Plugin{plugin},
-	})
+	res := build("export { "+strings.Join(names, ", ")+" } from \""+s.EntryFor(names)+"\";\n", plugin)
 	if len(res.Errors) > 0 {
 		t.Fatalf("%v: %v", names, res.Errors[0].Text)
 	}

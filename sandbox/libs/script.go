@@ -23,7 +23,21 @@ func (s *ESMSource) InstanceScript(entry string) (string, error) {
 // of a library (sandbox/worker/bundle.LibraryChunk) and what the generate
 // step ships (InstanceScript). The error names esbuild's first.
 func Script(entry, value string, plugin api.Plugin) (string, error) {
-	res := api.Build(api.BuildOptions{
+	res := build(entry, plugin)
+	if len(res.Errors) > 0 {
+		return "", fmt.Errorf("bundling the library's exports: %s", res.Errors[0].Text)
+	}
+	body, object, err := exportsObject(string(res.OutputFiles[0].Contents))
+	if err != nil {
+		return "", err
+	}
+	return "(() => {" + body + "return " + object + ";\n})()" + value + ";\n", nil
+}
+
+// build bundles entry as Script does, into an ES module (its one output
+// file) ending in its export clause.
+func build(entry string, plugin api.Plugin) api.BuildResult {
+	return api.Build(api.BuildOptions{
 		Stdin:            &api.StdinOptions{Contents: entry, Sourcefile: "library-chunk.js", Loader: api.LoaderJS},
 		Bundle:           true,
 		Write:            false,
@@ -39,14 +53,6 @@ func Script(entry, value string, plugin api.Plugin) (string, error) {
 		LogLevel:         api.LogLevelSilent,
 		Plugins:          []api.Plugin{plugin},
 	})
-	if len(res.Errors) > 0 {
-		return "", fmt.Errorf("bundling the library's exports: %s", res.Errors[0].Text)
-	}
-	body, object, err := exportsObject(string(res.OutputFiles[0].Contents))
-	if err != nil {
-		return "", err
-	}
-	return "(() => {" + body + "return " + object + ";\n})()" + value + ";\n", nil
 }
 
 // exportsObject splits esbuild's ES module output into its code and an

@@ -33,7 +33,46 @@ type Libraries struct {
 
 	chunkBytes    int // the source bytes of the chunks cached
 	maxChunkBytes int // cachedChunkBytes; tests lower it
+
+	// wholes are the libraries compiled before the worker is ready
+	// (Precompile), with their exports; set once, before any run, and
+	// read without mu.
+	wholes map[string]whole
+	// asked counts, by chunk key, the runs that read their names from a
+	// precompiled whole library: the chunk is built for the next
+	// (chunkAfterAsks).
+	asked *lru.Cache[string, int]
 }
+
+// whole is a library compiled before the worker is ready: its program
+// and the names its exports object has (libs.Library.Exports).
+type whole struct {
+	prg     *goja.Program
+	exports map[string]bool
+}
+
+// precompileBytes bounds the libraries Precompile compiles: those whose
+// script is at most this long. Of the shipped set that is jstat, lodash,
+// papaparse and uuid: ≈ 22 ms and ≈ 2.4 MB of live heap together (2 cores,
+// 2026-11-28). A worker pays it at every start (it is recycled every
+// MaxRunsPerWorker runs) and its collector marks that heap on every cycle:
+// with date-fns, validator and zod too (512 KiB: ≈ 130 ms, ≈ 15 MB) a
+// hello run's worker CPU rose from 0.076 to 0.10–0.11 ms and the workers'
+// idle memory from 86 to 165 MiB (scripts/cpu-per-run.sh), where at this
+// bound it is 0.079–0.082 ms. The larger libraries stay compiled on first
+// use (docs/benchmarks.md, "Libraries precompiled at worker start").
+const precompileBytes = 128 << 10
+
+// chunkAfterAsks is how many runs of a client read a set of names from a
+// precompiled whole library before the next builds their chunk: a chunk
+// costs 3–24 ms to bundle and compile once, then saves 0–5 ms a run over
+// evaluating the whole library (lodash 1.7, date-fns 1.3, zod 5.0; measured
+// 2026-11-28), and an agent's unique code rarely asks for the same names
+// twice. askedChunks bounds the keys counted.
+const (
+	chunkAfterAsks = 2
+	askedChunks    = 4096
+)
 
 // cachedChunk is a compiled chunk and the length of its source in bytes.
 type cachedChunk struct {
@@ -56,28 +95,81 @@ const (
 
 // NewLibraries returns a compiler for set's libraries.
 func NewLibraries(set *libs.Set) *Libraries {
-	l := &Libraries{set: set, programs: map[string]*goja.Program{}, maxChunkBytes: cachedChunkBytes}
+	l := &Libraries{set: set, programs: map[string]*goja.Program{}, maxChunkBytes: cachedChunkBytes, wholes: map[string]whole{}}
 	l.chunks, _ = lru.NewWithEvict(cachedChunks, func(_ string, c cachedChunk) { l.chunkBytes -= c.size })
+	l.asked, _ = lru.New[string, int](askedChunks)
 	return l
 }
 
-// chunk returns the compiled chunk of library name that exports just
-// names (sorted), bundling it on first use for client (pipe.Job.Client):
-// which names a client's run used is its own, so a chunk is cached per
-// client, and no run is faster, or slower, for another client's names
-// (issue 22). With instance, the program is the library's Instance
-// (libs.ESMSource.FromInstance), which evaluates to an object that has
-// names among its members rather than just them; like a whole library
-// (program), it is the same for every set of names and every client.
-func (l *Libraries) chunk(client, name string, names []string) (prg *goja.Program, instance bool, err error) {
+// Precompile compiles every library whose script is at most
+// precompileBytes long (its whole program, as program does), so that no
+// run compiles it and none can time whether an earlier run, anyone's, did
+// (issue 22); a run that uses some names of one of them reads them from
+// the whole library until its client asks for the same names again
+// more than chunkAfterAsks times (chunk). The worker calls it once, before it says ready and before any
+// run; it is not safe to call concurrently with anything else. It returns
+// the first compile error.
+func (l *Libraries) Precompile() error {
+	for _, name := range l.set.Modules()[1:] {
+		lib, _ := l.set.Lookup(name)
+		src, err := l.set.Source(name)
+		if err != nil {
+			return err
+		}
+		if len(src) > precompileBytes {
+			continue
+		}
+		prg, err := l.program(name)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		w := whole{prg: prg, exports: make(map[string]bool, len(lib.Exports))}
+		for _, e := range lib.Exports {
+			w.exports[e] = true
+		}
+		l.wholes[name] = w
+	}
+	return nil
+}
+
+// chunk returns the program a run of client (pipe.Job.Client) evaluates
+// for names (sorted) of library name, and whether the run reads names
+// from what it evaluates to (members) rather than taking it as the chunk
+// of just those exports:
+//
+//   - the library's Instance (libs.ESMSource.FromInstance): one program
+//     for every set of names and every client, members;
+//   - the chunk of client's names, if cached;
+//   - the whole library precompiled before the worker was ready
+//     (Precompile), members, when it has every name and either build is
+//     false (the run itself, lib) or client has asked for these names
+//     (Warm, once per run) at most chunkAfterAsks times before: a new
+//     chunk costs 3–24 ms to bundle and compile where the whole library
+//     evaluates in 0.1–5 ms, and agents' code seldom repeats a name set;
+//   - else the chunk of just those names, bundled now (bundle.LibraryChunk)
+//     and cached for client.
+//
+// Which names a client's run used is its own: chunks and the names asked
+// for are kept per client, so no run is faster, or slower, for another
+// client's names (issue 22).
+func (l *Libraries) chunk(client, name string, names []string, build bool) (prg *goja.Program, members bool, err error) {
 	src, ok := l.set.ESM(name)
-	instance = ok && src.FromInstance(names)
+	instance := ok && src.FromInstance(names)
 	key := client + "\x00" + name + "\x00" + strings.Join(names, ",")
 	if instance {
 		key = name + "\x00instance" // one program for every set of names
 	}
 	if c, ok := l.chunks.Get(key); ok {
 		return c.prg, instance, nil
+	}
+	if w, precompiled := l.wholes[name]; ok && precompiled && !instance && w.hasAll(names) {
+		if !build {
+			return w.prg, true, nil
+		}
+		if n, _ := l.asked.Get(key); n < chunkAfterAsks {
+			l.asked.Add(key, n+1) // racing Warms may count one ask once: a chunk one run later
+			return w.prg, true, nil
+		}
 	}
 	l.mu.Lock() // one build at a time: the background preparation may want the same
 	defer l.mu.Unlock()
@@ -108,6 +200,16 @@ func (l *Libraries) chunk(client, name string, names []string) (prg *goja.Progra
 		l.chunks.RemoveOldest() // never the chunk just added: the run needs it
 	}
 	return p, instance, nil
+}
+
+// hasAll reports whether every one of names is an export of w.
+func (w whole) hasAll(names []string) bool {
+	for _, n := range names {
+		if !w.exports[n] {
+			return false
+		}
+	}
+	return true
 }
 
 // Set returns the library set.
@@ -148,7 +250,7 @@ func (l *Libraries) Warm(uses []bundle.LibraryUse, client string) error {
 	for _, u := range uses {
 		var err error
 		if u.Names != nil {
-			_, _, err = l.chunk(client, u.Name, u.Names)
+			_, _, err = l.chunk(client, u.Name, u.Names, true)
 		} else {
 			_, err = l.program(u.Name)
 		}
@@ -161,8 +263,9 @@ func (l *Libraries) Warm(uses []bundle.LibraryUse, client string) error {
 
 // lib is the runtime object's FieldLib: lib(name) evaluates a library in
 // this run's runtime, once, and returns its exports; lib(name, names) does
-// the same with the chunk of just those exports (names sorted, as the
-// bundler writes them).
+// the same for just those exports (names sorted, as the bundler writes
+// them): an object with those names, from their chunk, the library's
+// instance or the whole library (Libraries.chunk).
 func (e *Runtime) lib(c goja.FunctionCall) goja.Value {
 	name := c.Argument(0).String()
 	var names []string
@@ -182,10 +285,10 @@ func (e *Runtime) lib(c goja.FunctionCall) goja.Value {
 		e.throw("Error", "no libraries in this runtime")
 	}
 	var prg *goja.Program
-	var instance bool
+	var members bool
 	var err error
 	if names != nil {
-		prg, instance, err = e.registry.chunk(e.client, name, names)
+		prg, members, err = e.registry.chunk(e.client, name, names, false)
 	} else {
 		prg, err = e.registry.program(name)
 	}
@@ -196,9 +299,10 @@ func (e *Runtime) lib(c goja.FunctionCall) goja.Value {
 	if err != nil {
 		panic(err)
 	}
-	if instance {
-		// The run's names, read from the instance once each (a read
-		// makes the member and what it needs), in an object as a chunk's.
+	if members {
+		// The run's names, read once each from the instance (a read makes
+		// the member and what it needs) or the whole library, in an
+		// object as a chunk's.
 		m, exports := v.ToObject(e.vm), e.vm.NewObject()
 		for _, n := range names {
 			if err := exports.Set(n, m.Get(n)); err != nil {

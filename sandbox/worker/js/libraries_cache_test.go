@@ -19,7 +19,7 @@ func TestChunkCacheBoundedByBytes(t *testing.T) {
 		t.Fatalf("maxChunkBytes = %d; want cachedChunkBytes", l.maxChunkBytes)
 	}
 	first := []string{"chunk"}
-	if _, _, err := l.chunk("", "lodash", first); err != nil {
+	if _, _, err := l.chunk("", "lodash", first, true); err != nil {
 		t.Fatal(err)
 	}
 	one := l.chunkBytes
@@ -28,7 +28,7 @@ func TestChunkCacheBoundedByBytes(t *testing.T) {
 	}
 	l.maxChunkBytes = 3 * one
 	for _, n := range []string{"compact", "difference", "flatten", "uniq", "zip"} {
-		if _, _, err := l.chunk("", "lodash", []string{n}); err != nil {
+		if _, _, err := l.chunk("", "lodash", []string{n}, true); err != nil {
 			t.Fatal(err)
 		}
 		if l.chunkBytes > l.maxChunkBytes {
@@ -51,7 +51,7 @@ func TestChunkCacheBoundedByBytes(t *testing.T) {
 	}
 
 	l.maxChunkBytes = 1 // every chunk is over: only the newest stays
-	if _, _, err := l.chunk("", "lodash", []string{"sortBy"}); err != nil {
+	if _, _, err := l.chunk("", "lodash", []string{"sortBy"}, true); err != nil {
 		t.Fatal(err)
 	}
 	if l.chunks.Len() != 1 || !l.chunks.Contains("\x00lodash\x00sortBy") {
@@ -77,7 +77,7 @@ func TestChunkFromInstance(t *testing.T) {
 		{[]string{"mean", "std"}, false},           // the lighter entry's
 		{[]string{"createAdd", "evaluate"}, false}, // a factory: not a member of the instance
 	} {
-		if _, instance, err := l.chunk("", "mathjs", c.names); err != nil || instance != c.instance {
+		if _, instance, err := l.chunk("", "mathjs", c.names, true); err != nil || instance != c.instance {
 			t.Errorf("chunk(mathjs, %v): instance %v, %v; want %v", c.names, instance, err, c.instance)
 		}
 	}
@@ -95,23 +95,85 @@ func TestChunksPerClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := NewLibraries(set)
-	a, _, err := l.chunk("client-a", "lodash", []string{"chunk"})
+	a, _, err := l.chunk("client-a", "lodash", []string{"chunk"}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _, err := l.chunk("client-b", "lodash", []string{"chunk"})
+	b, _, err := l.chunk("client-b", "lodash", []string{"chunk"}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a == b || l.chunks.Len() != 2 {
 		t.Errorf("client-b got client-a's chunk (same program %v, %d cached)", a == b, l.chunks.Len())
 	}
-	if again, _, _ := l.chunk("client-a", "lodash", []string{"chunk"}); again != a {
+	if again, _, _ := l.chunk("client-a", "lodash", []string{"chunk"}, true); again != a {
 		t.Error("client-a's second run built its chunk again")
 	}
-	x, _, _ := l.chunk("client-a", "mathjs", []string{"evaluate"})
-	y, _, _ := l.chunk("client-b", "mathjs", []string{"det"})
+	x, _, _ := l.chunk("client-a", "mathjs", []string{"evaluate"}, true)
+	y, _, _ := l.chunk("client-b", "mathjs", []string{"det"}, true)
 	if x == nil || x != y {
 		t.Error("two clients' instance programs differ; want one")
+	}
+}
+
+// TestChunkFromWholeUntilAsked: with the small libraries precompiled, a
+// run reads its names from the whole library, and no chunk is built, until
+// its client asks for the same names chunkAfterAsks + 1 times (Warm: build);
+// the run itself (lib: no build) never builds one; another client's asks
+// count for it alone; names the whole library lacks still get their
+// chunk; exactly the libraries within precompileBytes are precompiled.
+func TestChunkFromWholeUntilAsked(t *testing.T) {
+	set, err := libs.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := NewLibraries(set)
+	if err := l.Precompile(); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range set.Modules()[1:] {
+		src, err := set.Source(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := l.wholes[name]; ok != (len(src) <= precompileBytes) {
+			t.Errorf("%s (%d bytes) precompiled: %v; precompileBytes %d", name, len(src), ok, precompileBytes)
+		}
+	}
+	if _, ok := l.wholes["lodash"]; !ok {
+		t.Fatal("lodash not precompiled")
+	}
+	whole := l.wholes["lodash"].prg
+	names := []string{"groupBy", "sortBy"}
+	ask := func(client string, build bool) (bool, bool) {
+		t.Helper()
+		prg, members, err := l.chunk(client, "lodash", names, build)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return prg == whole, members
+	}
+	for i := range chunkAfterAsks {
+		if fromWhole, members := ask("a", true); !fromWhole || !members || l.chunks.Len() != 0 {
+			t.Fatalf("a's ask %d: whole %v, members %v, %d chunks; want the whole library, no chunk", i+1, fromWhole, members, l.chunks.Len())
+		}
+	}
+	if fromWhole, _ := ask("a", false); !fromWhole {
+		t.Error("a's run: not the whole library")
+	}
+	if fromWhole, members := ask("b", true); !fromWhole || !members {
+		t.Error("b's first ask: not the whole library (a's ask counted for b)")
+	}
+	if fromWhole, members := ask("a", true); fromWhole || members || l.chunks.Len() != 1 {
+		t.Fatalf("a's last ask: whole %v, members %v, %d chunks; want its chunk built", fromWhole, members, l.chunks.Len())
+	}
+	if fromWhole, _ := ask("a", false); fromWhole {
+		t.Error("a's run after its chunk was built: the whole library")
+	}
+	if fromWhole, _ := ask("b", false); !fromWhole {
+		t.Error("b's run found a's chunk")
+	}
+	if prg, members, err := l.chunk("a", "lodash", []string{"groupBy", "notAnExport"}, false); err == nil && (members || prg == whole) {
+		t.Error("a name lodash lacks was read from the whole library")
 	}
 }

@@ -9,11 +9,22 @@ import (
 	"time"
 )
 
+// TestLibraries runs snippets that import every small library by name,
+// twice: from chunks of the names they import, and from the whole
+// libraries a worker precompiles (Libraries.Precompile), which must give
+// the same answers.
 func TestLibraries(t *testing.T) {
+	for _, precompile := range []bool{false, true} {
+		t.Run(map[bool]string{false: "chunks", true: "precompiled"}[precompile], func(t *testing.T) {
+			testLibraries(t, newHarness(t, Config{Precompile: precompile}))
+		})
+	}
+}
+
+func testLibraries(t *testing.T, p *harness) {
 	// A minute: the harness evaluates the libraries inside the run, where a
 	// first import bundles its chunk (slow under -race); a worker does that
 	// while bundling (Libraries.Warm).
-	p := newHarness(t, Config{})
 	res, rec := run(t, p, Request{Timeout: time.Minute, Files: files("main.ts", `
 import _ from "lodash";
 import { chunk } from "lodash";
@@ -21,17 +32,20 @@ import { format, addDays } from "date-fns";
 import { v4 as uuid, validate } from "uuid";
 import Papa from "papaparse";
 import { z } from "zod";
+import { isEmail } from "validator";
+import { jStat } from "jstat";
 console.log(JSON.stringify(_.chunk([1, 2, 3], 2)), JSON.stringify(chunk([1, 2, 3], 2)), _.VERSION);
 console.log(format(addDays(new Date(2024, 0, 30), 3), "yyyy-MM-dd"));
 console.log(validate(uuid()));
 console.log(JSON.stringify(Papa.parse("a,b\n1,2", { header: true }).data));
 const User = z.object({ name: z.string(), age: z.number().int() });
 console.log(User.safeParse({ name: "x", age: 1.5 }).success, User.parse({ name: "y", age: 2 }).name);
+console.log(isEmail("a@b.co"), isEmail("a@b"), jStat.mean([1, 2, 3]));
 `)})
 	if res.Outcome != OutcomeOK {
 		t.Fatalf("outcome %s: %+v", res.Outcome, rec.Errors())
 	}
-	want := "[[1,2],[3]]|[[1,2],[3]]|4.18.1\n2024-02-02\ntrue\n[{\"a\":\"1\",\"b\":\"2\"}]\nfalse y"
+	want := "[[1,2],[3]]|[[1,2],[3]]|4.18.1\n2024-02-02\ntrue\n[{\"a\":\"1\",\"b\":\"2\"}]\nfalse y\ntrue false 2"
 	got := strings.ReplaceAll(strings.Join(rec.Logs(), "\n"), " ", "|")
 	want = strings.ReplaceAll(want, " ", "|")
 	if got != want {

@@ -44,6 +44,10 @@ type Config struct {
 	Host       map[string]HostFunc
 	Globals    []string // host functions also defined as globals (js.Job.Globals)
 	LibraryDir string
+	// Precompile compiles the small libraries first, as a worker does
+	// before it is ready (js.Libraries.Precompile): a run then reads the
+	// names it imports from the whole library instead of a chunk.
+	Precompile bool
 }
 
 // Request is one run in a test.
@@ -70,7 +74,13 @@ func New(t testing.TB, cfg Config) *Harness {
 		t.Fatal(err)
 	}
 	cfg.Limits = cfg.Limits.WithDefaults()
-	return &Harness{cfg: cfg, libs: js.NewLibraries(set)}
+	l := js.NewLibraries(set)
+	if cfg.Precompile {
+		if err := l.Precompile(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &Harness{cfg: cfg, libs: l}
 }
 
 // Recorder collects a run's events.

@@ -7,15 +7,14 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
 	"github.com/go-sourcemap/sourcemap"
-	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/playground-dev/playground/sandbox/pipe"
 	"github.com/playground-dev/playground/sandbox/worker/bundle"
+	"github.com/playground-dev/playground/sandbox/worker/fair"
 	"github.com/playground-dev/playground/sandbox/worker/js"
 )
 
@@ -27,19 +26,18 @@ import (
 // every measurement.
 const programBytesPerCodeByte = 16
 
-// programCache keeps compiled bundles by content hash, least recently used
-// out first, within a byte budget (estimated, programBytesPerCodeByte)
-// and a count. A *goja.Program is immutable and shared by the runtimes of
-// later runs. Bundle errors are cached too: the same files fail the same
-// way. Only the serving goroutine uses it; the byte count is guarded for
-// the eviction callback.
+// programCache keeps compiled bundles by content hash (which includes the
+// client, bundleKey), within a byte budget (estimated,
+// programBytesPerCodeByte) and a count; past either, the client holding
+// the most loses its least recently used (fair.Cache), so a client that
+// fills the cache evicts its own bundles, not the next client's (issue
+// 22). A *goja.Program is immutable and shared by the runtimes of later
+// runs. Bundle errors are cached too: the same files fail the same way.
+// It is safe for concurrent use.
 type programCache struct {
 	libs   *js.Libraries
-	m      *lru.Cache[[32]byte, *compiled]
+	m      *fair.Cache[[32]byte, *compiled]
 	budget int64 // bytes the cached programs may hold, estimated
-
-	mu    sync.Mutex
-	bytes int64
 }
 
 type compiled struct {
@@ -51,17 +49,7 @@ type compiled struct {
 }
 
 func newProgramCache(size int, budget int64, libs *js.Libraries) *programCache {
-	c := &programCache{libs: libs, budget: budget}
-	m, err := lru.NewWithEvict(size, func(_ [32]byte, e *compiled) {
-		c.mu.Lock()
-		c.bytes -= e.bytes
-		c.mu.Unlock()
-	})
-	if err != nil {
-		panic(err) // only for a size < 1
-	}
-	c.m = m
-	return c
+	return &programCache{libs: libs, budget: budget, m: fair.New[[32]byte, *compiled](size, budget)}
 }
 
 // has reports whether the bundle of key (bundleKey) is cached.
@@ -93,36 +81,17 @@ func (c *programCache) build(files []pipe.File, entry, mode, client string) *com
 	return e
 }
 
-// add caches e under key, evicting the least recently used entries past
-// the budget. An entry that alone would take more than half the budget is
-// not kept.
-func (c *programCache) add(key [32]byte, e *compiled) {
+// add caches e under key for client, evicting past the budget (fair.Cache).
+// An entry that alone would take more than half the budget is not kept.
+func (c *programCache) add(key [32]byte, e *compiled, client string) {
 	if e.bytes > c.budget/2 {
 		return
 	}
-	c.mu.Lock()
-	c.bytes += e.bytes
-	c.mu.Unlock()
-	c.m.Add(key, e)
-	for {
-		c.mu.Lock()
-		over := c.bytes > c.budget
-		c.mu.Unlock()
-		if !over {
-			return
-		}
-		if _, _, ok := c.m.RemoveOldest(); !ok {
-			return
-		}
-	}
+	c.m.Add(key, e, client, e.bytes)
 }
 
 // size is the estimated bytes of the cached entries.
-func (c *programCache) size() int64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.bytes
-}
+func (c *programCache) size() int64 { return c.m.Bytes() }
 
 // bundleKey hashes what decides a bundle's bytes: the bundler version
 // (options live in this binary), the mode, the entry and the files, each

@@ -409,7 +409,7 @@ func (wk *worker) compile(ctx context.Context, key [32]byte, j *pipe.Job, deadli
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx) // finished, but over a limit: not kept
 		}
-		wk.cache.add(key, e)
+		wk.cache.add(key, e, j.Client)
 		return e, nil
 	case <-t.C:
 		wk.abandoned = true

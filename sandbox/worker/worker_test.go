@@ -345,16 +345,43 @@ func TestProgramCacheIsBoundedInBytes(t *testing.T) {
 		f := src(1000 + i) // ~1 kB of code: ~17 kB estimated
 		k := bundleKey(f, "main.js", "", "")
 		keys = append(keys, k)
-		c.add(k, c.build(f, "main.js", "", ""))
+		c.add(k, c.build(f, "main.js", "", ""), "")
 	}
 	if c.size() > 100<<10 || c.has(keys[0]) || !c.has(keys[5]) {
 		t.Errorf("size %d, oldest kept %v, newest kept %v; want ≤ 100 kB, the oldest evicted", c.size(), c.has(keys[0]), c.has(keys[5]))
 	}
 	big := src(10_000) // ~160 kB estimated: over half the budget
 	k := bundleKey(big, "main.js", "", "")
-	c.add(k, c.build(big, "main.js", "", ""))
+	c.add(k, c.build(big, "main.js", "", ""), "")
 	if c.has(k) {
 		t.Error("an entry over half the budget was kept")
+	}
+}
+
+// TestProgramCacheChargesTheFiller: a client that compiles bundle after
+// bundle past the budget evicts its own; another client's bundle, older
+// than all of them, stays cached (issue 22).
+func TestProgramCacheChargesTheFiller(t *testing.T) {
+	set, err := libs.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newProgramCache(64, 100<<10, js.NewLibraries(set))
+	build := func(client string, i int) [32]byte {
+		f := []pipe.File{{Path: "main.js", Source: fmt.Sprintf("console.log(%q);", strings.Repeat("x", 1000+i))}}
+		k := bundleKey(f, "main.js", "", client)
+		c.add(k, c.build(f, "main.js", "", client), client)
+		return k
+	}
+	victim := build("victim", 0)
+	for i := range 20 {
+		build("filler", i)
+		if c.size() > 100<<10 {
+			t.Fatalf("after the filler's bundle %d: %d bytes; budget 100 kB", i, c.size())
+		}
+	}
+	if !c.has(victim) {
+		t.Error("the filler's bundles evicted the victim's")
 	}
 }
 

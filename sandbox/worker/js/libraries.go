@@ -13,6 +13,7 @@ import (
 
 	"github.com/playground-dev/playground/sandbox/libs"
 	"github.com/playground-dev/playground/sandbox/worker/bundle"
+	"github.com/playground-dev/playground/sandbox/worker/fair"
 	"github.com/playground-dev/playground/sandbox/worker/js/parity"
 	"github.com/playground-dev/playground/sandbox/worker/js/rewrite"
 )
@@ -22,17 +23,15 @@ import (
 // concurrent use (the worker prepares runtimes in the background).
 //
 // A chunk (the tree-shaken subset of a library's exports a run uses,
-// bundle.LibraryChunk) is compiled once too, and kept among the most
-// recently used while their sources total at most cachedChunkBytes.
+// bundle.LibraryChunk) is compiled once per client too, and kept among the
+// most recently used while their sources total at most cachedChunkBytes;
+// past that, the client holding the most loses its oldest (fair.Cache).
 type Libraries struct {
 	set *libs.Set
 
-	mu       sync.Mutex // guards programs, chunkBytes, and every Add to chunks
-	programs map[string]*goja.Program
-	chunks   *lru.Cache[string, cachedChunk] // by chunk key; Get is safe without mu
-
-	chunkBytes    int // the source bytes of the chunks cached
-	maxChunkBytes int // cachedChunkBytes; tests lower it
+	mu       sync.Mutex                         // one build at a time
+	programs sync.Map                           // name (an instance: name + "\x00instance") → *goja.Program, kept for the process
+	chunks   *fair.Cache[string, *goja.Program] // by chunk key, owned by its client; source bytes
 
 	// wholes are the libraries compiled before the worker is ready
 	// (Precompile), with their exports; set once, before any run, and
@@ -74,12 +73,6 @@ const (
 	askedChunks    = 4096
 )
 
-// cachedChunk is a compiled chunk and the length of its source in bytes.
-type cachedChunk struct {
-	prg  *goja.Program
-	size int
-}
-
 // A compiled chunk holds about 12 times its source's bytes on the heap
 // (measured: lodash chunk 5 KiB → 46 KiB; mathjs mean/median/std 90 KiB →
 // 1.1 MiB; mathjs evaluate 0.9 MiB → ≈10 MiB), and the worker's live heap,
@@ -95,8 +88,7 @@ const (
 
 // NewLibraries returns a compiler for set's libraries.
 func NewLibraries(set *libs.Set) *Libraries {
-	l := &Libraries{set: set, programs: map[string]*goja.Program{}, maxChunkBytes: cachedChunkBytes, wholes: map[string]whole{}}
-	l.chunks, _ = lru.NewWithEvict(cachedChunks, func(_ string, c cachedChunk) { l.chunkBytes -= c.size })
+	l := &Libraries{set: set, chunks: fair.New[string, *goja.Program](cachedChunks, cachedChunkBytes), wholes: map[string]whole{}}
 	l.asked, _ = lru.New[string, int](askedChunks)
 	return l
 }
@@ -154,15 +146,15 @@ func (l *Libraries) Precompile() error {
 // client's names (issue 22).
 func (l *Libraries) chunk(client, name string, names []string, build bool) (prg *goja.Program, members bool, err error) {
 	src, ok := l.set.ESM(name)
-	instance := ok && src.FromInstance(names)
+	if ok && src.FromInstance(names) {
+		prg, err := l.compiled(name+"\x00instance", src.Instance) // built by the generate step
+		return prg, true, err
+	}
 	key := client + "\x00" + name + "\x00" + strings.Join(names, ",")
-	if instance {
-		key = name + "\x00instance" // one program for every set of names
+	if prg, ok := l.chunks.Get(key); ok {
+		return prg, false, nil
 	}
-	if c, ok := l.chunks.Get(key); ok {
-		return c.prg, instance, nil
-	}
-	if w, precompiled := l.wholes[name]; ok && precompiled && !instance && w.hasAll(names) {
+	if w, precompiled := l.wholes[name]; ok && precompiled && w.hasAll(names) {
 		if !build {
 			return w.prg, true, nil
 		}
@@ -171,35 +163,24 @@ func (l *Libraries) chunk(client, name string, names []string, build bool) (prg 
 			return w.prg, true, nil
 		}
 	}
-	l.mu.Lock() // one build at a time: the background preparation may want the same
-	defer l.mu.Unlock()
-	if c, ok := l.chunks.Get(key); ok {
-		return c.prg, instance, nil
-	}
 	if !ok {
-		prg, err = l.programLocked(name)
+		prg, err = l.program(name)
 		return prg, false, err
 	}
-	code := src.Instance // built by the generate step
-	if !instance {
-		if code, err = bundle.LibraryChunk(src, names); err != nil {
-			return nil, false, fmt.Errorf("%s: %w", name, err)
-		}
+	l.mu.Lock() // one build at a time: the background preparation may want the same
+	defer l.mu.Unlock()
+	if prg, ok := l.chunks.Get(key); ok {
+		return prg, false, nil
 	}
-	ast, err := goja.Parse(name+".js", code, parser.WithDisableSourceMaps)
+	code, err := bundle.LibraryChunk(src, names)
 	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", name, err)
+	}
+	if prg, err = compileLibrary(name, code); err != nil {
 		return nil, false, err
 	}
-	p, err := goja.CompileAST(ast, true)
-	if err != nil {
-		return nil, false, err
-	}
-	l.chunks.Add(key, cachedChunk{prg: p, size: len(code)}) // the eviction callback runs under mu too
-	l.chunkBytes += len(code)
-	for l.chunkBytes > l.maxChunkBytes && l.chunks.Len() > 1 {
-		l.chunks.RemoveOldest() // never the chunk just added: the run needs it
-	}
-	return p, instance, nil
+	l.chunks.Add(key, prg, client, int64(len(code)))
+	return prg, false, nil
 }
 
 // hasAll reports whether every one of names is an export of w.
@@ -217,29 +198,44 @@ func (l *Libraries) Set() *libs.Set { return l.set }
 
 // program returns name's compiled library.
 func (l *Libraries) program(name string) (*goja.Program, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.programLocked(name)
-}
-
-func (l *Libraries) programLocked(name string) (*goja.Program, error) {
-	if p, ok := l.programs[name]; ok {
-		return p, nil
+	if prg, ok := l.programs.Load(name); ok {
+		return prg.(*goja.Program), nil
 	}
 	src, err := l.set.Source(name)
 	if err != nil {
 		return nil, err
 	}
-	ast, err := goja.Parse(name+".js", src, parser.WithDisableSourceMaps)
+	return l.compiled(name, src)
+}
+
+// compiled returns the program kept under key, compiling code for it
+// first if there is none.
+func (l *Libraries) compiled(key, code string) (*goja.Program, error) {
+	if prg, ok := l.programs.Load(key); ok {
+		return prg.(*goja.Program), nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if prg, ok := l.programs.Load(key); ok {
+		return prg.(*goja.Program), nil
+	}
+	name, _, _ := strings.Cut(key, "\x00")
+	prg, err := compileLibrary(name, code)
 	if err != nil {
 		return nil, err
 	}
-	p, err := goja.CompileAST(ast, true)
+	l.programs.Store(key, prg)
+	return prg, nil
+}
+
+// compileLibrary compiles a library's script (whole, instance or chunk),
+// in strict mode and without reading source maps.
+func compileLibrary(name, code string) (*goja.Program, error) {
+	ast, err := goja.Parse(name+".js", code, parser.WithDisableSourceMaps)
 	if err != nil {
 		return nil, err
 	}
-	l.programs[name] = p
-	return p, nil
+	return goja.CompileAST(ast, true)
 }
 
 // Warm compiles what a bundle of client's evaluates of its libraries

@@ -7,55 +7,47 @@ import (
 )
 
 // TestChunkCacheBoundedByBytes: the compiled chunks kept total at most
-// maxChunkBytes of source; the chunk just built is kept even when it alone
-// is over, and the oldest go first.
+// the budget of source bytes; the chunk just built is kept even when it
+// alone is over, and the oldest go first; past the budget, a client's new
+// chunks evict its own, not another client's (fair.Cache).
 func TestChunkCacheBoundedByBytes(t *testing.T) {
 	set, err := libs.New("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	l := NewLibraries(set)
-	if l.maxChunkBytes != cachedChunkBytes {
-		t.Fatalf("maxChunkBytes = %d; want cachedChunkBytes", l.maxChunkBytes)
-	}
-	first := []string{"chunk"}
-	if _, _, err := l.chunk("", "lodash", first, true); err != nil {
+	if _, _, err := l.chunk("other", "lodash", []string{"chunk"}, true); err != nil {
 		t.Fatal(err)
 	}
-	one := l.chunkBytes
+	one := l.chunks.Bytes()
 	if one <= 0 {
-		t.Fatalf("chunkBytes = %d after one chunk", one)
+		t.Fatalf("%d bytes after one chunk", one)
 	}
-	l.maxChunkBytes = 3 * one
+	l.chunks.SetBudget(4 * one)
 	for _, n := range []string{"compact", "difference", "flatten", "uniq", "zip"} {
-		if _, _, err := l.chunk("", "lodash", []string{n}, true); err != nil {
+		if _, _, err := l.chunk("filler", "lodash", []string{n}, true); err != nil {
 			t.Fatal(err)
 		}
-		if l.chunkBytes > l.maxChunkBytes {
-			t.Fatalf("after %s: %d bytes cached; want ≤ %d", n, l.chunkBytes, l.maxChunkBytes)
+		if b := l.chunks.Bytes(); b > 4*one {
+			t.Fatalf("after %s: %d bytes cached; want ≤ %d", n, b, 4*one)
 		}
-		if !l.chunks.Contains("\x00lodash\x00" + n) {
+		if !l.chunks.Contains("filler\x00lodash\x00" + n) {
 			t.Fatalf("the chunk of %s, just built, is not cached", n)
 		}
 	}
-	if l.chunks.Contains("\x00lodash\x00chunk") {
-		t.Error("the oldest chunk is still cached past the byte bound")
+	if l.chunks.Contains("filler\x00lodash\x00compact") {
+		t.Error("the filler's oldest chunk is still cached past the byte bound")
 	}
-	sum := 0
-	for _, k := range l.chunks.Keys() {
-		c, _ := l.chunks.Peek(k)
-		sum += c.size
-	}
-	if sum != l.chunkBytes {
-		t.Errorf("chunkBytes = %d; the cached chunks' sizes sum to %d", l.chunkBytes, sum)
+	if !l.chunks.Contains("other\x00lodash\x00chunk") {
+		t.Error("the filler's chunks evicted another client's")
 	}
 
-	l.maxChunkBytes = 1 // every chunk is over: only the newest stays
-	if _, _, err := l.chunk("", "lodash", []string{"sortBy"}, true); err != nil {
+	l.chunks.SetBudget(1) // every chunk is over: only the newest stays
+	if _, _, err := l.chunk("filler", "lodash", []string{"sortBy"}, true); err != nil {
 		t.Fatal(err)
 	}
-	if l.chunks.Len() != 1 || !l.chunks.Contains("\x00lodash\x00sortBy") {
-		t.Errorf("cache holds %v; want just the chunk of sortBy", l.chunks.Keys())
+	if l.chunks.Len() != 1 || !l.chunks.Contains("filler\x00lodash\x00sortBy") {
+		t.Errorf("cache holds %q; want just the chunk of sortBy", l.chunks.Keys())
 	}
 }
 
@@ -81,8 +73,8 @@ func TestChunkFromInstance(t *testing.T) {
 			t.Errorf("chunk(mathjs, %v): instance %v, %v; want %v", c.names, instance, err, c.instance)
 		}
 	}
-	if !l.chunks.Contains("mathjs\x00instance") || l.chunks.Contains("\x00mathjs\x00evaluate") {
-		t.Errorf("cached %v; want one instance program", l.chunks.Keys())
+	if _, ok := l.programs.Load("mathjs\x00instance"); !ok || l.chunks.Contains("\x00mathjs\x00evaluate") {
+		t.Errorf("instance kept %v, chunks %q; want one instance program", ok, l.chunks.Keys())
 	}
 }
 

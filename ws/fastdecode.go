@@ -56,16 +56,23 @@ var fileKeys = []string{"path", "source"}
 
 type parser struct{ jsonwire.Scanner }
 
-// files reads the files array: objects of path and source.
-func (p *parser) files(v *[]File) bool {
+// files reads the files array (ScanFiles).
+func (p *parser) files(v *[]File) bool { return ScanFiles(&p.Scanner, v) }
+
+// ScanFiles reads a run's files array at s.I, objects of path and source
+// only, as json.Unmarshal reads it into v, in jsonwire's plain form (see
+// jsonwire.Scanner: false means "not this form", and the caller decodes
+// the whole text with encoding/json). The HTTP API's request decoder
+// shares it.
+func ScanFiles(s *jsonwire.Scanner, v *[]File) bool {
 	files := make([]File, 0, 4)
-	ok := p.Array(func() bool {
+	ok := s.Array(func() bool {
 		var f File
-		ok := p.Object(fileKeys, func(k int) bool {
+		ok := s.Object(fileKeys, func(k int) bool {
 			if k == 0 {
-				return p.Str(&f.Path)
+				return s.Str(&f.Path)
 			}
-			return p.Str(&f.Source)
+			return s.Str(&f.Source)
 		})
 		files = append(files, f)
 		return ok

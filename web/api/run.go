@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/playground-dev/playground/engine"
+	"github.com/playground-dev/playground/jsonwire"
 	"github.com/playground-dev/playground/tape"
 	"github.com/playground-dev/playground/ws"
 )
@@ -82,10 +83,9 @@ func (q *RunRequest) toRun(files bool) (*ws.Run, *Problem) {
 		p := invalid("inputData", `"inputData" is another name for "input": give one of them`)
 		return nil, &p
 	}
-	if len(q.Input) > 0 {
-		msg["input"] = q.Input
-	} else if len(q.InputData) > 0 {
-		msg["input"] = q.InputData
+	input := q.Input
+	if len(input) == 0 {
+		input = q.InputData
 	}
 	if q.Entry != nil {
 		msg["entry"] = *q.Entry
@@ -117,7 +117,19 @@ func (q *RunRequest) toRun(files bool) (*ws.Run, *Problem) {
 		p := invalid("id", "must be 1-64 characters of [A-Za-z0-9._:-]")
 		return nil, &p
 	}
-	return m.(*ws.Run), nil
+	run := m.(*ws.Run)
+	if len(input) > 0 {
+		// Not through json.Marshal and ws.Decode with the rest: for an
+		// input of rows they read it twice more (issue 21). It was valid
+		// when decoded; it becomes what json.Marshal writes of it (compact,
+		// HTML-safe), as the run message's input was.
+		var ok bool
+		if run.Input, ok = jsonwire.AppendRaw(nil, input); !ok {
+			p := invalid("input", "must be one JSON value")
+			return nil, &p
+		}
+	}
+	return run, nil
 }
 
 // decodeRunRequest reads the body strictly: unknown fields, wrong types
@@ -150,6 +162,9 @@ func decodeRunRequest(w http.ResponseWriter, r *http.Request, limit int64) (*Run
 	if !bytes.HasPrefix(bytes.TrimLeft(body, " \t\r\n"), []byte("{")) {
 		p := invalid("body", "the body must be a JSON object")
 		return nil, &p
+	}
+	if q, ok := parseRunRequest(body); ok {
+		return &q, nil
 	}
 	var q RunRequest
 	d := json.NewDecoder(bytes.NewReader(body))

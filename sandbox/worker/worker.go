@@ -94,10 +94,7 @@ func Main(r io.Reader, w io.Writer) int {
 	// of every worker start and the tests start hundreds; the js package's
 	// tests cover it there.
 	if !pipe.RaceEnabled {
-		if err := wk.cache.libs.Precompile(); err != nil {
-			fmt.Fprintln(os.Stderr, "worker:", err)
-			return 1
-		}
+		wk.cache.libs.Precompile()
 		// esbuild's and goja's first use in a process costs a few ms more
 		// than the next (lazy tables, stacks): pay it here too.
 		b := bundle.BundleMode([]pipe.File{{Path: "main.js", Source: warmUpScript}}, "main.js", pipe.ModeScript, set)

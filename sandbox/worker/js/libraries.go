@@ -99,21 +99,19 @@ func NewLibraries(set *libs.Set) *Libraries {
 // (issue 22); a run that uses some names of one of them reads them from
 // the whole library until its client asks for the same names again
 // more than chunkAfterAsks times (chunk). The worker calls it once, before it says ready and before any
-// run; it is not safe to call concurrently with anything else. It returns
-// the first compile error.
-func (l *Libraries) Precompile() error {
+// run; it is not safe to call concurrently with anything else. A library
+// that does not compile (an operator's, -libraries) is left as it is: the
+// run that imports it meets the error, as without Precompile.
+func (l *Libraries) Precompile() {
 	for _, name := range l.set.Modules()[1:] {
 		lib, _ := l.set.Lookup(name)
 		src, err := l.set.Source(name)
-		if err != nil {
-			return err
-		}
-		if len(src) > precompileBytes {
+		if err != nil || len(src) > precompileBytes {
 			continue
 		}
 		prg, err := l.program(name)
 		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			continue
 		}
 		w := whole{prg: prg, exports: make(map[string]bool, len(lib.Exports))}
 		for _, e := range lib.Exports {
@@ -121,7 +119,6 @@ func (l *Libraries) Precompile() error {
 		}
 		l.wholes[name] = w
 	}
-	return nil
 }
 
 // chunk returns the program a run of client (pipe.Job.Client) evaluates

@@ -67,17 +67,19 @@ func TestOperatorLibraries(t *testing.T) {
 	}
 	write("greeter.js", "export const greet = (n) => `hi ${n}`;\nexport default { version: 3 };\n")
 	write("@acme/tools.mjs", "export function twice(x) { return x * 2; }\n")
-	p := newHarness(t, Config{LibraryDir: dir})
-	res, rec := run(t, p, Request{Files: files("main.ts", `
+	for _, precompile := range []bool{false, true} { // operator libraries are small: a worker precompiles them
+		p := newHarness(t, Config{LibraryDir: dir, Precompile: precompile})
+		res, rec := run(t, p, Request{Files: files("main.ts", `
 import cfg, { greet } from "greeter";
 import { twice } from "@acme/tools";
 console.log(greet("op"), cfg.version, twice(21));
 `)})
-	if res.Outcome != OutcomeOK {
-		t.Fatalf("outcome %s: %+v", res.Outcome, rec.Errors())
-	}
-	if got := rec.Logs(); len(got) != 1 || got[0] != "hi op 3 42" {
-		t.Errorf("logs = %q", got)
+		if res.Outcome != OutcomeOK {
+			t.Fatalf("precompile %v: outcome %s: %+v", precompile, res.Outcome, rec.Errors())
+		}
+		if got := rec.Logs(); len(got) != 1 || got[0] != "hi op 3 42" {
+			t.Errorf("precompile %v: logs = %q", precompile, got)
+		}
 	}
 
 }

@@ -14,6 +14,11 @@ type RunHeader struct {
 	T float64 `json:"t"`
 }
 
+// Header returns h: every run message embeds a RunHeader, so each has
+// this method, and a value of any of them (or a pointer to one) gives its
+// type and seq without encoding or decoding it.
+func (h RunHeader) Header() RunHeader { return h }
+
 // Hello is the first message on every socket.
 type Hello struct {
 	Type     string   `json:"type"`

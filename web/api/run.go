@@ -406,15 +406,16 @@ type streamQueue struct {
 }
 
 func (q *streamQueue) push(v any) {
-	b, err := json.Marshal(v)
+	b, err := ws.Marshal(v) // json.Marshal's bytes, without reflection for run messages
 	if err != nil {
 		return
 	}
-	var head struct {
-		Type string `json:"type"`
-		Seq  uint64 `json:"seq"`
+	var head ws.RunHeader
+	if m, ok := v.(interface{ Header() ws.RunHeader }); ok {
+		head = m.Header()
+	} else {
+		_ = json.Unmarshal(b, &head)
 	}
-	_ = json.Unmarshal(b, &head)
 	q.mu.Lock()
 	if q.overflowed {
 		q.mu.Unlock()

@@ -30,8 +30,9 @@ var allowedImports = map[string][]string{
 	"sandbox/libs":          {},
 	"sandbox":               {"sandbox/pipe", "sandbox/libs", "tracing"},
 	"sandbox/worker/bundle": {"sandbox/pipe", "sandbox/libs"},
-	"sandbox/worker/js":     {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js/intl", "sandbox/worker/js/intrinsic", "sandbox/worker/js/inspect", "sandbox/worker/js/parity", "sandbox/worker/js/webapi", "sandbox/worker/js/rewrite", "sandbox/worker/js/jsonvalue", "sandbox/worker/js/regexpidx"},
-	"sandbox/worker":        {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js"},
+	"sandbox/worker/fair":   {}, // the eviction rule of the worker's caches
+	"sandbox/worker/js":     {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/fair", "sandbox/worker/js/intl", "sandbox/worker/js/intrinsic", "sandbox/worker/js/inspect", "sandbox/worker/js/parity", "sandbox/worker/js/webapi", "sandbox/worker/js/rewrite", "sandbox/worker/js/jsonvalue", "sandbox/worker/js/regexpidx"},
+	"sandbox/worker":        {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/fair", "sandbox/worker/js"},
 
 	// The server's transports share one run engine, which alone sees the
 	// sandbox (its types; the pool arrives as an engine.Runner).
@@ -40,7 +41,7 @@ var allowedImports = map[string][]string{
 	"runs":    {"ws"},
 	"session": {"ws", "engine", "runs"},
 	"web":     {"ws", "engine", "session", "static"},
-	"web/api": {"ws", "engine", "runs", "tape"},
+	"web/api": {"ws", "jsonwire", "engine", "runs", "tape"},
 	// Run tapes: the format, its checks and the comparison; the engine
 	// records and replays them.
 	"tape":    {"ws", "jsonwire"},

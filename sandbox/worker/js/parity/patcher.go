@@ -36,6 +36,9 @@ type Patcher struct {
 	// arrayValues is the intrinsic Array.prototype.values
 	// (noteArrayValues).
 	arrayValues *goja.Object
+	// indexNames are the decimal names of array indexes JSON.stringify
+	// read (stringifier.indexKey), made once for all its calls.
+	indexNames []string
 	// iterGuarded: %ArrayIteratorPrototype%.next is replaced
 	// (installIteratorGuard).
 	iterGuarded bool

@@ -39,6 +39,9 @@ type Patcher struct {
 	// indexNames are the decimal names of array indexes JSON.stringify
 	// read (stringifier.indexKey), made once for all its calls.
 	indexNames []string
+	// stringifyHint is the length of the last JSON.stringify text, the
+	// next one's first capacity (at most maxStringifyHint).
+	stringifyHint int
 	// iterGuarded: %ArrayIteratorPrototype%.next is replaced
 	// (installIteratorGuard).
 	iterGuarded bool

@@ -53,6 +53,9 @@ const (
 	// maxIndexNames bounds Patcher.indexNames: the decimal names of
 	// later indexes are made one by one.
 	maxIndexNames = 1 << 17
+	// maxStringifyHint caps the capacity a call's text starts with: the
+	// length of the last call's (Patcher.stringifyHint), up to this.
+	maxStringifyHint = 1 << 20
 	// maxSerializableArrayLength is V8's kMaxSerializableArrayLength: an
 	// array (or array Proxy) longer than that is "Invalid string length"
 	// before any element is read, as every element takes at least two
@@ -113,7 +116,7 @@ type stringifier struct {
 // longer than maxStringLength UTF-16 code units; it stops at the
 // runtime's interrupt.
 func (p *Patcher) stringify(value, replacer, space goja.Value) goja.Value {
-	s := &stringifier{p: p, vm: p.vm, ops: interruptCounter{vm: p.vm}}
+	s := &stringifier{p: p, vm: p.vm, ops: interruptCounter{vm: p.vm}, buf: make([]byte, 0, p.stringifyHint)}
 	if r, ok := replacer.(*goja.Object); ok {
 		if f, ok := goja.AssertFunction(r); ok {
 			s.replacer = f
@@ -135,6 +138,7 @@ func (p *Patcher) stringify(value, replacer, space goja.Value) goja.Value {
 	}
 	s.write(v, top)
 	s.checkLength()
+	p.stringifyHint = min(len(s.buf), maxStringifyHint)
 	// buf is this call's own and never written again: the string shares it.
 	return p.vm.ToValue(unsafe.String(unsafe.SliceData(s.buf), len(s.buf)))
 }
@@ -430,14 +434,20 @@ func (s *stringifier) array(o *goja.Object, depth int) {
 }
 
 func (s *stringifier) members(o *goja.Object, depth int) {
-	keys := s.props
+	keys, names := s.props, []string(nil)
 	if keys == nil {
-		keys = s.ownKeys(o)
+		keys, names = s.ownKeys(o)
 	}
 	s.buf = append(s.buf, '{')
 	empty := true
-	for _, k := range keys {
+	for i := range max(len(keys), len(names)) {
 		s.ops.tick()
+		var k jsonKey
+		if names != nil {
+			k = jsonKey{name: names[i], index: -1}
+		} else {
+			k = keys[i]
+		}
 		v, ok := s.prepare(o, k, s.get(o, k))
 		if !ok {
 			continue
@@ -466,23 +476,28 @@ func (s *stringifier) members(o *goja.Object, depth int) {
 }
 
 // ownKeys is EnumerableOwnProperties(o, key): its own enumerable string
-// keys, integer keys ascending first (goja's Keys, which asks a Proxy's
-// ownKeys and getOwnPropertyDescriptor traps). A key with U+FFFD may be a
-// lone surrogate goja's Keys turned into one: o's keys are then read again
-// as JS strings (Reflect.ownKeys, and each key's descriptor for
-// enumerability), which a Proxy's traps see a second time.
-func (s *stringifier) ownKeys(o *goja.Object) []jsonKey {
+// keys, integer keys ascending first, as names (goja's Keys, which asks a
+// Proxy's ownKeys and getOwnPropertyDescriptor traps). A name with U+FFFD
+// may be a lone surrogate goja's Keys turned into one: o's keys are then
+// read again as JS strings (Reflect.ownKeys, and each key's descriptor for
+// enumerability), which a Proxy's traps see a second time, and returned
+// as keys instead.
+func (s *stringifier) ownKeys(o *goja.Object) ([]jsonKey, []string) {
 	names := o.Keys()
-	keys := make([]jsonKey, len(names))
 	lossy := false
-	for i, name := range names {
-		keys[i] = jsonKey{name: name, index: -1}
-		lossy = lossy || strings.Contains(name, "\uFFFD")
+	for _, name := range names {
+		if strings.Contains(name, "\uFFFD") {
+			lossy = true
+			break
+		}
 	}
 	if !lossy {
-		return keys
+		if names == nil {
+			names = []string{}
+		}
+		return nil, names
 	}
-	keys = keys[:0]
+	keys := []jsonKey{}
 	b := s.p.b
 	all := call(b.OwnKeys, goja.Undefined(), o).ToObject(s.vm)
 	for i := range int64(toLength(lengthOf(all))) {
@@ -499,7 +514,7 @@ func (s *stringifier) ownKeys(o *goja.Object) []jsonKey {
 		}
 		keys = append(keys, s.nameKey(name))
 	}
-	return keys
+	return keys, nil
 }
 
 // hexDigits are QuoteJSONString's: lower case, as V8 writes them.

@@ -24,7 +24,7 @@ func BenchmarkStringify(b *testing.B) {
 	p.InstallJSONStringify()
 	ours := builtinFunc(vm.Get("JSON").ToObject(vm), "stringify")
 	values := map[string]string{
-		"rows": `Array.from({ length: 1e4 }, (_, i) => ({ id: i, name: "user " + i, v: i * 0.25, tags: ["a", "b" + i % 7, i % 3 === 0] }))`,
+		"rows":    `Array.from({ length: 1e4 }, (_, i) => ({ id: i, name: "user " + i, v: i * 0.25, tags: ["a", "b" + i % 7, i % 3 === 0] }))`,
 		"strings": `Array.from({ length: 1e4 }, (_, i) => "text \"" + i + "\" line\n".repeat(1 + i % 10) + (i % 5 === 0 ? "héllo wörld ✓" : ""))`,
 	}
 	for _, name := range []string{"rows", "strings"} {

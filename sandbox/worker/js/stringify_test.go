@@ -1,6 +1,7 @@
 package js_test
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"strings"
@@ -75,5 +76,65 @@ func TestStringifyGoldenIsFresh(t *testing.T) {
 	}
 	if string(out) != string(golden) {
 		t.Error("testdata/stringify/cases.golden is stale: run `node cases.js > cases.golden` in sandbox/worker/js/testdata/stringify")
+	}
+}
+
+// TestStringifyHostile calls JSON.stringify with each of FuzzBuiltins'
+// hostile shapes (builtinFuzz) as its value, nested in an object and an
+// array, as its replacer and as its space, and with each pair as value and
+// replacer: whatever it returns or throws, no Go internals (goInternals)
+// reach the snippet, and every call returns (the run ends ok).
+func TestStringifyHostile(t *testing.T) {
+	start := strings.Index(builtinFuzz, "const revocable")
+	end := strings.Index(builtinFuzz, "const desc")
+	if start < 0 || end < start {
+		t.Fatal("builtinFuzz has no shapes")
+	}
+	src := `import { input } from "playground";
+` + builtinFuzz[start:end] + `
+const GO = new RegExp(input.pattern);
+const leaks = [];
+let calls = 0;
+const check = (where, e) => {
+  let text = "";
+  try { text = typeof e === "object" && e !== null ? String(e.message) + "\n" + String(e.stack) : String(e); } catch (x) {}
+  if (GO.test(text)) leaks.push(where + ": " + text.slice(0, 300));
+};
+const make = (i) => { try { return shapes[i](); } catch (e) { return undefined; } };
+const tryCall = (where, ...args) => {
+  calls++;
+  try {
+    const r = JSON.stringify(...args);
+    if (typeof r !== "string" && r !== undefined) leaks.push(where + ": returned " + typeof r);
+  } catch (e) { check(where, e); }
+};
+for (let i = 0; i < shapes.length; i++) {
+  tryCall("value " + i, make(i));
+  tryCall("nested " + i, { a: make(i), b: [make(i)] }, null, 2);
+  tryCall("replacer " + i, { a: 1, b: [1, { c: 2 }] }, make(i));
+  tryCall("space " + i, { a: [1] }, null, make(i));
+  for (let j = 0; j < shapes.length; j++) tryCall("pair " + i + " " + j, { x: make(i) }, make(j), make(j));
+}
+console.log("CALLS " + calls + " LEAKS " + JSON.stringify(leaks));
+`
+	in, _ := json.Marshal(map[string]any{"pattern": goInternals.String()})
+	h := newHarness(t, Config{})
+	res, rec := run(t, h, Request{Files: files("main.js", src), Input: in, Timeout: 20 * time.Second})
+	var text []string
+	for _, ev := range rec.Events() {
+		text = append(text, ev.Text, string(ev.Value))
+		if ev.Error != nil {
+			text = append(text, ev.Error.Message, ev.Error.Stack)
+		}
+	}
+	if m := goInternals.FindString(strings.Join(text, "\n")); m != "" {
+		t.Fatalf("Go internals (%q) reached the snippet", m)
+	}
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s, errors %+v", res.Outcome, rec.Errors())
+	}
+	logs := strings.Join(rec.Logs(), "\n")
+	if !strings.HasPrefix(logs, "CALLS ") || !strings.HasSuffix(logs, " LEAKS []") {
+		t.Fatalf("logs %q; want CALLS n LEAKS []", logs)
 	}
 }

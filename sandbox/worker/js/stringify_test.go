@@ -138,3 +138,22 @@ console.log("CALLS " + calls + " LEAKS " + JSON.stringify(leaks));
 		t.Fatalf("logs %q; want CALLS n LEAKS []", logs)
 	}
 }
+
+// TestStringifyHostObjects: the run's own objects serialize as plain
+// data: facts (a goja DynamicObject), input, and a Number subclass's
+// instance (a Number object to ECMA-262).
+func TestStringifyHostObjects(t *testing.T) {
+	h := newHarness(t, Config{})
+	got := runOK(t, h, Request{Files: files("main.js", `import { facts, input } from "playground";
+facts.todos = ["a", { done: false }];
+facts.n = 1.5;
+console.log(JSON.stringify(facts));
+console.log(JSON.stringify(input, null, 1));
+class N extends Number {}
+console.log(JSON.stringify([new N(5)]));
+`), Input: []byte(`{"q":[1,"x",null]}`)})
+	want := []string{`{"todos":["a",{"done":false}],"n":1.5}`, "{\n \"q\": [\n  1,\n  \"x\",\n  null\n ]\n}", "[5]"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("logs %q; want %q", got, want)
+	}
+}

@@ -31,7 +31,8 @@ type hardStop struct {
 }
 
 // hardStops are the offenders of goja's built-ins this runtime guards
-// (parity/loops.go, parity/scan.go, parity/typedarray.go, parity/stringify.go).
+// (parity/loops.go, parity/scan.go, parity/typedarray.go, parity/stringify.go,
+// parity/flat.go).
 var hardStops = []hardStop{
 	// A global d-flag RegExp: goja's replace loop calls the decorated exec
 	// once per match, each converting the whole input (regexpidx).
@@ -101,6 +102,11 @@ var hardStops = []hardStop{
 	{"JSON.stringify(new Array(2 ** 27))", "runs", "timeout"},
 	{"JSON.stringify({ a: [new Array(2 ** 27)] }, null, 2)", "runs", "timeout"},
 	{"JSON.stringify({}, S)", "runs", "timeout"},
+	// flat and flatMap in Go (parity/flat.go): a long array nested in a
+	// short receiver.
+	{"[S].flat()", "runs", "timeout"},
+	{"[S].flatMap((x) => x)", "runs", "timeout"},
+	{"[[S]].flat(Infinity)", "runs", "timeout"},
 }
 
 // boundedStops are built-in calls whose loop in Go is bounded (by a cap
@@ -124,9 +130,8 @@ var boundedStops = []hardStop{
 //     reaches join without it: guarding every program with a + or a
 //     template for it cost 41 allocations and 3 KB a run)
 //     → RangeError: Invalid string length.
-//   - [S].flat(), [[S]].join(): a long array nested in a short receiver
-//     (only the receiver and concat's arguments are guarded) → runs or
-//     RangeError.
+//   - [[S]].join(): a long array nested in a short receiver (only the
+//     receiver and concat's arguments are guarded) → RangeError.
 //   - new Uint8Array(H32): the constructor allocates 4 GB before its loop
 //     → runs (out of memory).
 //   - %TypedArray%.prototype methods on a typed array (join, sort, fill,

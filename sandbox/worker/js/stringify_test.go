@@ -12,22 +12,32 @@ import (
 // TestStringifyAsNode runs JSON.stringify's differential corpus
 // (testdata/stringify/cases.js: replacers, space, toJSON, boxed values,
 // BigInt, proxies, getters, holes, cycles and their V8 messages, depth,
-// lone surrogates…) and compares every line with Node 20's
-// (cases.golden, recorded by `node cases.js > cases.golden`; see
-// TestStringifyGoldenIsFresh), in module and in script mode; stringifyDeviations lists the lines that
+// lone surrogates…) and compares every line with Node 20's (cases.golden,
+// recorded by `node cases.js > cases.golden`; TestCorpusGoldenIsFresh),
+// in module and in script mode; corpusDeviations lists the lines that
 // stay goja's, each with why.
-func TestStringifyAsNode(t *testing.T) {
-	src, err := os.ReadFile("testdata/stringify/cases.js")
+func TestStringifyAsNode(t *testing.T) { runCorpus(t, "stringify", 140) }
+
+// TestFlatAsNode runs Array.prototype.flat and flatMap's differential
+// corpus (testdata/flat/cases.js: depths, holes, array-likes, proxies and
+// their traps' order, species, cycles, depth, the mapper's arguments) as
+// TestStringifyAsNode does.
+func TestFlatAsNode(t *testing.T) { runCorpus(t, "flat", 60) }
+
+// runCorpus runs testdata/dir/cases.js and compares its lines with
+// cases.golden's, of which there must be at least least.
+func runCorpus(t *testing.T, dir string, least int) {
+	src, err := os.ReadFile("testdata/" + dir + "/cases.js")
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden, err := os.ReadFile("testdata/stringify/cases.golden")
+	golden, err := os.ReadFile("testdata/" + dir + "/cases.golden")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := strings.Split(strings.TrimSuffix(string(golden), "\n"), "\n")
-	if len(want) < 80 {
-		t.Fatalf("%d cases; want at least 80", len(want))
+	if len(want) < least {
+		t.Fatalf("%d cases; want at least %d", len(want), least)
 	}
 	h := newHarness(t, Config{})
 	for _, mode := range []string{"module", "script"} {
@@ -42,7 +52,7 @@ func TestStringifyAsNode(t *testing.T) {
 		for i := range min(len(got), len(want)) {
 			w := want[i]
 			name, _, _ := strings.Cut(w, " | ")
-			if d, ok := stringifyDeviations[name]; ok {
+			if d, ok := corpusDeviations[dir+"/"+name]; ok {
 				w = name + " | " + d.want
 			}
 			if got[i] != w {
@@ -52,30 +62,32 @@ func TestStringifyAsNode(t *testing.T) {
 	}
 }
 
-// stringifyDeviations are the corpus's cases whose line is not Node's,
-// with the playground's and why.
-var stringifyDeviations = map[string]struct{ reason, want string }{
-	"stringifyNotConstructor": {"a caught error's message is goja's: V8's wording of a call (v8message.go) is given to uncaught errors only, where the call's source is read", `! TypeError: "Value is not a constructor"`},
+// corpusDeviations are the corpora's cases (dir/name) whose line is not
+// Node's, with the playground's and why.
+var corpusDeviations = map[string]struct{ reason, want string }{
+	"stringify/stringifyNotConstructor": {"a caught error's message is goja's: V8's wording of a call (v8message.go) is given to uncaught errors only, where the call's source is read", `! TypeError: "Value is not a constructor"`},
 }
 
-// TestStringifyGoldenIsFresh re-records testdata/stringify/cases.golden
-// under Node when node is on PATH.
-func TestStringifyGoldenIsFresh(t *testing.T) {
+// TestCorpusGoldenIsFresh re-records each corpus's cases.golden under
+// Node when node is on PATH.
+func TestCorpusGoldenIsFresh(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node is not on PATH")
 	}
-	cmd := exec.Command("node", "cases.js")
-	cmd.Dir = "testdata/stringify"
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node cases.js: %v", err)
-	}
-	golden, err := os.ReadFile("testdata/stringify/cases.golden")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(out) != string(golden) {
-		t.Error("testdata/stringify/cases.golden is stale: run `node cases.js > cases.golden` in sandbox/worker/js/testdata/stringify")
+	for _, dir := range []string{"stringify", "flat"} {
+		cmd := exec.Command("node", "cases.js")
+		cmd.Dir = "testdata/" + dir
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("node testdata/%s/cases.js: %v", dir, err)
+		}
+		golden, err := os.ReadFile("testdata/" + dir + "/cases.golden")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(out) != string(golden) {
+			t.Errorf("testdata/%s/cases.golden is stale: run `node cases.js > cases.golden` in sandbox/worker/js/testdata/%s", dir, dir)
+		}
 	}
 }
 

@@ -36,6 +36,8 @@ type Patcher struct {
 	// arrayValues is the intrinsic Array.prototype.values
 	// (noteArrayValues).
 	arrayValues *goja.Object
+	// arrayCtor is the intrinsic Array (installFlat).
+	arrayCtor *goja.Object
 	// indexNames are the decimal names of array indexes JSON.stringify
 	// read (stringifier.indexKey), made once for all its calls.
 	indexNames []string

@@ -143,18 +143,8 @@ func (p *Patcher) stringify(value, replacer, space goja.Value) goja.Value {
 	return p.vm.ToValue(unsafe.String(unsafe.SliceData(s.buf), len(s.buf)))
 }
 
-// isArray is IsArray(o): through Proxies to their targets; a revoked
-// Proxy is V8's TypeError.
-func (s *stringifier) isArray(o *goja.Object) bool {
-	for o.ExportType() == proxyType {
-		px := o.Export().(goja.Proxy)
-		if px.Handler() == nil {
-			s.p.h.Throw("TypeError", "Cannot perform 'IsArray' on a proxy that has been revoked")
-		}
-		o = px.Target()
-	}
-	return o.ClassName() == "Array"
-}
+// isArray is IsArray(o) (Patcher.isArray).
+func (s *stringifier) isArray(o *goja.Object) bool { return s.p.isArray(o) }
 
 // propertyList is the replacer array r's property list (JSON.stringify
 // step 4.b): its strings, numbers and String and Number objects as

@@ -202,12 +202,13 @@ func (f *flattener) add(v goja.Value) {
 // hasProxyOnChain reports whether o is a Proxy or has one on its
 // prototype chain: HasProperty on it is then a trap of the snippet's,
 // asked apart from Get. Without one, Get's nil is HasProperty's false.
+// The chain is read with goja's Prototype, which runs no snippet code on
+// an object that is not a Proxy (the walk stops at the first Proxy).
 func (p *Patcher) hasProxyOnChain(o *goja.Object) bool {
-	for cur, n := o, 0; cur != nil && n < 10000; n++ {
+	for cur := o; cur != nil; cur = cur.Prototype() {
 		if cur.ExportType() == proxyType {
 			return true
 		}
-		cur = p.b.Proto(cur)
 	}
 	return false
 }

@@ -41,7 +41,9 @@ import (
 // loopDense elements, which goja walks in milliseconds, and a primitive
 // receiver go to goja's own at once; join and toLocaleString throw V8's
 // TypeError for a length past 2^32 - 1 before reading an element, as Node
-// does. concat (guardedConcat) wraps the receiver and arguments it spreads;
+// does. flat and flatMap are not wrapped but written in Go (flat.go): they
+// walk the arrays nested in the receiver too. concat (guardedConcat) wraps
+// the receiver and arguments it spreads;
 // Array.from and %TypedArray%.from and set (typedarray.go) the array-like
 // they read (guardedSource; from leaves an array whose iterator is the
 // snippet's to it, called with the array itself). The array iterator has

@@ -1,6 +1,7 @@
 package parity
 
 import (
+	"math"
 	"testing"
 
 	"github.com/dop251/goja"
@@ -44,6 +45,40 @@ func BenchmarkStringify(b *testing.B) {
 			b.Run(name+"/"+impl.name, func(b *testing.B) {
 				for b.Loop() {
 					if _, err := impl.f(nil, v); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkFlat compares goja's Array.prototype.flat with the one in Go
+// (flat.go) on 1e4 pairs [i, [i, "x"]], flattened by one level and by
+// Infinity.
+//
+//	go test ./sandbox/worker/js/parity -run '^$' -bench Flat -benchmem -count 5
+func BenchmarkFlat(b *testing.B) {
+	vm := goja.New()
+	var in intrinsic.Builtins
+	in.Init(vm)
+	p := Patcher{vm: vm, b: &in}
+	arr := vm.NewArray().Prototype()
+	orig := builtinFunc(arr, "flat")
+	p.installFlat(arr, "flat")
+	ours := builtinFunc(arr, "flat")
+	v, err := vm.RunString(`Array.from({ length: 1e4 }, (_, i) => [i, [i, "x"]])`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, depth := range []goja.Value{goja.Undefined(), vm.ToValue(math.Inf(1))} {
+		for _, impl := range []struct {
+			name string
+			f    goja.Callable
+		}{{"goja", orig}, {"ours", ours}} {
+			b.Run(depth.String()+"/"+impl.name, func(b *testing.B) {
+				for b.Loop() {
+					if _, err := impl.f(v, depth); err != nil {
 						b.Fatal(err)
 					}
 				}

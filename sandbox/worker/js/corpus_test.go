@@ -91,12 +91,15 @@ func TestCorpusGoldenIsFresh(t *testing.T) {
 	}
 }
 
-// TestStringifyHostile calls JSON.stringify with each of FuzzBuiltins'
-// hostile shapes (builtinFuzz) as its value, nested in an object and an
-// array, as its replacer and as its space, and with each pair as value and
-// replacer: whatever it returns or throws, no Go internals (goInternals)
-// reach the snippet, and every call returns (the run ends ok).
-func TestStringifyHostile(t *testing.T) {
+// TestStringifyFlatHostile calls JSON.stringify with each of
+// FuzzBuiltins' hostile shapes (builtinFuzz) as its value, nested in an
+// object and an array, as its replacer and as its space, and with each
+// pair as value and replacer; and Array.prototype.flat and flatMap with
+// each pair as receiver and argument (nested in an array too): whatever
+// they return or throw, no Go internals (goInternals) reach the snippet,
+// and every call returns (the run ends ok). FuzzBuiltins' program names
+// neither flat nor flatMap, so its runs keep goja's.
+func TestStringifyFlatHostile(t *testing.T) {
 	start := strings.Index(builtinFuzz, "const revocable")
 	end := strings.Index(builtinFuzz, "const desc")
 	if start < 0 || end < start {
@@ -120,12 +123,25 @@ const tryCall = (where, ...args) => {
     if (typeof r !== "string" && r !== undefined) leaks.push(where + ": returned " + typeof r);
   } catch (e) { check(where, e); }
 };
+const tryFlat = (where, name, self, ...args) => {
+  calls++;
+  try {
+    const r = Array.prototype[name].apply(self, args);
+    if (!Array.isArray(r) && (r === null || typeof r !== "object")) leaks.push(where + ": returned " + typeof r);
+  } catch (e) { check(where, e); }
+};
 for (let i = 0; i < shapes.length; i++) {
   tryCall("value " + i, make(i));
   tryCall("nested " + i, { a: make(i), b: [make(i)] }, null, 2);
   tryCall("replacer " + i, { a: 1, b: [1, { c: 2 }] }, make(i));
   tryCall("space " + i, { a: [1] }, null, make(i));
-  for (let j = 0; j < shapes.length; j++) tryCall("pair " + i + " " + j, { x: make(i) }, make(j), make(j));
+  for (let j = 0; j < shapes.length; j++) {
+    tryCall("pair " + i + " " + j, { x: make(i) }, make(j), make(j));
+    tryFlat("flat " + i + " " + j, "flat", make(i), make(j));
+    tryFlat("flat nested " + i + " " + j, "flat", [make(i), [make(j)]], make(j));
+    tryFlat("flatMap " + i + " " + j, "flatMap", make(i), make(j), make(i));
+    tryFlat("flatMap mapped " + i + " " + j, "flatMap", [make(i), make(j)], (x) => x);
+  }
 }
 console.log("CALLS " + calls + " LEAKS " + JSON.stringify(leaks));
 `

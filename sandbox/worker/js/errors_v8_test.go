@@ -72,7 +72,6 @@ var errorWordingDeviations = map[string]struct{ reason, want string }{
 	"nullReadIndex":        {nullVsUndefined, "TypeError: Cannot read properties of undefined (reading '0')"},
 	"nullWrite":            {nullVsUndefined + "; a write names no property", "TypeError: Cannot convert undefined or null to object"},
 	"undefinedWrite":       {"goja's message for a write to undefined names no property", "TypeError: Cannot convert undefined or null to object"},
-	"jsonCircular":         {"V8's second and third lines name the constructor and the property that closes the circle; goja's message has neither", "TypeError: Converting circular structure to JSON"},
 	"freezeWrite":          {"V8 names the object ('#<Object>', '[object Array]'); goja's message does not", "TypeError: Cannot assign to read only property 'a'"},
 	"inOnPrimitive":        {"V8 names the key searched for, which goja's message lacks", "TypeError: Value is not an object: str"},
 	"iterateNonIterable":   {"V8 prints the iterated expression; goja says object", "TypeError: object is not iterable"},

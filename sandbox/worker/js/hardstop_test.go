@@ -31,7 +31,8 @@ type hardStop struct {
 }
 
 // hardStops are the offenders of goja's built-ins this runtime guards
-// (parity/loops.go, parity/scan.go, parity/typedarray.go).
+// (parity/loops.go, parity/scan.go, parity/typedarray.go, parity/stringify.go,
+// parity/flat.go).
 var hardStops = []hardStop{
 	// A global d-flag RegExp: goja's replace loop calls the decorated exec
 	// once per match, each converting the whole input (regexpidx).
@@ -93,6 +94,19 @@ var hardStops = []hardStop{
 	{"Promise.all(S)", "returns a pending promise after 0.5 s", "timeout"},
 	{"Array.from(S, (x) => x)", "runs", "timeout"},
 	{"new Uint8Array(S)", "runs", "timeout"},
+	// JSON.stringify in Go (parity/stringify.go): an array longer than
+	// V8's longest string over two is its RangeError at once; a shorter
+	// one, and a replacer array's property list, are walked to the deadline.
+	{"JSON.stringify(S)", "RangeError: Invalid string length", "RangeError: Invalid string length"},
+	{"JSON.stringify({a: S})", "RangeError: Invalid string length", "RangeError: Invalid string length"},
+	{"JSON.stringify(new Array(2 ** 27))", "runs", "timeout"},
+	{"JSON.stringify({ a: [new Array(2 ** 27)] }, null, 2)", "runs", "timeout"},
+	{"JSON.stringify({}, S)", "runs", "timeout"},
+	// flat and flatMap in Go (parity/flat.go): a long array nested in a
+	// short receiver.
+	{"[S].flat()", "runs", "timeout"},
+	{"[S].flatMap((x) => x)", "runs", "timeout"},
+	{"[[S]].flat(Infinity)", "runs", "timeout"},
 }
 
 // boundedStops are built-in calls whose loop in Go is bounded (by a cap
@@ -116,12 +130,8 @@ var boundedStops = []hardStop{
 //     reaches join without it: guarding every program with a + or a
 //     template for it cost 41 allocations and 3 KB a run)
 //     → RangeError: Invalid string length.
-//   - JSON.stringify(S), JSON.stringify({a: S}) → RangeError: Invalid
-//     string length (a guard cost 10–35% of every JSON.stringify:
-//     parity/iterguard.go).
-//   - [S].flat(), [[S]].join(): a long array nested in a short receiver
-//     (only the receiver and concat's arguments are guarded) → runs or
-//     RangeError.
+//   - [[S]].join(): a long array nested in a short receiver (only the
+//     receiver and concat's arguments are guarded) → RangeError.
 //   - new Uint8Array(H32): the constructor allocates 4 GB before its loop
 //     → runs (out of memory).
 //   - %TypedArray%.prototype methods on a typed array (join, sort, fill,

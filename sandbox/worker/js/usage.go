@@ -71,7 +71,7 @@ const (
 	needWithResolvers                   // Promise.withResolvers
 	needPromiseAny                      // Promise.any (its AggregateError's message)
 	needJSONParse                       // JSON.parse (V8's syntax error messages: parity/jsonerr.go)
-	needJSONStringify                   // JSON.stringify (its indentation after an empty [] or {}: parity/jsonindent.go)
+	needJSONStringify                   // JSON.stringify (in Go, interruptible: parity/stringify.go)
 	needFromAsync                       // Array.fromAsync
 	needCaptureStack                    // Error.captureStackTrace, Error.stackTraceLimit (errors.go)
 	needAsyncIterator                   // Symbol.asyncIterator

@@ -1,6 +1,6 @@
 // Package parity holds the patches that make goja behave as V8 (Node)
 // does where a snippet can tell them apart: JSON.parse's error wording
-// (jsonerr.go), JSON.stringify's indentation (jsonindent.go), parseInt
+// (jsonerr.go), JSON.stringify in Go (stringify.go, jsongap.go), parseInt
 // past 2^53 (parseint.go), %TypedArray%.from of a primitive
 // (typedarray.go), relational chains (relational.go), BigInt constant
 // folding (bigint.go), regular expressions' Unicode properties
@@ -19,7 +19,7 @@
 // frames (js/errors.go); they carry the same comment.
 //
 // Contract: the algorithms are pure functions (strings, numbers, goja's
-// AST: V8JSONError, IndentJSON, ExactParseInt, RelationalFix,
+// AST: V8JSONError, JSONGap, ExactParseInt, RelationalFix,
 // UnfoldBigIntOperators, RewriteUnicodeProperties, Walk). The built-ins
 // are replaced by a Patcher, which the core keeps by value per runtime
 // (Patcher.Init) and calls before any snippet code runs, one Install

@@ -34,12 +34,8 @@ import (
 // undefined is not an entry, or not an object), as V8 does, so their loop
 // over an array is as long as its elements, which memory bounds.
 //
-// JSON.stringify (goja's builtinJSON_stringify) walks an array to its
-// length in Go too, and is not guarded: a guard that sees each value
-// (a replacer function in Go that returns what it is given and counts)
-// cost 10–35% of every JSON.stringify of plain data, which data programs
-// call all the time, for a sparse array of billions of holes, which none
-// makes on purpose; a run stringifying one is stopped by the pool's kill.
+// JSON.stringify is not a consumer: it is replaced by one in Go that
+// checks the interrupt itself (stringify.go).
 //
 // Patch for: the same goja loops as loops.go. Delete with them.
 

@@ -41,7 +41,9 @@ import (
 // loopDense elements, which goja walks in milliseconds, and a primitive
 // receiver go to goja's own at once; join and toLocaleString throw V8's
 // TypeError for a length past 2^32 - 1 before reading an element, as Node
-// does. concat (guardedConcat) wraps the receiver and arguments it spreads;
+// does. flat and flatMap are not wrapped but written in Go (flat.go): they
+// walk the arrays nested in the receiver too. concat (guardedConcat) wraps
+// the receiver and arguments it spreads;
 // Array.from and %TypedArray%.from and set (typedarray.go) the array-like
 // they read (guardedSource; from leaves an array whose iterator is the
 // snippet's to it, called with the array itself). The array iterator has
@@ -100,7 +102,7 @@ func (c *interruptCounter) tick() {
 
 // loopMethods are the Array.prototype methods replaced, each with the
 // position of its callback argument (-1: none). concat has its own
-// (guardedConcat); toLocaleString is InstallLocale's (its name reaches
+// (guardedConcat), flat and flatMap are in Go (flat.go); toLocaleString is InstallLocale's (its name reaches
 // the locale methods); find, findIndex, findLast and findLastIndex call
 // their callback at every index, holes too, so the snippet's code (and its
 // interrupt) runs at each.
@@ -109,18 +111,18 @@ var loopMethods = []struct {
 	length   int
 	callback int
 }{
-	{"copyWithin", 2, -1}, {"every", 1, 0}, {"fill", 1, -1}, {"filter", 1, 0}, {"flat", 0, -1},
-	{"flatMap", 1, 0}, {"forEach", 1, 0}, {"join", 1, -1}, {"map", 1, 0}, {"reduce", 1, 0},
+	{"copyWithin", 2, -1}, {"every", 1, 0}, {"fill", 1, -1}, {"filter", 1, 0},
+	{"forEach", 1, 0}, {"join", 1, -1}, {"map", 1, 0}, {"reduce", 1, 0},
 	{"reduceRight", 1, 0}, {"reverse", 0, -1}, {"shift", 0, -1}, {"slice", 2, -1}, {"some", 1, 0},
 	{"splice", 2, -1}, {"toReversed", 0, -1}, {"toSpliced", 2, -1}, {"unshift", 1, -1}, {"with", 2, -1},
 }
 
 // LoopGuardNames are the names of the built-ins installLoopGuards can
-// replace: loopMethods, concat, Object.freeze and seal ("freeze",
-// "seal"), String.raw ("raw") and Array.from ("from"). InstallGuards picks
-// among them.
+// replace: loopMethods, concat, flat and flatMap, Object.freeze and seal
+// ("freeze", "seal"), String.raw ("raw") and Array.from ("from").
+// InstallGuards picks among them.
 var LoopGuardNames = func() []string {
-	names := []string{"concat", "freeze", "seal", "raw", "from", SpreadGuardName}
+	names := []string{"concat", "freeze", "seal", "raw", "from", "flat", "flatMap", SpreadGuardName}
 	for _, m := range loopMethods {
 		names = append(names, m.name)
 	}
@@ -141,6 +143,11 @@ func (p *Patcher) installLoopGuards(original func(*goja.Object, string) goja.Cal
 	for _, m := range loopMethods {
 		if want(m.name) {
 			p.installLoopMethod(arr, m.name, m.length, m.callback, original)
+		}
+	}
+	for _, name := range []string{"flat", "flatMap"} {
+		if want(name) {
+			p.installFlat(arr, name) // in Go (flat.go): nested arrays too
 		}
 	}
 	if want("concat") {

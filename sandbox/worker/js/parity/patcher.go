@@ -36,6 +36,14 @@ type Patcher struct {
 	// arrayValues is the intrinsic Array.prototype.values
 	// (noteArrayValues).
 	arrayValues *goja.Object
+	// arrayCtor is the intrinsic Array (installFlat).
+	arrayCtor *goja.Object
+	// indexNames are the decimal names of array indexes JSON.stringify
+	// read (stringifier.indexKey), made once for all its calls.
+	indexNames []string
+	// stringifyHint is the length of the last JSON.stringify text, the
+	// next one's first capacity (at most maxStringifyHint).
+	stringifyHint int
 	// iterGuarded: %ArrayIteratorPrototype%.next is replaced
 	// (installIteratorGuard).
 	iterGuarded bool

@@ -69,9 +69,13 @@ var corpusDeviations = map[string]struct{ reason, want string }{
 }
 
 // TestCorpusGoldenIsFresh re-records each corpus's cases.golden under
-// Node when node is on PATH.
+// Node and compares. Without node it skips, except where
+// PLAYGROUND_REQUIRE_NPM is set (scripts/test.sh, CI), which installs it.
 func TestCorpusGoldenIsFresh(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
+		if os.Getenv("PLAYGROUND_REQUIRE_NPM") != "" {
+			t.Fatalf("PLAYGROUND_REQUIRE_NPM is set but %v", err)
+		}
 		t.Skip("node is not on PATH")
 	}
 	for _, dir := range []string{"stringify", "flat"} {

@@ -155,24 +155,40 @@ const H = { length: 2 ** 53 - 1 }, H32 = { length: 2 ** 32 - 1 }, S = [];
 S.length = 2 ** 32 - 1;
 facts.todos = [];
 facts.todos.push("a");
+console.log("reached");
 try {
   console.log(String(` + c.code + `));
 } catch (e) {
   console.log(e.name + ": " + e.message);
 }
 `
-			res, rec := runWithin(t, h, Request{Files: files("main.js", src), Timeout: deadline[bounded]})
+			// The property is about a run stopped inside the builtin: on a
+			// busy machine the deadline can pass before the run gets there
+			// ("reached" not logged), and then it runs again with more time.
+			var res Result
+			var logs []string
+			for d := deadline[bounded]; ; d *= 4 {
+				r, rec := runWithin(t, h, Request{Files: files("main.js", src), Timeout: d})
+				res, logs = r, rec.Logs()
+				if len(logs) > 0 && logs[0] == "reached" {
+					logs = logs[1:]
+					break
+				}
+				if d > 5*time.Second {
+					t.Fatalf("the run never reached the builtin (outcome %s, logs %q)", r.Outcome, logs)
+				}
+			}
 			if got, _ := json.Marshal(res.Facts); string(got) != `{"todos":["a"]}` {
 				t.Errorf("done.facts = %s; want {\"todos\":[\"a\"]}", got)
 			}
 			if c.want == "timeout" {
 				if res.Outcome != OutcomeTimeout {
-					t.Errorf("outcome %s (logs %q); want timeout", res.Outcome, rec.Logs())
+					t.Errorf("outcome %s (logs %q); want timeout", res.Outcome, logs)
 				}
 				return
 			}
-			if res.Outcome != OutcomeOK || strings.Join(rec.Logs(), "\n") != c.want {
-				t.Errorf("outcome %s, logs %q; want ok, %q", res.Outcome, rec.Logs(), c.want)
+			if res.Outcome != OutcomeOK || strings.Join(logs, "\n") != c.want {
+				t.Errorf("outcome %s, logs %q; want ok, %q", res.Outcome, logs, c.want)
 			}
 		})
 	}

@@ -1,14 +1,16 @@
 // Package jsonwire writes and reads JSON bytes exactly as encoding/json
 // does, without reflection: it is the one codec base of the hand-written
-// encoders and decoders of the worker pipe (sandbox/pipe) and of the
-// WebSocket protocol (ws), which keep only their messages' shapes (issue
+// encoders and decoders of the worker pipe (sandbox/pipe), of the
+// WebSocket protocol (ws) and of the HTTP API's run answer (web/api), which
+// keep only their messages' shapes (issue
 // 12: reflection was a few percent of a run's CPU in each process; issue
 // 24: the fast paths in one place).
 //
 // Encoding: AppendString, AppendKey, AppendFloat, AppendRaw, AppendRaws,
 // AppendStrings, AppendRawMap and AppendCompact append what json.Marshal
 // writes for a value (RFC 8259 text, HTML-safe strings); those that can
-// meet a value json.Marshal refuses report false. Decoding: a Scanner reads
+// meet a value json.Marshal refuses, or a raw value that is not valid
+// UTF-8 (which json.Marshal copies), report false. Decoding: a Scanner reads
 // a JSON text (Top, Object, Array, Key, Str, Bool, Int64, Int, Float64,
 // Raw, Raws, Strs, RawMap, Skip) and stores what json.Unmarshal would; a
 // false means "not the plain form": the caller hands the text to

@@ -40,7 +40,7 @@ var allowedImports = map[string][]string{
 	"runs":    {"ws"},
 	"session": {"ws", "engine", "runs"},
 	"web":     {"ws", "engine", "session", "static"},
-	"web/api": {"ws", "engine", "runs", "tape"},
+	"web/api": {"ws", "engine", "runs", "tape", "jsonwire"},
 	// Run tapes: the format, its checks and the comparison; the engine
 	// records and replays them.
 	"tape":    {"ws", "jsonwire"},

@@ -293,7 +293,7 @@ func (h *Handler) handleRun(w http.ResponseWriter, r *http.Request) {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Cache-Control", "no-store")
-		b, _ := json.Marshal(res)
+		b, _ := marshalResult(&res)
 		w.Write(append(b, '\n'))
 		return
 	}

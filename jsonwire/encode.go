@@ -60,7 +60,8 @@ func AppendFloat(dst []byte, f float64) ([]byte, bool) {
 // nil one, any other compacted with its strings made HTML-safe
 // (AppendCompact). It reports false when r is not exactly one valid JSON
 // value, an empty non-nil r included (json.Marshal's "unexpected end of
-// JSON input").
+// JSON input"), and when its strings are not valid UTF-8 (json.Marshal
+// copies them: a caller's fallback to it writes the same bytes).
 func AppendRaw(dst []byte, r json.RawMessage) ([]byte, bool) {
 	if r == nil {
 		return append(dst, "null"...), true

@@ -1,14 +1,16 @@
 // Package jsonwire writes and reads JSON bytes exactly as encoding/json
 // does, without reflection: it is the one codec base of the hand-written
-// encoders and decoders of the worker pipe (sandbox/pipe) and of the
-// WebSocket protocol (ws), which keep only their messages' shapes (issue
+// encoders and decoders of the worker pipe (sandbox/pipe), of the
+// WebSocket protocol (ws) and of the HTTP API's run answer (web/api), which
+// keep only their messages' shapes (issue
 // 12: reflection was a few percent of a run's CPU in each process; issue
 // 24: the fast paths in one place).
 //
 // Encoding: AppendString, AppendKey, AppendFloat, AppendRaw, AppendRaws,
 // AppendStrings, AppendRawMap and AppendCompact append what json.Marshal
 // writes for a value (RFC 8259 text, HTML-safe strings); those that can
-// meet a value json.Marshal refuses report false. Decoding: a Scanner reads
+// meet a value json.Marshal refuses, or a raw value that is not valid
+// UTF-8 (which json.Marshal copies), report false. Decoding: a Scanner reads
 // a JSON text (Top, Object, Array, Key, Str, Bool, Int64, Int, Float64,
 // Raw, Raws, Strs, RawMap, Skip) and stores what json.Unmarshal would; a
 // false means "not the plain form": the caller hands the text to
@@ -81,244 +83,146 @@ func AppendString(dst []byte, s string) []byte {
 // maxDepth is encoding/json's nesting limit: deeper values are errors.
 const maxDepth = 10000
 
-// AppendCompact appends the JSON value src without insignificant spaces,
-// with <, >, & and U+2028, U+2029 in its strings escaped, as encoding/json
-// writes a json.RawMessage. It reports false (and appends nothing) when
-// src is not exactly one valid JSON value, nested at most 10,000 deep.
+// AppendCompact appends the JSON value src as encoding/json writes a
+// json.RawMessage: without insignificant spaces, with <, >, & and U+2028,
+// U+2029 in its strings escaped. It reports false (and appends nothing)
+// when src is not exactly one valid JSON value (whitespace around it
+// allowed), nested at most 10,000 deep, with strings of valid UTF-8: the
+// UTF-8 rule is stricter than encoding/json's, whose fallback then decides
+// (the callers hand such a value to json.Marshal, which reports the
+// errors). One pass checks src (check); a src already in that form, as
+// the worker writes its values, is then copied, any other compacted.
 func AppendCompact(dst, src []byte) ([]byte, bool) {
-	s := Scanner{Src: src}
-	n := len(dst)
-	s.SkipSpace()
-	dst, ok := s.value(dst, 0, true)
-	s.SkipSpace()
-	if !ok || s.I != len(src) {
-		return dst[:n], false
+	i := skipSpace(src, 0)
+	end, ok, plain := check(src, i)
+	if !ok || skipSpace(src, end) != len(src) {
+		return dst, false
 	}
-	return dst, true
+	if plain && i == 0 && end == len(src) {
+		return append(dst, src...), true
+	}
+	s := Scanner{Src: src, I: i}
+	return s.compact(dst), true
 }
 
-// Scanner walks one JSON text from Src[I]: it validates values and, while
-// it is at it, copies them (AppendCompact) or skips them (Skip). A decoder
-// embeds it and reads Src and I directly.
+// skipSpace is the index of the first byte of src at or after i that is
+// not JSON whitespace.
+func skipSpace(src []byte, i int) int {
+	for i < len(src) && isSpace(src[i]) {
+		i++
+	}
+	return i
+}
+
+// Scanner walks one JSON text from Src[I]: it validates values and skips
+// them (Skip). A decoder embeds it and reads Src and I directly.
 type Scanner struct {
 	Src []byte
 	I   int
 }
 
-// Skip validates the JSON value at I and moves I past it.
+// Skip validates the JSON value at I (check's rules: the UTF-8 of its
+// strings included) and moves I past it. On false, I is unchanged.
 func (s *Scanner) Skip() bool {
-	_, ok := s.value(nil, 0, false)
+	end, ok, _ := check(s.Src, s.I)
+	if ok {
+		s.I = end
+	}
 	return ok
 }
 
 // SkipSpace moves I past JSON whitespace.
-func (s *Scanner) SkipSpace() {
-	for s.I < len(s.Src) {
-		switch s.Src[s.I] {
-		case ' ', '\t', '\n', '\r':
-			s.I++
-		default:
-			return
-		}
-	}
-}
+func (s *Scanner) SkipSpace() { s.I = skipSpace(s.Src, s.I) }
 
-// value validates the value at s.I and, when cp is set, appends its
-// compact, escaped form to dst.
-func (s *Scanner) value(dst []byte, depth int, cp bool) ([]byte, bool) {
-	if s.I >= len(s.Src) {
-		return dst, false
-	}
+// compact appends the compact, escaped form of the value at s.I, which
+// check has found valid, and moves I past it.
+func (s *Scanner) compact(dst []byte) []byte {
 	switch c := s.Src[s.I]; {
 	case c == '{' || c == '[':
-		if depth >= maxDepth {
-			return dst, false
-		}
-		end := byte('}')
-		if c == '[' {
-			end = ']'
-		}
+		end := c + 2 // '}' is '{'+2, ']' is '['+2
 		s.I++
-		if cp {
-			dst = append(dst, c)
-		}
+		dst = append(dst, c)
 		s.SkipSpace()
-		if s.I < len(s.Src) && s.Src[s.I] == end {
+		if s.Src[s.I] == end {
 			s.I++
-			if cp {
-				dst = append(dst, end)
-			}
-			return dst, true
+			return append(dst, end)
 		}
 		for {
-			var ok bool
 			if c == '{' {
-				if s.I >= len(s.Src) || s.Src[s.I] != '"' {
-					return dst, false
-				}
-				if dst, ok = s.string(dst, cp); !ok {
-					return dst, false
-				}
+				dst = s.string(dst)
 				s.SkipSpace()
-				if s.I >= len(s.Src) || s.Src[s.I] != ':' {
-					return dst, false
-				}
-				s.I++
-				if cp {
-					dst = append(dst, ':')
-				}
+				s.I++ // the colon
+				dst = append(dst, ':')
 				s.SkipSpace()
 			}
-			if dst, ok = s.value(dst, depth+1, cp); !ok {
-				return dst, false
-			}
+			dst = s.compact(dst)
 			s.SkipSpace()
-			if s.I >= len(s.Src) {
-				return dst, false
-			}
-			switch s.Src[s.I] {
-			case ',':
+			if s.Src[s.I] == end {
 				s.I++
-				if cp {
-					dst = append(dst, ',')
-				}
-				s.SkipSpace()
-			case end:
-				s.I++
-				if cp {
-					dst = append(dst, end)
-				}
-				return dst, true
-			default:
-				return dst, false
+				return append(dst, end)
 			}
+			s.I++ // the comma
+			dst = append(dst, ',')
+			s.SkipSpace()
 		}
 	case c == '"':
-		return s.string(dst, cp)
-	case c == '-' || (c >= '0' && c <= '9'):
+		return s.string(dst)
+	default: // a number or a literal: no spaces, no escapes
 		start := s.I
-		if !s.number() {
-			return dst, false
+		if c == 't' || c == 'n' {
+			s.I += 4
+		} else if c == 'f' {
+			s.I += 5
+		} else {
+			s.I, _ = checkNumber(s.Src, s.I)
 		}
-		if cp {
-			dst = append(dst, s.Src[start:s.I]...)
-		}
-		return dst, true
-	default:
-		for _, lit := range [...]string{"true", "false", "null"} {
-			if len(s.Src)-s.I >= len(lit) && string(s.Src[s.I:s.I+len(lit)]) == lit {
-				s.I += len(lit)
-				if cp {
-					dst = append(dst, lit...)
-				}
-				return dst, true
-			}
-		}
-		return dst, false
+		return append(dst, s.Src[start:s.I]...)
 	}
 }
 
-// number validates the number at s.I by JSON's grammar.
+// number validates the number at s.I by JSON's grammar and moves I past
+// it.
 func (s *Scanner) number() bool {
-	src, i := s.Src, s.I
-	if i < len(src) && src[i] == '-' {
-		i++
+	end, ok := checkNumber(s.Src, s.I)
+	if ok {
+		s.I = end
 	}
-	switch {
-	case i < len(src) && src[i] == '0':
-		i++
-	case i < len(src) && src[i] >= '1' && src[i] <= '9':
-		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
-			i++
-		}
-	default:
-		return false
-	}
-	if i < len(src) && src[i] == '.' {
-		i++
-		d := i
-		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return false
-		}
-	}
-	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
-		i++
-		if i < len(src) && (src[i] == '+' || src[i] == '-') {
-			i++
-		}
-		d := i
-		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return false
-		}
-	}
-	s.I = i
-	return true
+	return ok
 }
 
-// string validates the string at s.I (its quote) and, when cp is set,
-// appends it with <, >, &, U+2028 and U+2029 escaped. Its bytes are not
-// checked as UTF-8: encoding/json does not check them either.
-func (s *Scanner) string(dst []byte, cp bool) ([]byte, bool) {
+// string appends the string at s.I (its quote), which check has found
+// valid, with <, >, &, U+2028 and U+2029 escaped, and moves I past it.
+func (s *Scanner) string(dst []byte) []byte {
 	src := s.Src
 	i := s.I + 1
 	start := s.I
-	for i < len(src) {
+	for {
 		c := src[i]
 		switch {
 		case c == '"':
 			i++
-			if cp {
-				dst = append(dst, src[start:i]...)
-			}
 			s.I = i
-			return dst, true
-		case c < 0x20:
-			return dst, false
+			return append(dst, src[start:i]...)
 		case c == '\\':
-			if i+1 >= len(src) {
-				return dst, false
-			}
-			switch src[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+6 > len(src) {
-					return dst, false
-				}
-				for _, h := range src[i+2 : i+6] {
-					if !isHex(h) {
-						return dst, false
-					}
-				}
+			if src[i+1] == 'u' {
 				i += 6
-			default:
-				return dst, false
+			} else {
+				i += 2
 			}
 		case c == '<' || c == '>' || c == '&':
-			if cp {
-				dst = append(dst, src[start:i]...)
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
+			dst = append(dst, src[start:i]...)
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
 			i++
 			start = i
 		case c == 0xE2 && i+2 < len(src) && src[i+1] == 0x80 && src[i+2]&^1 == 0xA8:
-			if cp {
-				dst = append(dst, src[start:i]...)
-				dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[src[i+2]&0xF])
-			}
+			dst = append(dst, src[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[src[i+2]&0xF])
 			i += 3
 			start = i
 		default:
 			i++
 		}
 	}
-	return dst, false
 }
 
 func isHex(c byte) bool {

@@ -6,8 +6,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 var testFloats = []float64{0, math.Copysign(0, -1), 1, -1, 0.5, 1.25, 1e-6, 9.99e-7, 1e-7, 1e20, 1e21, 1.5e300, -2.5e-300,
@@ -45,7 +47,9 @@ func TestAppendFloatMatchesEncodingJSON(t *testing.T) {
 // TestAppendRawMatchesEncodingJSON: AppendRaw, AppendRaws, AppendStrings
 // and AppendRawMap write json.Marshal's bytes for the same Go values (nil,
 // empty, hostile raw values and strings, unsorted keys), and fail, leaving
-// dst as it was, exactly where json.Marshal fails.
+// dst as it was, exactly where json.Marshal fails and where a raw value
+// holds invalid UTF-8 (which json.Marshal copies; the callers' fallback to
+// it then writes the same bytes).
 func TestAppendRawMatchesEncodingJSON(t *testing.T) {
 	raws := []json.RawMessage{nil, {}, json.RawMessage(`null`), json.RawMessage(` { "a" : [ 1 , "<&>" ] } `),
 		json.RawMessage("\"\xe2\x80\xa8\""), json.RawMessage(`1e400`), json.RawMessage(`-0`), json.RawMessage(`[1,]`),
@@ -54,9 +58,9 @@ func TestAppendRawMatchesEncodingJSON(t *testing.T) {
 	check := func(what string, v any, got []byte, ok bool) {
 		t.Helper()
 		want, werr := json.Marshal(v)
-		if werr != nil {
+		if werr != nil || badUTF8Raw(v) {
 			if ok || string(got) != "x" {
-				t.Errorf("%s(%q) = %q, %v; json.Marshal refuses it: %v", what, v, got, ok, werr)
+				t.Errorf("%s(%q) = %q, %v; want it refused (json.Marshal: %v; a raw value of invalid UTF-8: %v)", what, v, got, ok, werr, badUTF8Raw(v))
 			}
 			return
 		}
@@ -88,6 +92,24 @@ func TestAppendRawMatchesEncodingJSON(t *testing.T) {
 		got, ok := AppendRawMap([]byte("x"), m)
 		check("AppendRawMap", m, got, ok)
 	}
+}
+
+// badUTF8Raw reports whether v is, or holds, a raw value that is not
+// valid UTF-8.
+func badUTF8Raw(v any) bool {
+	switch x := v.(type) {
+	case json.RawMessage:
+		return !utf8.Valid(x)
+	case []json.RawMessage:
+		return slices.ContainsFunc(x, func(r json.RawMessage) bool { return !utf8.Valid(r) })
+	case map[string]json.RawMessage:
+		for _, r := range x {
+			if badUTF8Raw(r) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // TestAppendKeyWritesObjects: a run of AppendKey and values after '{'

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/playground-dev/playground/jsonwire"
@@ -139,7 +140,9 @@ func randomCommands(r *rand.Rand, n int) []Command {
 }
 
 // TestEncodeMatchesEncodingJSON: the hand-written encoders write exactly
-// encoding/json's bytes, and fail where it fails.
+// encoding/json's bytes, and fail where it fails and where a raw value is
+// not valid UTF-8 (jsonwire.AppendRaw refuses it; json.Marshal copies it):
+// the Writer then writes json.Marshal's line.
 func TestEncodeMatchesEncodingJSON(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	var vals []any
@@ -149,7 +152,7 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 	for _, c := range randomCommands(r, 2000) {
 		vals = append(vals, c)
 	}
-	fails := 0
+	fails, refused := 0, 0
 	for _, v := range vals {
 		want, werr := json.Marshal(v)
 		got, ok := appendValue(nil, v)
@@ -160,9 +163,20 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 			}
 			continue
 		}
+		if !ok && !utf8.Valid(want) {
+			refused++
+			var buf bytes.Buffer
+			if err := NewWriter(&buf).Write(v); err != nil || buf.String() != string(want)+"\n" {
+				t.Errorf("Writer wrote %q, %v; encoding/json %q", buf.Bytes(), err, want)
+			}
+			continue
+		}
 		if !ok || !bytes.Equal(got, want) {
 			t.Errorf("encoded (ok %v)\n%s\nencoding/json\n%s", ok, got, want)
 		}
+	}
+	if refused == 0 {
+		t.Errorf("no value with a raw value of invalid UTF-8 was refused; hostileRaws holds some")
 	}
 	if fails == 0 || fails == len(vals) {
 		t.Errorf("%d of %d values failed to encode; want some of each", fails, len(vals))

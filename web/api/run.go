@@ -125,8 +125,14 @@ func (q *RunRequest) toRun(files bool) (*ws.Run, *Problem) {
 		// HTML-safe), as the run message's input was.
 		var ok bool
 		if run.Input, ok = jsonwire.AppendRaw(nil, input); !ok {
-			p := invalid("input", "must be one JSON value")
-			return nil, &p
+			// What jsonwire does not take (invalid UTF-8 in a string,
+			// which encoding/json copies) goes the way it went.
+			b, err := json.Marshal(input)
+			if err != nil {
+				p := invalid("input", err.Error())
+				return nil, &p
+			}
+			run.Input = b
 		}
 	}
 	return run, nil

@@ -83,15 +83,6 @@ func (m *strMap) get(k string) (string, bool) {
 	return "", false
 }
 
-// all returns m as a map (for tests and JSON).
-func (m *strMap) all() map[string]string {
-	out := make(map[string]string, m.len())
-	for i := range m.len() {
-		out[m.keys.at(i)] = m.vals.at(i)
-	}
-	return out
-}
-
 // tableReader reads the items of an embedded table file in order. Its
 // results are slices of the file. A file that ends early or has bytes
 // left over is a build that is broken (data/*.bin not regenerated after

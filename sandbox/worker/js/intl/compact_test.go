@@ -79,9 +79,7 @@ func TestStrMap(t *testing.T) {
 // every recorded template and name of every locale.
 func TestCompactUnitsAndNamesMatchFiles(t *testing.T) {
 	var units unitsJSON // tables_test.go's
-	if err := json.Unmarshal(read(t, "data/units.json.gz"), &units); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, "data/units.json.gz", &units)
 	decode := func(tp template) [][]string {
 		out := [][]string{}
 		for tp != "" {
@@ -99,15 +97,8 @@ func TestCompactUnitsAndNamesMatchFiles(t *testing.T) {
 	if !slices.Equal(ud.Units, units.Units) {
 		t.Errorf("units %q; want %q", ud.Units, units.Units)
 	}
-	if len(ud.Locales) != len(units.Locales) {
-		t.Errorf("units: %d locales; want %d", len(ud.Locales), len(units.Locales))
-	}
-	for loc, jl := range units.Locales {
-		l := ud.Locales[loc]
-		if l == nil {
-			t.Errorf("units: no locale %s", loc)
-			continue
-		}
+	for _, loc := range sharedLocales(t, "units", units.Locales, ud.Locales) {
+		jl, l := units.Locales[loc], ud.Locales[loc]
 		if l.Exponent != jl.Exponent || l.Approx != jl.Approx || l.Range != jl.Range {
 			t.Errorf("%s: exponent, approx, range %q, %q, %q; want %q, %q, %q", loc, l.Exponent, l.Approx, l.Range, jl.Exponent, jl.Approx, jl.Range)
 		}
@@ -160,19 +151,10 @@ func TestCompactUnitsAndNamesMatchFiles(t *testing.T) {
 	var names struct {
 		Locales map[string]map[string]json.RawMessage
 	}
-	if err := json.Unmarshal(read(t, "data/names.json.gz"), &names); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, "data/names.json.gz", &names)
 	nd := loadNames()
-	if len(nd.Locales) != len(names.Locales) {
-		t.Errorf("names: %d locales; want %d", len(nd.Locales), len(names.Locales))
-	}
-	for loc, jl := range names.Locales {
-		n := nd.Locales[loc]
-		if n == nil {
-			t.Errorf("names: no locale %s", loc)
-			continue
-		}
+	for _, loc := range sharedLocales(t, "names", names.Locales, nd.Locales) {
+		jl, n := names.Locales[loc], nd.Locales[loc]
 		var pattern, separator string
 		if err := json.Unmarshal(jl["pattern"], &pattern); err != nil {
 			t.Fatal(err)
@@ -199,4 +181,32 @@ func TestCompactUnitsAndNamesMatchFiles(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sharedLocales checks that got, a compact table's locales, holds exactly
+// want's, the recorded file's (what names the table in messages: as many,
+// and none missing), and returns the locales both hold, sorted.
+func sharedLocales[W, G any](t *testing.T, what string, want map[string]W, got map[string]*G) []string {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s: %d locales; want %d", what, len(got), len(want))
+	}
+	var locs []string
+	for _, loc := range slices.Sorted(maps.Keys(want)) {
+		if got[loc] == nil {
+			t.Errorf("%s: no locale %s", what, loc)
+			continue
+		}
+		locs = append(locs, loc)
+	}
+	return locs
+}
+
+// all returns m as a map, to compare with a recorded file's.
+func (m *strMap) all() map[string]string {
+	out := make(map[string]string, m.len())
+	for i := range m.len() {
+		out[m.keys.at(i)] = m.vals.at(i)
+	}
+	return out
 }

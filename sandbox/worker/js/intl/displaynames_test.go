@@ -17,9 +17,7 @@ func TestNamesDataIsFresh(t *testing.T) {
 		Locales map[string]any
 	}
 	var committed names
-	if err := json.Unmarshal(read(t, "data/names.json.gz"), &committed); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, "data/names.json.gz", &committed)
 	recordingNode(t, "", committed.ICU)
 	out, err := exec.Command("node", "data/gen_names.mjs", "en-US", "de-CH").Output()
 	if err != nil {

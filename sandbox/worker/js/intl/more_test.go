@@ -21,9 +21,7 @@ import (
 // with the ICU data.json names (recordingNode).
 func TestDataIsFresh(t *testing.T) {
 	var data struct{ ICU string }
-	if err := json.Unmarshal(read(t, "data/data.json"), &data); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, "data/data.json", &data)
 	recordingNode(t, "", data.ICU)
 	dir := t.TempDir()
 	cmd := exec.Command("node", "data/gen.mjs", dir, "13")
@@ -68,6 +66,17 @@ func TestDataIsFresh(t *testing.T) {
 	}
 }
 
+// readJSON decodes the JSON file path (read: gunzipped when it ends in
+// .gz) into v, failing t with the file's name when it cannot.
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	if err := json.Unmarshal(read(t, path), v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// read returns the file path's bytes, gunzipped when it ends in .gz,
+// failing t when it cannot.
 func read(t *testing.T, path string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(path)

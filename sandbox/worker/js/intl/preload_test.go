@@ -86,14 +86,7 @@ func TestEveryDataFileHasALoader(t *testing.T) {
 	for _, l := range loaders {
 		names = append(names, l.name)
 	}
-	files, err := filepath.Glob("data/*.bin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no data/*.bin")
-	}
-	for _, f := range append(files, "data/data.json") {
+	for _, f := range append(binFiles(t), "data/data.json") {
 		name := strings.TrimSuffix(filepath.Base(f), ".bin")
 		if !slices.Contains(names, name) {
 			t.Errorf("embedded %s has no loader (loaders: %q)", f, names)

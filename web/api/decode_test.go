@@ -88,3 +88,25 @@ func TestParseRunRequestMatchesEncodingJSON(t *testing.T) {
 		t.Errorf("parseRunRequest took %d of %d inputs; the test checks too little", took, len(inputs))
 	}
 }
+
+// TestToRunInputAsMarshalWrote: a run's input is what json.Marshal wrote
+// of it inside the run message (compact, HTML-safe), invalid UTF-8 in a
+// string included (encoding/json copies it; jsonwire refuses it, and the
+// input then goes the old way), and null stays null.
+func TestToRunInputAsMarshalWrote(t *testing.T) {
+	code := "output = input;"
+	for _, in := range []string{` { "a" : [1, "<b>"] } `, "\"\xff\xfe\"", `null`, `[1e400, -0, "\u2028"]`} {
+		q := RunRequest{Code: &code, Input: json.RawMessage(in)}
+		run, p := q.toRun(true)
+		if p != nil {
+			t.Fatalf("%q: %+v", in, p)
+		}
+		want, err := json.Marshal(json.RawMessage(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(run.Input, want) {
+			t.Errorf("input %q became %q; want %q", in, run.Input, want)
+		}
+	}
+}

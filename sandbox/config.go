@@ -17,7 +17,8 @@ type Config struct {
 	Workers int
 	// Spares is how many started workers wait beyond Workers, so that a
 	// killed worker's slot is usable at once; each is also a reserve slot
-	// that only a key holding no slot may take (see queue).
+	// that only a key holding no slot may take (see queue). Zero is the
+	// default (DefaultConfig); a negative value is none.
 	Spares int
 	// MaxParked is how many runs may be parked at once: runs that gave their
 	// slot back while they wait on host calls, each keeping its worker
@@ -142,7 +143,12 @@ func (c Config) withDefaults() Config {
 		}
 	}
 	set(&c.Workers, d.Workers)
-	set(&c.Spares, d.Spares)
+	switch {
+	case c.Spares == 0:
+		c.Spares = d.Spares
+	case c.Spares < 0:
+		c.Spares = 0
+	}
 	if c.MaxParked == 0 {
 		c.MaxParked = ParkPerWorker * c.Workers
 	}

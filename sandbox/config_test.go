@@ -33,3 +33,15 @@ func TestRunMemoryFromBudget(t *testing.T) {
 		t.Errorf("DefaultMemoryBudget() = %d", d)
 	}
 }
+
+// TestSparesNoneOrDefault: zero spares is the default, a negative count is
+// none (cmd/playground's -spare-workers 0), and neither is subtracted from
+// the processes.
+func TestSparesNoneOrDefault(t *testing.T) {
+	for _, c := range []struct{ in, want int }{{0, DefaultConfig().Spares}, {-1, 0}, {3, 3}} {
+		got := Config{Workers: 2, Spares: c.in, MaxParked: -1}.withDefaults()
+		if got.Spares != c.want || got.Processes() != 2+c.want {
+			t.Errorf("Spares %d: %d spares, %d processes; want %d, %d", c.in, got.Spares, got.Processes(), c.want, 2+c.want)
+		}
+	}
+}

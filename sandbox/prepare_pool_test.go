@@ -33,3 +33,55 @@ func TestEarlierLibrariesAreNotChargedToTheNextRun(t *testing.T) {
 		}
 	}
 }
+
+// TestRunsStayOnTheirClientsWorker: of the idle workers, a run takes the
+// one that last served its client (Pool.affine), where the idle set alone
+// (first in, first out) would hand it the worker idle the longest: a, a,
+// b, a on two workers went a→1, a→2, b→1, a→2, and each run met a runtime
+// and library programs prepared for another client. A client whose worker
+// is taken gets the other.
+func TestRunsStayOnTheirClientsWorker(t *testing.T) {
+	p := newTestPool(t, Config{Workers: 2, Spares: -1})
+	served := func(key string) *proc { // the worker whose last job was key's
+		t.Helper()
+		tok := p.clients.Token(key)
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		var w *proc
+		for o := range p.procs {
+			if o.lastClient == tok {
+				if w != nil {
+					t.Fatalf("two workers last served %s", key)
+				}
+				w = o
+			}
+		}
+		return w
+	}
+	runAs := func(key string) *proc {
+		t.Helper()
+		for deadline := time.Now().Add(30 * time.Second); p.idleCount() < 2; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("the two workers are not idle")
+			}
+		}
+		if res, rec := run(t, p, Request{Key: key, Files: files("main.js", "console.log(1)")}); res.Outcome != OutcomeOK {
+			t.Fatalf("%s's run: %s %+v", key, res.Outcome, rec.errors())
+		}
+		return served(key)
+	}
+	first := runAs("a")
+	if again := runAs("a"); again != first {
+		t.Error("a's second run went to the other worker")
+	}
+	b := runAs("b")
+	if b == first {
+		t.Error("b took a's worker while another was idle")
+	}
+	if again := runAs("a"); again != first {
+		t.Error("a's run after b's went to b's worker")
+	}
+	if again := runAs("b"); again != b {
+		t.Error("b's second run went to a's worker")
+	}
+}

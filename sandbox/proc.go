@@ -25,6 +25,10 @@ type proc struct {
 	exited chan struct{}
 	stderr *stderrBuffer
 	runs   int
+	// lastClient is the pipe.Job.Client of the last job sent to it; set
+	// by the run that holds the worker, read by the take that finds it
+	// idle (the idle set's channel orders the two).
+	lastClient string
 
 	retired atomic.Bool // the pool retired it (retire runs once per worker)
 	idle    atomic.Bool // it sits in the pool's idle set

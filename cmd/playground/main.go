@@ -136,7 +136,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.Float64Var(&c.rate, "rate", rl.PerSecond, "runs per second each client IP may start (token bucket refill rate)")
 	fs.IntVar(&c.burst, "burst", rl.Burst, "runs a client IP may start at once (token bucket size)")
 	fs.IntVar(&c.workers, "workers", d.Workers, "runs executing at once (each in a pre-started worker process)")
-	fs.IntVar(&c.spares, "spare-workers", d.Spares, "started worker processes kept beyond -workers, so a killed worker's slot is usable at once; each is also a reserve slot only a client holding no worker may take (making others wait then takes this many + 1 clients filling workers for their whole time limit)")
+	fs.IntVar(&c.spares, "spare-workers", d.Spares, "started worker processes kept beyond -workers (0: none), so a killed worker's slot is usable at once; each is also a reserve slot only a client holding no worker may take (making others wait then takes this many + 1 clients filling workers for their whole time limit)")
 	fs.IntVar(&c.maxParked, "max-parked", 0, fmt.Sprintf("runs that may wait on host calls with their worker slot given back (parked), each keeping its worker process and heap (0: %d per worker; -1: off, such a run holds its slot)", sandbox.ParkPerWorker))
 	fs.Int64Var(&c.memory, "memory-bytes", d.MemoryBytes, "heap one run may use; past it the run ends memory_limit (0: the run's share of -memory-budget)")
 	fs.Int64Var(&c.memoryBudget, "memory-budget", d.MemoryBudget, "memory all worker processes may hold together, in bytes (0: three quarters of the machine's or its cgroup's memory)")
@@ -367,7 +367,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	}
 	pool, err := sandbox.NewPool(sandbox.Config{
 		Workers:        c.workers,
-		Spares:         c.spares,
+		Spares:         noneIfZero(c.spares), // -spare-workers 0 means none, where Config's zero is the default
 		MaxParked:      c.maxParked,
 		MemoryBytes:    c.memory,
 		MemoryBudget:   c.memoryBudget,
@@ -532,6 +532,15 @@ const (
 	readHeaderTimeout = 5 * time.Second
 	maxHeaderBytes    = 16 << 10
 )
+
+// noneIfZero maps a count flag whose 0 means none (-spare-workers) to
+// sandbox.Config's form, where 0 is the default and a negative value none.
+func noneIfZero(n int) int {
+	if n <= 0 {
+		return -1
+	}
+	return n
+}
 
 // cancelMargin is the part of -drain-timeout kept for cancelling what is
 // still running: runs get their done and sockets their 1001 before the

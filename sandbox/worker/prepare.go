@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"context"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -19,9 +20,16 @@ import (
 //     client cannot buy more CPU between runs than it spent in them;
 //   - it is bounded in memory by prepareBudget of the run cap (heap growth
 //     while it ran; over it the prepared runtime is dropped);
-//   - a job that arrives while it is still running interrupts it and
-//     waits for it to stop before its own clock starts (serve), so the
-//     preparation never runs beside a run;
+//   - a job of another client that arrives while it is still running
+//     interrupts it and waits for it to stop before its own clock starts
+//     (serve), so the preparation never runs beside another client's run;
+//   - a job of the same client lets it go on while it bundles, then takes
+//     it, waiting for the rest of it (within its own deadline), when it
+//     matches, or stops it: the preparation is that client's own work,
+//     already begun, and with runs kept on their client's worker
+//     (sandbox.Pool.affine) the next run most often follows at once: a
+//     mathjs runtime takes ≈ 240 ms to prepare, and a run that stopped it
+//     made its own in as long again;
 //   - only a run that ended ok or error prepares: a run that was stopped
 //     (timeout, cancel, limits) buys nothing after it.
 const (
@@ -139,11 +147,12 @@ func (wk *worker) prepareTime() time.Duration {
 	return maxPrepareTime
 }
 
-// settlePrepared is called when a job arrives, before its clock starts: a
-// preparation still running is interrupted and awaited (it never runs
-// beside a run, and its time is nobody's), and one that was abandoned is
-// dropped. What is left is a prepared runtime, ready.
-func (wk *worker) settlePrepared() {
+// settlePrepared is called when a job of client arrives, before its
+// clock starts: a preparation for another client still running is
+// interrupted and awaited (it never runs beside another client's run, and
+// its time is nobody's), and one that was abandoned is dropped. One for
+// client itself goes on (takePrepared waits for it or stops it).
+func (wk *worker) settlePrepared(client string) {
 	p := wk.next
 	if p == nil {
 		return
@@ -151,6 +160,9 @@ func (wk *worker) settlePrepared() {
 	select {
 	case <-p.done:
 	default:
+		if p.key.client == client {
+			return
+		}
 		p.stop()
 		<-p.done
 	}
@@ -160,15 +172,58 @@ func (wk *worker) settlePrepared() {
 	}
 }
 
-// takePrepared returns the prepared runtime when it matches key (settle
-// has run: it is ready or gone).
-func (wk *worker) takePrepared(key prepareKey) *js.Runtime {
+// takePrepared returns the prepared runtime when it matches key. One still
+// in flight (settlePrepared let it go on: it is for key's client) is
+// waited for until it ends, deadline or ctx; one that does not match is
+// stopped and awaited: no preparation runs beside a run.
+func (wk *worker) takePrepared(ctx context.Context, key prepareKey, deadline time.Time) *js.Runtime {
 	p := wk.next
 	wk.next = nil
-	if p == nil || p.key != key {
+	if p == nil {
+		return nil
+	}
+	select {
+	case <-p.done:
+	default:
+		if p.key != key {
+			p.stop()
+			<-p.done
+			break
+		}
+		t := time.NewTimer(time.Until(deadline))
+		select {
+		case <-p.done:
+		case <-t.C:
+			p.stop()
+			<-p.done
+		case <-ctx.Done():
+			p.stop()
+			<-p.done
+		}
+		t.Stop()
+	}
+	if p.abandoned.Load() || p.rt == nil {
+		wk.prepareAbandoned++
+		return nil
+	}
+	if p.key != key {
 		return nil
 	}
 	return p.rt
+}
+
+// dropPrepared stops p and waits for it if it is still the worker's next:
+// its job ended before taking it (bundling failed or used the job's time).
+func (wk *worker) dropPrepared(p *prepared) {
+	if p == nil || wk.next != p {
+		return
+	}
+	wk.next = nil
+	p.stop()
+	<-p.done
+	if p.abandoned.Load() {
+		wk.prepareAbandoned++
+	}
 }
 
 // stopPreparing interrupts a preparation in flight (the worker is exiting).

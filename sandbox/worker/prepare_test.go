@@ -103,3 +103,45 @@ func TestRetainedHeapIsNotTheRunsCharge(t *testing.T) {
 		t.Errorf("credit %d after a library run; want the retained heap, in (0, %d]", got, maxCredit)
 	}
 }
+
+// TestSameClientTakesItsPreparationInFlight: a job of the client a
+// preparation is for, arriving while it is still in flight (mathjs's
+// instance takes ≈ 240 ms to evaluate), lets it finish and runs on it
+// rather than stopping it and preparing the same runtime again; a job of
+// another client stops it before its clock starts.
+func TestSameClientTakesItsPreparationInFlight(t *testing.T) {
+	c := startWorker(t)
+	c.wk.maxPrepare = time.Minute // -race on a busy machine: the preparation must not run out of time
+	src := "import { evaluate } from 'mathjs';\nconsole.log(evaluate('1 + 2'));"
+	run := func(client string) {
+		t.Helper()
+		j := job(src)
+		j.Client, j.Timeout = client, time.Minute
+		c.send(pipe.Command{Op: pipe.OpRun, Job: j})
+		if evs, res := c.result(nil); res.Outcome != pipe.OutcomeOK || logs(evs) != "3" {
+			t.Fatalf("%s's run: %s %q", client, res.Outcome, logs(evs))
+		}
+	}
+	run("token-a")
+	p := c.wk.next
+	if p == nil {
+		t.Fatal("no preparation after a run with a library")
+	}
+	run("token-a")
+	if c.wk.prepareAbandoned != 0 || p.rt == nil {
+		t.Errorf("token-a's next run stopped its own preparation (%d abandoned)", c.wk.prepareAbandoned)
+	}
+	q := c.wk.next
+	if q == nil || q == p {
+		t.Fatal("no new preparation after the second run")
+	}
+	run("token-b")
+	select {
+	case <-q.done:
+	default:
+		t.Error("token-a's preparation still runs after token-b's run")
+	}
+	if q.rt != nil && !q.abandoned.Load() && c.wk.prepareAbandoned == 0 {
+		t.Log("token-a's preparation had finished before token-b's job arrived")
+	}
+}

@@ -258,7 +258,7 @@ func (wk *worker) serve(j *pipe.Job) pipe.Result {
 		replies = make(chan pipe.HostReply, lim.MaxHostCalls)
 	}
 	wk.spareReplies = nil
-	wk.settlePrepared()
+	wk.settlePrepared(j.Client)
 	wk.measureBase()
 	wk.mu.Lock()
 	wk.cancel, wk.memoryHit, wk.replies = cancel, false, replies
@@ -328,6 +328,7 @@ func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event)
 	// does not answer (stopped, dying). A cached bundle starts at once, so
 	// the word rides with the started event in one write; bundling anew
 	// takes a while, so it goes now.
+	defer wk.dropPrepared(wk.next) // a preparation of this client's that the job did not take
 	bkey := bundleKey(j.Files, j.Entry, j.Mode, j.Client)
 	if wk.cache.has(bkey) {
 		_ = wk.out.Buffer(pipe.Message{Accepted: true})
@@ -354,10 +355,12 @@ func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event)
 	jb := js.Job{Program: prg, Libraries: wk.cache.libs, Input: j.Input, Timeout: j.Timeout, Deterministic: j.Deterministic, Client: j.Client,
 		Limits: j.Limits, Mode: c.mode, Entry: j.Entry, Host: j.Host, Globals: j.Globals, Call: call, Replies: replies}
 	key := newPrepareKey(jb, imports, j.Client)
-	rt := wk.takePrepared(key)
+	t1 := time.Now()
+	rt := wk.takePrepared(ctx, key, deadline)
 	if rt == nil {
 		rt = js.New(jb)
 	}
+	setup := time.Since(t1) // the rest of this client's preparation, or a runtime of its own
 	// One deadline (the parent's, from sending the job): the runtime gets
 	// what bundling left of it, and its events announce the limit the run
 	// asked for.
@@ -374,6 +377,7 @@ func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event)
 	res := rt.Execute(ctx, jb, emit)
 	rt.OnIdle(nil)
 	res.Stats.Bundle = bundleTime
+	res.Stats.Run += setup // runMs counts making the runtime, as when the run evaluates its libraries itself
 	if len(imports) > 0 && (res.Outcome == pipe.OutcomeOK || res.Outcome == pipe.OutcomeError) && ctx.Err() == nil {
 		// The next run is most often this one again. Only a run with
 		// libraries gains much (~7 ms for lodash); for a plain one the

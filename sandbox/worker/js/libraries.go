@@ -18,20 +18,30 @@ import (
 	"github.com/playground-dev/playground/sandbox/worker/js/rewrite"
 )
 
-// Libraries compiles each library of a set once and shares the immutable
-// *goja.Program with every later runtime of the process. It is safe for
-// concurrent use (the worker prepares runtimes in the background).
+// Libraries compiles the libraries of a set for the runs of one process
+// (a worker). It is safe for concurrent use (the worker prepares runtimes
+// in the background).
 //
-// A chunk (the tree-shaken subset of a library's exports a run uses,
-// bundle.LibraryChunk) is compiled once per client too, and kept among the
-// most recently used while their sources total at most cachedChunkBytes;
-// past that, the client holding the most loses its oldest (fair.Cache).
+// What it compiles before the worker is ready (Precompile: the small
+// libraries' whole programs) is shared by every run. Everything compiled
+// later is compiled for one client (pipe.Job.Client) and kept for that
+// client alone: a library's whole program, its Instance (mathjs), and each
+// chunk (the tree-shaken subset of a library's exports a run uses,
+// bundle.LibraryChunk). So no run is faster for another client's use of a
+// library, and none can time whether another client used one (issue 22).
+// They are kept among the most recently used while their sources total at
+// most cachedBytes; past that, the client holding the most loses its
+// oldest (fair.Cache).
 type Libraries struct {
 	set *libs.Set
 
-	mu       sync.Mutex                         // one build at a time
-	programs sync.Map                           // name (an instance: name + "\x00instance") → *goja.Program, kept for the process
-	chunks   *fair.Cache[string, *goja.Program] // by chunk key, owned by its client; source bytes
+	mu sync.Mutex // one build at a time
+	// shared holds the programs Precompile compiled, by library name, for
+	// every run; set before any run and only read after.
+	shared map[string]*goja.Program
+	// owned holds what was compiled for one client (ownedKey), owned by
+	// that client, sized by source bytes.
+	owned *fair.Cache[string, *goja.Program]
 
 	// wholes are the libraries compiled before the worker is ready
 	// (Precompile), with their exports; set once, before any run, and
@@ -73,22 +83,39 @@ const (
 	askedChunks    = 4096
 )
 
-// A compiled chunk holds about 12 times its source's bytes on the heap
-// (measured: lodash chunk 5 KiB → 46 KiB; mathjs mean/median/std 90 KiB →
-// 1.1 MiB; mathjs evaluate 0.9 MiB → ≈10 MiB), and the worker's live heap,
-// cache included, is what the memory watchdog holds against every run's
-// cap (pipe.MemoryLayout, 256 MiB by default). Bounded by count alone, two
-// dozen distinct mathjs imports would have put every run on that worker,
-// anyone's, over the cap. cachedChunkBytes of source is ≈50 MiB compiled;
-// cachedChunks bounds the number of small ones.
+// A compiled program holds 6–33 times its source's bytes on the heap
+// (measured 2026-11-28: a lodash chunk 5 KiB → 46 KiB; mathjs
+// mean/median/std 90 KiB → 1.1 MiB; whole date-fns 146 KiB → 1.7 MiB,
+// date-fns/locale 703 KiB → 12.3 MiB, validator 130 KiB → 4.1 MiB, zod
+// 482 KiB → 4.7 MiB, mathjs 1,049 KiB → 9.3 MiB, its instance 878 KiB →
+// 7.9 MiB), and the worker's live heap is what it keeps between runs: the
+// memory watchdog credits it to no run (measureBase), but every collection
+// marks it, and it counts towards the server's memory. cachedBytes of
+// source is ≈ 50 MiB compiled, room for one client's use of every shipped
+// library (3.4 MiB of source) and more; cachedPrograms bounds the number
+// of small ones.
 const (
-	cachedChunkBytes = 4 << 20
-	cachedChunks     = 256
+	cachedBytes    = 4 << 20
+	cachedPrograms = 256
 )
+
+// ownedKey is the key of what owned keeps for client: a chunk of names
+// (sorted, not empty) of library name; with names nil, the library's whole
+// program; with instance, its Instance. Names are export names: none holds
+// a NUL, and a chunk's list is never empty.
+func ownedKey(client, name string, names []string, instance bool) string {
+	switch {
+	case instance:
+		return client + "\x00" + name + "\x00\x00instance"
+	case names == nil:
+		return client + "\x00" + name + "\x00"
+	}
+	return client + "\x00" + name + "\x00" + strings.Join(names, ",")
+}
 
 // NewLibraries returns a compiler for set's libraries.
 func NewLibraries(set *libs.Set) *Libraries {
-	l := &Libraries{set: set, chunks: fair.New[string, *goja.Program](cachedChunks, cachedChunkBytes), wholes: map[string]whole{}}
+	l := &Libraries{set: set, shared: map[string]*goja.Program{}, owned: fair.New[string, *goja.Program](cachedPrograms, cachedBytes), wholes: map[string]whole{}}
 	l.asked, _ = lru.New[string, int](askedChunks)
 	return l
 }
@@ -109,10 +136,11 @@ func (l *Libraries) Precompile() {
 		if err != nil || len(src) > precompileBytes {
 			continue
 		}
-		prg, err := l.program(name)
+		prg, err := compileLibrary(name, src)
 		if err != nil {
 			continue
 		}
+		l.shared[name] = prg
 		w := whole{prg: prg, exports: make(map[string]bool, len(lib.Exports))}
 		for _, e := range lib.Exports {
 			w.exports[e] = true
@@ -126,8 +154,8 @@ func (l *Libraries) Precompile() {
 // from what it evaluates to (members) rather than taking it as the chunk
 // of just those exports:
 //
-//   - the library's Instance (libs.ESMSource.FromInstance): one program
-//     for every set of names and every client, members;
+//   - the library's Instance (libs.ESMSource.FromInstance), compiled for
+//     client: one program for every set of names, members;
 //   - the chunk of client's names, if cached;
 //   - the whole library precompiled before the worker was ready
 //     (Precompile), members, when it has every name and either build is
@@ -138,17 +166,20 @@ func (l *Libraries) Precompile() {
 //   - else the chunk of just those names, bundled now (bundle.LibraryChunk)
 //     and cached for client.
 //
-// Which names a client's run used is its own: chunks and the names asked
-// for are kept per client, so no run is faster, or slower, for another
-// client's names (issue 22).
+// Which libraries and names a client's run used is its own: what is
+// compiled after Precompile and the names asked for are kept per client,
+// so no run is faster for another client's use (issue 22), and none is
+// slower for it unless its own client holds the most of the cache.
 func (l *Libraries) chunk(client, name string, names []string, build bool) (prg *goja.Program, members bool, err error) {
 	src, ok := l.set.ESM(name)
 	if ok && src.FromInstance(names) {
-		prg, err := l.compiled(name+"\x00instance", src.Instance) // built by the generate step
+		prg, err := l.compileFor(ownedKey(client, name, nil, true), client, name, func() (string, error) {
+			return src.Instance, nil // built by the generate step
+		})
 		return prg, true, err
 	}
-	key := client + "\x00" + name + "\x00" + strings.Join(names, ",")
-	if prg, ok := l.chunks.Get(key); ok {
+	key := ownedKey(client, name, names, false)
+	if prg, ok := l.owned.Get(key); ok {
 		return prg, false, nil
 	}
 	if w, precompiled := l.wholes[name]; ok && precompiled && w.hasAll(names) {
@@ -161,23 +192,17 @@ func (l *Libraries) chunk(client, name string, names []string, build bool) (prg 
 		}
 	}
 	if !ok {
-		prg, err = l.program(name)
+		prg, err = l.program(client, name)
 		return prg, false, err
 	}
-	l.mu.Lock() // one build at a time: the background preparation may want the same
-	defer l.mu.Unlock()
-	if prg, ok := l.chunks.Get(key); ok {
-		return prg, false, nil
-	}
-	code, err := bundle.LibraryChunk(src, names)
-	if err != nil {
-		return nil, false, fmt.Errorf("%s: %w", name, err)
-	}
-	if prg, err = compileLibrary(name, code); err != nil {
-		return nil, false, err
-	}
-	l.chunks.Add(key, prg, client, int64(len(code)))
-	return prg, false, nil
+	prg, err = l.compileFor(key, client, name, func() (string, error) {
+		code, err := bundle.LibraryChunk(src, names)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", name, err)
+		}
+		return code, nil
+	})
+	return prg, false, err
 }
 
 // hasAll reports whether every one of names is an export of w.
@@ -193,35 +218,39 @@ func (w whole) hasAll(names []string) bool {
 // Set returns the library set.
 func (l *Libraries) Set() *libs.Set { return l.set }
 
-// program returns name's compiled library.
-func (l *Libraries) program(name string) (*goja.Program, error) {
-	if prg, ok := l.programs.Load(name); ok {
-		return prg.(*goja.Program), nil
+// program returns library name's whole program for a run of client: the
+// one Precompile compiled, or client's own (compiled now if need be).
+func (l *Libraries) program(client, name string) (*goja.Program, error) {
+	if prg, ok := l.shared[name]; ok {
+		return prg, nil
 	}
-	src, err := l.set.Source(name)
-	if err != nil {
-		return nil, err
-	}
-	return l.compiled(name, src)
+	return l.compileFor(ownedKey(client, name, nil, false), client, name, func() (string, error) {
+		return l.set.Source(name)
+	})
 }
 
-// compiled returns the program kept under key, compiling code for it
-// first if there is none.
-func (l *Libraries) compiled(key, code string) (*goja.Program, error) {
-	if prg, ok := l.programs.Load(key); ok {
-		return prg.(*goja.Program), nil
+// compileFor returns the program owned keeps under key for client,
+// getting library name's script from code and compiling it first if
+// there is none. One build at a time: the background preparation may want
+// the same program as the run that follows it.
+func (l *Libraries) compileFor(key, client, name string, code func() (string, error)) (*goja.Program, error) {
+	if prg, ok := l.owned.Get(key); ok {
+		return prg, nil
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if prg, ok := l.programs.Load(key); ok {
-		return prg.(*goja.Program), nil
+	if prg, ok := l.owned.Get(key); ok {
+		return prg, nil
 	}
-	name, _, _ := strings.Cut(key, "\x00")
-	prg, err := compileLibrary(name, code)
+	src, err := code()
 	if err != nil {
 		return nil, err
 	}
-	l.programs.Store(key, prg)
+	prg, err := compileLibrary(name, src)
+	if err != nil {
+		return nil, err
+	}
+	l.owned.Add(key, prg, client, int64(len(src)))
 	return prg, nil
 }
 
@@ -245,7 +274,7 @@ func (l *Libraries) Warm(uses []bundle.LibraryUse, client string) error {
 		if u.Names != nil {
 			_, _, err = l.chunk(client, u.Name, u.Names, true)
 		} else {
-			_, err = l.program(u.Name)
+			_, err = l.program(client, u.Name)
 		}
 		if err != nil {
 			return err
@@ -283,7 +312,7 @@ func (e *Runtime) lib(c goja.FunctionCall) goja.Value {
 	if names != nil {
 		prg, members, err = e.registry.chunk(e.client, name, names, false)
 	} else {
-		prg, err = e.registry.program(name)
+		prg, err = e.registry.program(e.client, name)
 	}
 	if err != nil {
 		e.throw("Error", err.Error())

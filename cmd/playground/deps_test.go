@@ -60,15 +60,15 @@ var allowedImports = map[string][]string{
 
 	// The runtime's modules: leaves under the core package js, which none
 	// of them imports.
-	"sandbox/worker/js/intl":      {},                                                                                       // Intl (goja + golang.org/x/text)
-	"sandbox/worker/js/intrinsic": {},                                                                                       // the intrinsics the runtime calls, safe from a snippet's replacements
-	"sandbox/worker/js/parity":    {"sandbox/worker/js/intl", "sandbox/worker/js/intrinsic", "sandbox/worker/js/jsonvalue"}, // goja-versus-V8 parity patches
-	"sandbox/worker/js/webapi":    {"sandbox/worker/js/intrinsic", "sandbox/worker/js/parity"},                              // web APIs goja lacks: the polyfills, URL, Web Crypto
-	"sandbox/worker/js/inspect":   {"sandbox/pipe", "sandbox/worker/js/intrinsic", "sandbox/worker/js/parity"},              // Node's util.inspect
-	"sandbox/worker/js/rewrite":   {},                                                                                       // semantics-preserving rewrites of a bundle before goja compiles it
-	"sandbox/worker/js/jsonvalue": {"jsonwire"},                                                                             // JSON text to goja values and plain data back, past goja's codec
-	"sandbox/worker/js/regexpidx": {},                                                                                       // the RegExp d flag's match indices (regexp2)
-	"sandbox/worker/js/jstest":    {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js"},           // test support: the in-process harness
+	"sandbox/worker/js/intl":      {},                                                                                                              // Intl (goja + golang.org/x/text)
+	"sandbox/worker/js/intrinsic": {},                                                                                                              // the intrinsics the runtime calls, safe from a snippet's replacements
+	"sandbox/worker/js/parity":    {"sandbox/worker/fair", "sandbox/worker/js/intl", "sandbox/worker/js/intrinsic", "sandbox/worker/js/jsonvalue"}, // goja-versus-V8 parity patches
+	"sandbox/worker/js/webapi":    {"sandbox/worker/js/intrinsic", "sandbox/worker/js/parity"},                                                     // web APIs goja lacks: the polyfills, URL, Web Crypto
+	"sandbox/worker/js/inspect":   {"sandbox/pipe", "sandbox/worker/js/intrinsic", "sandbox/worker/js/parity"},                                     // Node's util.inspect
+	"sandbox/worker/js/rewrite":   {},                                                                                                              // semantics-preserving rewrites of a bundle before goja compiles it
+	"sandbox/worker/js/jsonvalue": {"jsonwire"},                                                                                                    // JSON text to goja values and plain data back, past goja's codec
+	"sandbox/worker/js/regexpidx": {},                                                                                                              // the RegExp d flag's match indices (regexp2)
+	"sandbox/worker/js/jstest":    {"sandbox/pipe", "sandbox/libs", "sandbox/worker/bundle", "sandbox/worker/js"},                                  // test support: the in-process harness
 }
 
 func goList(t *testing.T, args ...string) string {

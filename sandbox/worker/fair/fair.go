@@ -1,5 +1,5 @@
 // Package fair is the eviction rule of a worker's caches (compiled
-// bundles, library chunks): a least-recently-used cache within a byte
+// bundles, library programs and chunks, RegExp programs): a least-recently-used cache within a byte
 // budget and a count, whose entries each belong to an owner (the client
 // whose run made them), and whose evictions fall on the owner holding the
 // most. A client that fills a cache evicts its own entries first: what it

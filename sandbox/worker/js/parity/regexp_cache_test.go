@@ -1,6 +1,7 @@
 package parity
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -62,14 +63,46 @@ func TestRegExpCacheHasAByteBudget(t *testing.T) {
 		if _, ok := p.cachedRegExp([]goja.Value{vm.ToValue(src)}); !ok {
 			t.Fatalf("pattern %d not built", i)
 		}
-		if e, ok := cache.m.Peek(key(src)); !ok || e.bytes < int64(len(src))*1000 {
-			t.Fatalf("pattern %d: kept %v, counted %d bytes; want it kept at what its program took (far more than its %d bytes)", i, ok, e.bytes, len(src))
+		before, _ := cache.m.Owned(p.client)
+		if _, ok := p.cachedRegExp([]goja.Value{vm.ToValue(src + "y")}); !ok {
+			t.Fatalf("pattern %dy not built", i)
 		}
-		if b := cache.bytes.Load(); b > regexpBudget {
+		if after, _ := cache.m.Owned(p.client); !cache.m.Contains(key(src+"y")) || after-before < int64(len(src))*1000 && after <= regexpBudget/2 {
+			t.Fatalf("pattern %dy: kept %v, counted %d bytes; want it kept at what its program took (far more than its %d bytes)", i, cache.m.Contains(key(src+"y")), after-before, len(src))
+		}
+		if b := cache.m.Bytes(); b > regexpBudget {
 			t.Fatalf("cache holds %d bytes after pattern %d; want at most %d", b, i, regexpBudget)
 		}
 	}
 	if cache.m.Contains(key(strings.Repeat(".{1000}", 2))) {
 		t.Error("the oldest entry is still cached past the budget")
+	}
+}
+
+// TestRegExpCacheChargesTheFiller: a client that compiles patterns past
+// the budget evicts its own oldest, not another client's (fair.Cache):
+// two runs compiling big patterns made another client's run slower to
+// find its own (issue 22).
+func TestRegExpCacheChargesTheFiller(t *testing.T) {
+	vm := goja.New()
+	cache := regexpPrograms()
+	other := &Patcher{vm: vm, client: "other"}
+	if _, ok := other.cachedRegExp([]goja.Value{vm.ToValue("order-[0-9]{6}")}); !ok {
+		t.Fatal("other's pattern not built")
+	}
+	filler := &Patcher{vm: vm, client: "filler"}
+	full := false // past the count or the byte budget
+	for i := range maxRegExpPrograms + 8 {
+		full = full || cache.m.Bytes() > regexpBudget*3/4 || cache.m.Len() == maxRegExpPrograms
+		src := strings.Repeat(".{1000}", 3) + strconv.Itoa(i)
+		if _, ok := filler.cachedRegExp([]goja.Value{vm.ToValue(src)}); !ok {
+			t.Fatalf("pattern %d not built", i)
+		}
+	}
+	if !full {
+		t.Fatalf("the cache never filled: %d entries, %d bytes", cache.m.Len(), cache.m.Bytes())
+	}
+	if !cache.m.Contains(regexpKey("other", "order-[0-9]{6}", "")) {
+		t.Error("the filler's patterns evicted another client's")
 	}
 }

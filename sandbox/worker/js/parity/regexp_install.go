@@ -6,11 +6,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/dop251/goja"
-	lru "github.com/hashicorp/golang-lru/v2"
 
+	"github.com/playground-dev/playground/sandbox/worker/fair"
 	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
 )
 
@@ -181,7 +180,9 @@ func receiverName(v goja.Value) string {
 // import. Keys are client + NUL + pattern + NUL + flags (Patcher.client:
 // a client never hits another's entry, so the time a RegExp takes tells
 // nothing of the patterns another client built, issue 22); at most
-// maxRegExpPrograms programs and regexpBudget bytes.
+// maxRegExpPrograms programs and regexpBudget bytes, past which the client
+// holding the most loses its least recently used (fair.Cache): a client
+// that compiles many patterns evicts its own, not the next client's.
 //
 // An entry's bytes are what compiling it allocated (the runtime's
 // allocation counter around goja.Compile): a pattern's length says little
@@ -191,11 +192,7 @@ func receiverName(v goja.Value) string {
 // runs see it in the worker's retained heap, which is not charged to them
 // (sandbox/worker, measureBase).
 var regexpPrograms = sync.OnceValue(func() *regexpCache {
-	c := &regexpCache{}
-	m, err := lru.NewWithEvict(maxRegExpPrograms, func(_ string, e regexpEntry) { c.bytes.Add(-e.bytes) })
-	must(err)
-	c.m = m
-	return c
+	return &regexpCache{m: fair.New[string, *goja.Program](maxRegExpPrograms, regexpBudget)}
 })
 
 // regexpKey is a program's key in regexpPrograms: unambiguous, as neither
@@ -212,29 +209,17 @@ const (
 )
 
 type regexpCache struct {
-	m     *lru.Cache[string, regexpEntry]
-	bytes atomic.Int64
+	m *fair.Cache[string, *goja.Program] // by regexpKey, owned by the client; bytes compiling it allocated
 }
 
-type regexpEntry struct {
-	prg   *goja.Program
-	bytes int64
-}
-
-// add keeps prg under key, dropping the least recently used entries past
-// regexpBudget; a program over a quarter of it is not kept.
-func (c *regexpCache) add(key string, prg *goja.Program, bytes int64) {
+// add keeps prg under key for client, bytes what compiling it allocated;
+// a program over a quarter of regexpBudget is not kept.
+func (c *regexpCache) add(key, client string, prg *goja.Program, bytes int64) {
 	bytes += int64(len(key))
 	if bytes > regexpBudget/4 {
 		return
 	}
-	c.bytes.Add(bytes)
-	c.m.Add(key, regexpEntry{prg, bytes})
-	for c.bytes.Load() > regexpBudget {
-		if _, _, ok := c.m.RemoveOldest(); !ok {
-			return
-		}
-	}
+	c.m.Add(key, prg, client, bytes)
 }
 
 // allocatedBytes is the heap this process has allocated so far.
@@ -270,15 +255,14 @@ func (p *Patcher) cachedRegExp(args []goja.Value) (goja.Value, bool) {
 	}
 	key := regexpKey(p.client, pattern, flags)
 	cache := regexpPrograms()
-	e, ok := cache.m.Get(key)
-	prg := e.prg
+	prg, ok := cache.m.Get(key)
 	if !ok {
 		before := allocatedBytes()
 		var err error
 		if prg, err = goja.Compile("", "/"+pattern+"/"+flags, true); err != nil {
 			return nil, false
 		}
-		cache.add(key, prg, allocatedBytes()-before)
+		cache.add(key, p.client, prg, allocatedBytes()-before)
 	}
 	v, err := p.vm.RunProgram(prg)
 	if err != nil {

@@ -60,6 +60,13 @@ var hardStops = []hardStop{
 	{"Array.prototype.join.call(H)", "TypeError: Invalid array length", "TypeError: Invalid array length"},
 	{`Array.prototype.join.call(H32, "")`, "runs", "timeout"},
 	{"S.join()", "RangeError: Invalid string length", "timeout"},
+	// Array.prototype.toString reaches join without the name
+	// (parity/tostring_guard.go; its own guard where join has none).
+	{`S + ""`, "RangeError: Invalid string length", "timeout"},
+	{"`${S}`", "RangeError: Invalid string length", "timeout"},
+	{`[[S]] + ""`, "RangeError: Invalid string length", "timeout"},
+	{`Array.prototype.toString.call(H32)`, "[object Object]", "[object Object]"}, // no join: Object.prototype.toString
+	{"[[S]].join()", "RangeError: Invalid string length", "timeout"},
 	{"Array.prototype.toLocaleString.call(H)", "TypeError: Invalid array length", "TypeError: Invalid array length"},
 	{"S.toLocaleString()", "RangeError: Invalid string length", "timeout"},
 	{"Array.prototype.shift.call(H)", "runs", "timeout"},
@@ -125,13 +132,6 @@ var boundedStops = []hardStop{
 // Offenders left as they are (each ran past a 300 ms interrupt for 3 s in
 // goja; Node 20's behaviour after the arrow), with the reason:
 //
-//   - S + "", String(S), `${S}` when the program names none of the loop
-//     guards' methods (usage.go installs them by name; Array.prototype.toString
-//     reaches join without it: guarding every program with a + or a
-//     template for it cost 41 allocations and 3 KB a run)
-//     → RangeError: Invalid string length.
-//   - [[S]].join(): a long array nested in a short receiver (only the
-//     receiver and concat's arguments are guarded) → RangeError.
 //   - new Uint8Array(H32): the constructor allocates 4 GB before its loop
 //     → runs (out of memory).
 //   - %TypedArray%.prototype methods on a typed array (join, sort, fill,
@@ -191,6 +191,35 @@ try {
 				t.Errorf("outcome %s, logs %q; want ok, %q", res.Outcome, logs, c.want)
 			}
 		})
+	}
+}
+
+// TestArrayToStringGuardedByIndex: a program that makes its long array
+// by an index (no length, no Array spelled) and turns it into a string
+// with + (no join spelled) gets the toString guard too (usage.go's
+// needArrayToString): the run ends at its deadline with its facts.
+func TestArrayToStringGuardedByIndex(t *testing.T) {
+	h := newHarness(t, Config{})
+	src := `import { facts } from "playground";
+const S = [];
+S[4294967294] = 1;
+facts.todos = [];
+facts.todos.push("a");
+console.log("reached");
+console.log(S + "");
+`
+	for d := 300 * time.Millisecond; ; d *= 4 {
+		res, rec := runWithin(t, h, Request{Files: files("main.js", src), Timeout: d})
+		if logs := rec.Logs(); len(logs) == 0 || logs[0] != "reached" {
+			if d > 5*time.Second {
+				t.Fatalf("the run never reached the conversion (outcome %s, logs %q)", res.Outcome, logs)
+			}
+			continue
+		}
+		if got, _ := json.Marshal(res.Facts); res.Outcome != OutcomeTimeout || string(got) != `{"todos":["a"]}` {
+			t.Errorf("outcome %s, facts %s; want timeout, {\"todos\":[\"a\"]}", res.Outcome, got)
+		}
+		return
 	}
 }
 

@@ -103,6 +103,10 @@ type polyfills struct {
 func (e *Runtime) installPolyfills(n need, loops []string) {
 	vm := e.vm
 	e.installGuards(n, loops)
+	if n&needArrayToString != 0 && !(n&needLoopGuards != 0 && (loops == nil || slices.Contains(loops, "join"))) {
+		// Where join is guarded, the intrinsic toString reaches it.
+		e.parity.InstallArrayToString()
+	}
 	if n&needNativeToString != 0 {
 		e.parity.InstallNativeToString()
 	}

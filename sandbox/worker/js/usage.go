@@ -43,7 +43,9 @@ import (
 // whether the addition is there. The engine itself reads names on its own
 // (toString when converting, toLocaleString from
 // Array.prototype.toLocaleString, then, …): of the additions only
-// Function.prototype.toString is read so without its name being spelled,
+// Function.prototype.toString and Array.prototype.toString
+// (needArrayToString, keyed to other names) are read so without their
+// name being spelled;
 // and only a function that can be reached by name (queueMicrotask, RegExp,
 // a polyfill) prints differently through it; so those imply it. Polyfill
 // code that a holder or static may load runs in the same runtime: its
@@ -83,6 +85,12 @@ const (
 	needQueueMicrotask
 	needPerformance
 	needCrypto
+	// needArrayToString is Array.prototype.toString through the guarded
+	// join for a long receiver (parity/tostring_guard.go). The engine
+	// reads it without its name (`S + ""`, `${S}`, any conversion), so it
+	// is keyed to what makes an array or array-like long instead: a
+	// computed member (`a[4294967294] = 1`) or one of arrayMakers.
+	needArrayToString
 	// needFactsGlobal is globalThis[Symbol.for(FactsSymbol)] (facts.go):
 	// no name reaches it, only a dynamic program or a library.
 	needFactsGlobal
@@ -106,7 +114,7 @@ const (
 
 // needAdditions are the Node-compatibility additions (issue 9); the rest of
 // needAll are the runtime's own globals.
-const needAdditions = needStringGuards | needSortGuard | needBigIntGuards | needTypedArrayFrom | needParseInt | needApplyGuards | needScanGuards | needLoopGuards | needNativeToString |
+const needAdditions = needStringGuards | needSortGuard | needBigIntGuards | needTypedArrayFrom | needParseInt | needApplyGuards | needScanGuards | needLoopGuards | needNativeToString | needArrayToString |
 	needRegExp | needLocale | needPolyfills | needJSONParse | needJSONStringify | needCaptureStack
 
 // needPolyfills are the additions that may evaluate polyfill code.
@@ -152,6 +160,9 @@ var needByName = sync.OnceValue(func() map[string]need {
 		"clearTimeout": needClearTimeout, "clearInterval": needClearInterval,
 		"queueMicrotask": needQueueMicrotask, "performance": needPerformance, "crypto": needCrypto,
 	}
+	for _, name := range arrayMakers {
+		m[name] |= needArrayToString
+	}
 	for _, l := range lazyNames {
 		switch l.holder {
 		case "":
@@ -169,6 +180,14 @@ var needByName = sync.OnceValue(func() map[string]need {
 	}
 	return m
 })
+
+// arrayMakers are the names by which a program makes an array, or an
+// object that inherits from Array.prototype, longer than it could fill:
+// Array(n), a length set ({length: n} too), Array.prototype. A computed
+// member (`a[i] = v`) is another way (usage.visit); the rest
+// (constructor, __proto__, setPrototypeOf, eval, …) are dynamicNames,
+// which need everything.
+var arrayMakers = []string{"Array", "length", "prototype"}
 
 // consoleMethod is the bit of console's method name (0 for any other name).
 func consoleMethod(name string) need {
@@ -376,6 +395,7 @@ func (u *usage) visit(n any) bool {
 	case *ast.TemplateElement:
 		u.name(x.Parsed.String())
 	case *ast.BracketExpression:
+		u.needs |= needArrayToString
 		u.computedKey(x.Member)
 	case *ast.PropertyKeyed:
 		if x.Computed {

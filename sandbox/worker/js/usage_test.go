@@ -32,7 +32,14 @@ func TestUsageSummary(t *testing.T) {
 		want, none need // want ⊆ needs; none ∩ needs = ∅
 	}{
 		{`console.log("hello")`, consoleMethod("log"), needAll &^ consoleMethod("log")},
-		{`const o = {a: 1}; console.log(o.a, o["b"], [1][0], o?.a)`, consoleMethod("log"), needAll &^ consoleMethod("log")},
+		{`const o = {a: 1}; console.log(o.a, o["b"], [1][0], o?.a)`, consoleMethod("log") | needArrayToString, needAll &^ consoleMethod("log") &^ needArrayToString},
+		// What makes an array longer than it could fill: the toString guard
+		// (parity/tostring_guard.go).
+		{`const a = []; a.length = 5`, needArrayToString, needLoopGuards | needPolyfills},
+		{`Array(5)`, needArrayToString, needLoopGuards | needPolyfills},
+		{`const o = {length: 5}`, needArrayToString, needPolyfills},
+		{`const a = []; a[7] = 1`, needArrayToString, needPolyfills},
+		{`const a = [1, 2]; console.log(a + "")`, 0, needArrayToString},
 		{`console.table([]); console.error(1)`, consoleMethod("table") | consoleMethod("error"), needAll &^ consoleMethod("table") &^ consoleMethod("error")},
 		// console as a value: every method.
 		{`const c = console; c.log(1)`, needConsole, needAdditions},
@@ -129,7 +136,7 @@ func TestUsageOfRealBundles(t *testing.T) {
 		}, 0},
 		{"a loop over an array", []pipe.File{
 			{Path: "main.js", Source: "const a = [1, 2, 3]; let s = 0; for (let i = 0; i < a.length; i++) s += a[i]; console.log(s)\n"},
-		}, 0},
+		}, needArrayToString},
 		{"lodash", []pipe.File{{Path: "main.js", Source: "import _ from \"lodash\";\nconsole.log(_.sum([1, 2]));\n"}}, needAll},
 	} {
 		b := bundle.BundleMode(c.files, c.files[0].Path, "", set)

@@ -182,26 +182,20 @@ func (wk *worker) takePrepared(ctx context.Context, key prepareKey, deadline tim
 	if p == nil {
 		return nil
 	}
-	select {
-	case <-p.done:
-	default:
-		if p.key != key {
-			p.stop()
-			<-p.done
-			break
-		}
+	if p.key != key {
+		p.stop() // a no-op once it ended
+	} else {
 		t := time.NewTimer(time.Until(deadline))
 		select {
 		case <-p.done:
 		case <-t.C:
 			p.stop()
-			<-p.done
 		case <-ctx.Done():
 			p.stop()
-			<-p.done
 		}
 		t.Stop()
 	}
+	<-p.done
 	if p.abandoned.Load() || p.rt == nil {
 		wk.prepareAbandoned++
 		return nil

@@ -312,6 +312,7 @@ var errBundleDeadline = errors.New("bundling reached the run's deadline")
 // compiling and waiting for a prepared runtime count against the job's
 // own timeout: what is left of it is the runtime's.
 func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event), call func(pipe.HostCall), replies <-chan pipe.HostReply) pipe.Result {
+	defer wk.dropPrepared(wk.next) // a preparation of this client's (settlePrepared) that the job did not take
 	deadline := time.Now().Add(j.Timeout)
 	switch {
 	case j.Timeout <= 0:
@@ -328,7 +329,6 @@ func (wk *worker) runJob(ctx context.Context, j *pipe.Job, emit func(pipe.Event)
 	// does not answer (stopped, dying). A cached bundle starts at once, so
 	// the word rides with the started event in one write; bundling anew
 	// takes a while, so it goes now.
-	defer wk.dropPrepared(wk.next) // a preparation of this client's that the job did not take
 	bkey := bundleKey(j.Files, j.Entry, j.Mode, j.Client)
 	if wk.cache.has(bkey) {
 		_ = wk.out.Buffer(pipe.Message{Accepted: true})

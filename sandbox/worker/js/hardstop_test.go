@@ -3,6 +3,7 @@ package js_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -293,5 +294,73 @@ func runWithin(t *testing.T, h *harness, req Request) (Result, *recorder) {
 	case <-time.After(req.Timeout + 30*time.Second):
 		t.Fatalf("the run did not stop at its deadline")
 		return Result{}, nil
+	}
+}
+
+// TestArrayToStringAsNode: the Array.prototype.toString a program that can
+// make a long array gets (parity/tostring_guard.go: this one spells
+// prototype and length, not join, and nothing dynamic such as Proxy or a
+// computed key, with which join is guarded and goja's own answers) answers as Node 20 does
+// (recorded with node v20.20.2 from the same snippet): every receiver
+// shape, the @@toStringTag rule of Object.prototype.toString (a String
+// object is no tag), holes, and V8's TypeError for null.
+func TestArrayToStringAsNode(t *testing.T) {
+	h := newHarness(t, Config{})
+	src := `const out = [];
+const t = (f) => { try { out.push(String(f())); } catch (e) { out.push(e.name + ": " + e.message); } };
+const ts = Array.prototype.toString;
+t(() => ts.call({}));
+t(() => ts.call("abc"));
+t(() => ts.call(5));
+t(() => ts.call(true));
+t(() => ts.call(new Map()));
+t(() => ts.call(function f() {}));
+t(() => ts.call(class A {}));
+t(() => (function () { return ts.call(arguments); })(1, 2));
+t(() => ts.call(new Date(0)));
+t(() => ts.call(/x/));
+t(() => ts.call(new Error("e")));
+t(() => ts.call(Symbol("s")));
+t(() => ts.call(Object.defineProperty({}, Symbol.toStringTag, { get() { return "Mine"; } })));
+t(() => ts.call(Object.defineProperty({}, Symbol.toStringTag, { value: 5 })));
+t(() => ts.call(Promise.resolve()));
+t(() => ts.call(10n));
+t(() => ts.call(new Uint8Array(2)));
+t(() => ts.call(Math));
+t(() => ts.call(JSON));
+t(() => ts.call(async () => {}));
+t(() => ts.call(Object.defineProperty({}, Symbol.toStringTag, { value: new String("x") })));
+t(() => { const a = [1, [2, 3], null, undefined, "a"]; a.length = 7; return a + "|" + ` + "`" + ` ${[4, 5]}` + "`" + `; });
+t(() => ts.call(null));
+for (const l of out) console.log(l);
+`
+	want := []string{
+		"[object Object]",
+		"[object String]",
+		"[object Number]",
+		"[object Boolean]",
+		"[object Map]",
+		"[object Function]",
+		"[object Function]",
+		"[object Arguments]",
+		"[object Date]",
+		"[object RegExp]",
+		"[object Error]",
+		"[object Symbol]",
+		"[object Mine]",
+		"[object Object]",
+		"[object Promise]",
+		"[object BigInt]",
+		"0,0",
+		"[object Math]",
+		"[object JSON]",
+		"[object AsyncFunction]",
+		"[object Object]",
+		"1,2,3,,,a,,| 4,5",
+		"TypeError: Cannot convert undefined or null to object",
+	}
+	res, rec := runWithin(t, h, Request{Files: files("main.js", src), Timeout: 10 * time.Second})
+	if res.Outcome != OutcomeOK || !slices.Equal(rec.Logs(), want) {
+		t.Errorf("outcome %s\ngot  %q\nwant %q", res.Outcome, rec.Logs(), want)
 	}
 }

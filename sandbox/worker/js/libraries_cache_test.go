@@ -7,16 +7,28 @@ import (
 	"github.com/playground-dev/playground/sandbox/worker/bundle"
 )
 
-// TestChunkCacheBoundedByBytes: the compiled chunks kept total at most
-// the budget of source bytes; the chunk just built is kept even when it
-// alone is over, and the oldest go first; past the budget, a client's new
-// chunks evict its own, not another client's (fair.Cache).
-func TestChunkCacheBoundedByBytes(t *testing.T) {
+// newLibraries returns a compiler for the shipped libraries, the small
+// ones compiled first when precompile is set (as a worker does before it
+// is ready), and their set.
+func newLibraries(t *testing.T, precompile bool) (*Libraries, *libs.Set) {
+	t.Helper()
 	set, err := libs.New("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	l := NewLibraries(set)
+	if precompile {
+		l.Precompile()
+	}
+	return l, set
+}
+
+// TestChunkCacheBoundedByBytes: the compiled chunks kept total at most
+// the budget of source bytes; the chunk just built is kept even when it
+// alone is over, and the oldest go first; past the budget, a client's new
+// chunks evict its own, not another client's (fair.Cache).
+func TestChunkCacheBoundedByBytes(t *testing.T) {
+	l, _ := newLibraries(t, false)
 	if _, _, err := l.chunk("other", "lodash", []string{"chunk"}, true); err != nil {
 		t.Fatal(err)
 	}
@@ -56,11 +68,7 @@ func TestChunkCacheBoundedByBytes(t *testing.T) {
 // (one program for every set of names) unless the lighter entry has them
 // all or one is not a member of the instance.
 func TestChunkFromInstance(t *testing.T) {
-	set, err := libs.New("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := NewLibraries(set)
+	l, _ := newLibraries(t, false)
 	for _, c := range []struct {
 		names    []string
 		instance bool
@@ -84,11 +92,7 @@ func TestChunkFromInstance(t *testing.T) {
 // used; a library's instance is one program for every set of names of a
 // client, and each client's own.
 func TestChunksPerClient(t *testing.T) {
-	set, err := libs.New("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := NewLibraries(set)
+	l, _ := newLibraries(t, false)
 	a, _, err := l.chunk("client-a", "lodash", []string{"chunk"}, true)
 	if err != nil {
 		t.Fatal(err)
@@ -121,12 +125,7 @@ func TestChunksPerClient(t *testing.T) {
 // clients is charged to them (fair.Cache): past the budget a client's new
 // program evicts its own, not another client's.
 func TestLibrariesCompiledPerClient(t *testing.T) {
-	set, err := libs.New("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := NewLibraries(set)
-	l.Precompile()
+	l, set := newLibraries(t, true)
 	for _, name := range set.Modules()[1:] {
 		a, err := l.program("a", name)
 		if err != nil {
@@ -185,12 +184,7 @@ func TestLibrariesCompiledPerClient(t *testing.T) {
 // count for it alone; names the whole library lacks still get their
 // chunk; exactly the libraries within precompileBytes are precompiled.
 func TestChunkFromWholeUntilAsked(t *testing.T) {
-	set, err := libs.New("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := NewLibraries(set)
-	l.Precompile()
+	l, set := newLibraries(t, true)
 	for _, name := range set.Modules()[1:] {
 		src, err := set.Source(name)
 		if err != nil {

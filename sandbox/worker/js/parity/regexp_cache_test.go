@@ -8,6 +8,18 @@ import (
 	"github.com/dop251/goja"
 )
 
+// freshRegExpCache gives the test an empty regexpPrograms of its own (the
+// process's is shared by every test of the binary, -count runs included),
+// and puts the process's back when it ends. Tests using it do not run in
+// parallel.
+func freshRegExpCache(t *testing.T) *regexpCache {
+	c := newRegExpCache()
+	saved := regexpPrograms
+	regexpPrograms = func() *regexpCache { return c }
+	t.Cleanup(func() { regexpPrograms = saved })
+	return c
+}
+
 // TestRegExpCacheIsPerClient reproduces issue 22's side channel: the
 // time a new RegExp took told which pattern (built from customer names)
 // the previous client compiled. Entries are keyed per client: another
@@ -16,7 +28,7 @@ import (
 func TestRegExpCacheIsPerClient(t *testing.T) {
 	vm := goja.New()
 	pattern := vm.ToValue("customer-ada-[0-9]+")
-	cache := regexpPrograms()
+	cache := freshRegExpCache(t)
 	build := func(client string) {
 		t.Helper()
 		p := &Patcher{vm: vm, client: client}
@@ -48,7 +60,7 @@ func TestRegExpCacheIsPerClient(t *testing.T) {
 // and the cache stays within regexpBudget however many arrive.
 func TestRegExpCacheHasAByteBudget(t *testing.T) {
 	vm := goja.New()
-	cache := regexpPrograms()
+	cache := freshRegExpCache(t)
 	p := &Patcher{vm: vm, client: "budget"}
 	key := func(src string) string { return regexpKey(p.client, src, "") }
 	huge := strings.Repeat(".{1000}", 140) // 980 bytes of pattern
@@ -85,7 +97,7 @@ func TestRegExpCacheHasAByteBudget(t *testing.T) {
 // find its own (issue 22).
 func TestRegExpCacheChargesTheFiller(t *testing.T) {
 	vm := goja.New()
-	cache := regexpPrograms()
+	cache := freshRegExpCache(t)
 	other := &Patcher{vm: vm, client: "other"}
 	if _, ok := other.cachedRegExp([]goja.Value{vm.ToValue("order-[0-9]{6}")}); !ok {
 		t.Fatal("other's pattern not built")

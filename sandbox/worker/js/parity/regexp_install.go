@@ -191,9 +191,11 @@ func receiverName(v goja.Value) string {
 // allocates it, so the worker's watchdog charges it to that run; later
 // runs see it in the worker's retained heap, which is not charged to them
 // (sandbox/worker, measureBase).
-var regexpPrograms = sync.OnceValue(func() *regexpCache {
+var regexpPrograms = sync.OnceValue(newRegExpCache)
+
+func newRegExpCache() *regexpCache {
 	return &regexpCache{m: fair.New[string, *goja.Program](maxRegExpPrograms, regexpBudget)}
-})
+}
 
 // regexpKey is a program's key in regexpPrograms: unambiguous, as neither
 // a client token (pipe.ClientTokens: hex) nor the flags (gimsuy) holds

@@ -1,6 +1,10 @@
 package parity
 
-import "github.com/dop251/goja"
+import (
+	"github.com/dop251/goja"
+
+	"github.com/playground-dev/playground/sandbox/worker/js/intrinsic"
+)
 
 // InstallArrayToString replaces Array.prototype.toString with ECMA-262's
 // steps (23.1.3.36: func = Get(array, "join"), called with the array, or
@@ -10,10 +14,11 @@ import "github.com/dop251/goja"
 // at the run's deadline with its facts rather than in the pool's kill.
 //
 // The core installs it only in a program whose join is not guarded (it
-// does not spell join, and is not dynamic: usage.go), and there join can
-// only be the intrinsic: replacing it, on Array.prototype or on an object,
-// takes the name. Where join is guarded, the intrinsic toString reaches
-// the guarded join by itself.
+// does not spell join, and is not dynamic: usage.go), and there
+// Array.prototype.join can only be the intrinsic: replacing it takes the
+// name. A receiver whose join is another (a typed array's) is called as
+// it is. Where join is guarded, the intrinsic toString reaches the
+// guarded join by itself.
 //
 // An array becomes a string through operators, template literals and any
 // built-in that converts an argument, so no name marks the programs that
@@ -29,11 +34,15 @@ func (p *Patcher) InstallArrayToString() {
 	arr := p.vm.NewArray().Prototype()
 	p.replace(arr, "toString", 0, func(c goja.FunctionCall) goja.Value {
 		o := c.This.ToObject(p.vm) // TypeError on undefined and null
-		join, ok := goja.AssertFunction(o.Get("join"))
+		f := o.Get("join")
+		join, ok := goja.AssertFunction(f)
 		switch {
 		case !ok:
 			return p.vm.ToValue(objectToString(o))
-		case p.longReceiver(o):
+		case p.longReceiver(o) && f == arr.Get("join"):
+			// The intrinsic Array.prototype.join (read now: the program
+			// cannot have replaced it), not a typed array's or another
+			// object's own.
 			return p.guardedLoop("join", join, -1, goja.FunctionCall{This: o})
 		}
 		return call(join, o)
@@ -46,10 +55,8 @@ func (p *Patcher) InstallArrayToString() {
 // intrinsic cost every run that installs the guard 15 allocations, for a
 // receiver without a callable join.
 func objectToString(o *goja.Object) string {
-	if v := o.GetSymbol(goja.SymToStringTag); v != nil { // nil: no such property
-		if t, ok := v.Export().(string); ok {
-			return "[object " + t + "]"
-		}
+	if t, ok := intrinsic.PrimitiveString(o.GetSymbol(goja.SymToStringTag)); ok { // a String object is not a tag
+		return "[object " + t + "]"
 	}
 	switch c := o.ClassName(); c {
 	case "Array", "Arguments", "Function", "Error", "Boolean", "Number", "String", "Date", "RegExp":
